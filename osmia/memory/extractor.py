@@ -1,0 +1,303 @@
+"""Heuristic extraction: a finished TaskRun → observations (facts about one run).
+
+Deterministic, fast, no network. Cross-run patterns and engine profiles are
+computed from run statistics in :mod:`osmia.memory.patterns`; merging
+observations into the graph (reinforce, contradict, supersede) happens in
+:mod:`osmia.memory.merge`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+
+from osmia.memory.text import clean_text, redact_secrets, words
+from osmia.memory.types import Kind, Observation, RunSummary, Subject
+from osmia.taskrun import Phase, TaskRun, short_repository
+
+MAX_TESTS = 20
+MAX_HOT_PATHS = 3
+MAX_LEARNINGS = 10
+
+# Base confidence of each kind when first observed.
+BASE_CONFIDENCE: dict[Kind, float] = {
+    Kind.SUCCESS: 0.6,
+    Kind.FAILURE: 0.65,
+    Kind.FAILING_TEST: 0.7,
+    Kind.FLAKY_TEST: 0.8,
+    Kind.TEST_FIXED: 0.7,
+    Kind.HOT_PATH: 0.45,
+    Kind.ENGINE_CAPABILITY: 0.65,
+    Kind.LEARNING: 0.4,
+}
+
+FAILURE_CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("timeout", "timeout", re.compile(r"(?i)time[sd]?[ -]?out|deadline|took too long")),
+    (
+        "guardrail",
+        "guard-rail block",
+        re.compile(r"(?i)guard[ -]?rail|policy|blocked|forbidden|not allowed|denied"),
+    ),
+    (
+        "resources",
+        "resources",
+        re.compile(r"(?i)\boom\b|out of memory|memory limit|evicted|quota|disk|cpu|exit code 137"),
+    ),
+    (
+        "build_failed",
+        "build failed",
+        re.compile(r"(?i)build|compil|lint|syntax|type ?check|does not compile"),
+    ),
+    ("tests_failed", "tests failed", re.compile(r"(?i)\btests?\b.*fail|fail.*\btests?\b|assert")),
+)
+FAILURE_LABELS = {code: label for code, label, _ in FAILURE_CLASSES} | {"unknown": "unknown reason"}
+
+_TEST_NAME = re.compile(r"\b(Test[A-Z0-9]\w*|test_\w+|\w+Test\b|\w+_test\b)")
+_FIX_WORD = re.compile(r"(?i)\b(fix(?:ed|es)?|deflak\w*|stabili[sz]\w*|resolved|repaired)\b")
+
+
+def classify_failure(run: TaskRun) -> str:
+    """The failure class of a finished run ("" when it succeeded)."""
+    result = run.result
+    if run.phase is Phase.TIMED_OUT:
+        return "timeout"
+    if result is not None and result.success:
+        return ""
+    reason = result.failure_reason if result else ""
+    for code, _label, pattern in FAILURE_CLASSES:
+        if code == "tests_failed" and result is not None and result.tests_failed:
+            return code
+        if pattern.search(reason):
+            return code
+    if result is not None and result.exit_code == 137:
+        return "resources"
+    return "unknown"
+
+
+def succeeded(run: TaskRun) -> bool:
+    """A run succeeded when its result says so and its phase is not a failure."""
+    if run.phase in (Phase.FAILED, Phase.TIMED_OUT):
+        return False
+    if run.result is not None:
+        return run.result.success
+    return run.phase is Phase.SUCCEEDED
+
+
+def summarize(run: TaskRun, finished_at: float) -> RunSummary:
+    """The statistics row for one finished run."""
+    result = run.result
+    return RunSummary(
+        run_key=run.run_key,
+        ref=run.ref,
+        tenant=run.tenant,
+        repository=run.repository.slug,
+        language=run.repository.language,
+        engine=run.final_engine,
+        task_type=run.ticket.task_type,
+        success=succeeded(run),
+        failure_class=classify_failure(run),
+        duration_seconds=result.duration_seconds if result else None,
+        finished_at=finished_at,
+    )
+
+
+def observe(run: TaskRun) -> list[Observation]:
+    """Every fact one finished run teaches, in a stable order."""
+    summary = summarize(run, 0.0)
+    ctx = _Context(run, summary)
+    out: list[Observation] = [ctx.outcome()]
+    out.extend(ctx.tests())
+    out.extend(ctx.fixed_tests())
+    out.extend(ctx.hot_paths())
+    out.extend(ctx.capabilities())
+    out.extend(ctx.learnings())
+    return out
+
+
+class _Context:
+    """The pieces every rule needs, computed once per run."""
+
+    def __init__(self, run: TaskRun, summary: RunSummary) -> None:
+        self.run = run
+        self.summary = summary
+        self.repo = summary.repository or "-"
+        self.where = short_repository(summary.repository) if summary.repository else f"{run.tenant} runs"
+        self.engine = summary.engine
+        self.task_type = summary.task_type
+        self.subject = Subject(
+            repository=summary.repository,
+            engine=summary.engine,
+            task_type=summary.task_type,
+            language=summary.language,
+        )
+        self.repo_subject = Subject(repository=summary.repository, language=summary.language)
+
+    def outcome_key(self, success: bool) -> str:
+        polarity = "success" if success else "failure"
+        return f"outcome:{self.repo}:{self.engine}:{self.task_type}:{polarity}"
+
+    def outcome(self) -> Observation:
+        success = self.summary.success
+        if success:
+            content = f"{self.engine} succeeded on a {self.task_type} task in {self.where}"
+            result = self.run.result
+            if result and result.duration_seconds:
+                content += f" in about {max(1, round(result.duration_seconds / 60))} min"
+            kind = Kind.SUCCESS
+        else:
+            label = FAILURE_LABELS[self.summary.failure_class]
+            content = f"{self.engine} failed a {self.task_type} task in {self.where}: {label}"
+            reason = self.run.result.failure_reason if self.run.result else ""
+            detail = clean_text(redact_secrets(reason), 160)
+            if detail and detail.lower().strip(" .") != label:
+                content += f" ({detail})"
+            kind = Kind.FAILURE
+        return Observation(
+            kind=kind,
+            key=self.outcome_key(success),
+            content=content,
+            subject=self.subject,
+            confidence=BASE_CONFIDENCE[kind],
+            conflicts=(self.outcome_key(not success),),
+        )
+
+    def _test_key(self, kind: Kind, test: str) -> str:
+        return f"{kind.value}:{self.repo}:{test}"
+
+    def tests(self) -> list[Observation]:
+        result = self.run.result
+        if result is None:
+            return []
+        flaky = [_clean_test(t) for t in result.flaky_tests[:MAX_TESTS]]
+        failing = [_clean_test(t) for t in result.tests_failed[:MAX_TESTS]]
+        out: list[Observation] = []
+        for test in dict.fromkeys(t for t in flaky if t):
+            out.append(
+                Observation(
+                    kind=Kind.FLAKY_TEST,
+                    key=self._test_key(Kind.FLAKY_TEST, test),
+                    content=f"`{test}` in {self.where} is flaky; rerun it before treating a failure as real",
+                    subject=self.repo_subject,
+                    confidence=BASE_CONFIDENCE[Kind.FLAKY_TEST],
+                    replaces=(
+                        self._test_key(Kind.FAILING_TEST, test),
+                        self._test_key(Kind.TEST_FIXED, test),
+                    ),
+                )
+            )
+        for test in dict.fromkeys(t for t in failing if t and t not in flaky):
+            out.append(
+                Observation(
+                    kind=Kind.FAILING_TEST,
+                    key=self._test_key(Kind.FAILING_TEST, test),
+                    content=f"`{test}` has failed in {self.where}; run it before and after your change",
+                    subject=self.repo_subject,
+                    confidence=BASE_CONFIDENCE[Kind.FAILING_TEST],
+                    replaces=(self._test_key(Kind.TEST_FIXED, test),),
+                    relates=(self.outcome_key(False),),
+                )
+            )
+        return out
+
+    def fixed_tests(self) -> list[Observation]:
+        """Tests a successful run says it fixed: they close earlier flaky/failing facts."""
+        result = self.run.result
+        if result is None or not self.summary.success:
+            return []
+        reported = set(result.tests_failed) | set(result.flaky_tests)
+        fixed: list[str] = []
+        for sentence in (result.summary, *result.learnings):
+            if _FIX_WORD.search(sentence):
+                fixed.extend(m for m in _TEST_NAME.findall(sentence) if m not in reported)
+        return [
+            Observation(
+                kind=Kind.TEST_FIXED,
+                key=self._test_key(Kind.TEST_FIXED, test),
+                content=f"`{test}` in {self.where} was fixed; earlier failures of it are no longer expected",
+                subject=self.repo_subject,
+                confidence=BASE_CONFIDENCE[Kind.TEST_FIXED],
+                replaces=(self._test_key(Kind.FLAKY_TEST, test), self._test_key(Kind.FAILING_TEST, test)),
+            )
+            for test in dict.fromkeys(fixed[:MAX_TESTS])
+        ]
+
+    def hot_paths(self) -> list[Observation]:
+        result = self.run.result
+        if result is None or not self.summary.repository:
+            return []
+        folders = Counter(_folder(f) for f in result.files_changed if _folder(f))
+        ranked = sorted(folders.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_HOT_PATHS]
+        return [
+            Observation(
+                kind=Kind.HOT_PATH,
+                key=f"hot_path:{self.repo}:{folder}",
+                content=f"Changes in {self.where} often touch `{folder}`",
+                subject=self.repo_subject,
+                confidence=BASE_CONFIDENCE[Kind.HOT_PATH],
+            )
+            for folder, _count in ranked
+        ]
+
+    def capabilities(self) -> list[Observation]:
+        """Engines that failed before a fallback succeeded: a weakness of theirs, a strength of the last."""
+        attempts = self.run.engine_attempts
+        if not self.summary.success or len(attempts) < 2:
+            return []
+        final = attempts[-1]
+        out = []
+        for failed in dict.fromkeys(a for a in attempts[:-1] if a != final):
+            out.append(
+                Observation(
+                    kind=Kind.ENGINE_CAPABILITY,
+                    key=f"capability:{self.repo}:{self.task_type}:{failed}>{final}",
+                    content=(
+                        f"On {self.task_type} tasks in {self.where}, {failed} failed and {final} then "
+                        f"succeeded; prefer {final}"
+                    ),
+                    subject=Subject(
+                        repository=self.summary.repository,
+                        engine=failed,
+                        task_type=self.task_type,
+                        language=self.summary.language,
+                    ),
+                    confidence=BASE_CONFIDENCE[Kind.ENGINE_CAPABILITY],
+                    relates=(self.outcome_key(True),),
+                )
+            )
+        return out
+
+    def learnings(self) -> list[Observation]:
+        result = self.run.result
+        if result is None:
+            return []
+        out = []
+        for raw in result.learnings[:MAX_LEARNINGS]:
+            text = clean_text(redact_secrets(raw))
+            if len(words(text)) < 2:
+                continue
+            digest = hashlib.sha256(" ".join(sorted(set(words(text)))).encode()).hexdigest()[:16]
+            out.append(
+                Observation(
+                    kind=Kind.LEARNING,
+                    key=f"learning:{self.repo}:{digest}",
+                    content=text,
+                    subject=Subject(repository=self.summary.repository, task_type=self.task_type,
+                                    language=self.summary.language),
+                    confidence=BASE_CONFIDENCE[Kind.LEARNING],
+                    relates=(self.outcome_key(self.summary.success),),
+                )
+            )  # fmt: skip
+        return out
+
+
+def _clean_test(name: str) -> str:
+    return clean_text(redact_secrets(name), 160).replace("`", "'")
+
+
+def _folder(path: str) -> str:
+    """The folder that characterises a changed file: its first two directories."""
+    parts = [p for p in path.strip().strip("/").split("/") if p and p not in (".", "..")]
+    if len(parts) < 2:
+        return ""
+    return clean_text("/".join(parts[: min(2, len(parts) - 1)]) + "/", 120).replace("`", "'")

@@ -1,0 +1,122 @@
+"""Merge observations into the graph: reinforce repeats, contradict conflicts, supersede replacements.
+
+Graphiti-style temporal edges: a replaced node is closed (``valid_to``), never
+silently deleted; a contradicted node keeps its history but loses to the
+newer one on confidence. Runs inside the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+
+from osmia.memory.store import Store
+from osmia.memory.types import Edge, Kind, Node, Observation, Relation
+
+REINFORCE_GAIN = 0.25  # a repeat closes this share of the gap to certainty
+CONTRADICTED_SHARE = 0.8  # a contradicted node ends at most at this share of the newer one
+MAX_SOURCES = 20
+
+# Confidence lost per decay cycle, by kind (see docs/memory.md for half-lives).
+DECAY_RATES: dict[Kind, float] = {
+    Kind.SUCCESS: 0.03,
+    Kind.FAILURE: 0.03,
+    Kind.FAILING_TEST: 0.05,
+    Kind.FLAKY_TEST: 0.02,
+    Kind.TEST_FIXED: 0.05,
+    Kind.HOT_PATH: 0.02,
+    Kind.ENGINE_CAPABILITY: 0.03,
+    Kind.LEARNING: 0.04,
+    Kind.PATTERN: 0.01,
+    Kind.ENGINE_PROFILE: 0.01,
+}
+
+
+def node_id(tenant: str, key: str) -> str:
+    """Deterministic id: the same fact in the same tenant always has the same id."""
+    return "n" + hashlib.sha256(f"{tenant}\x00{key}".encode()).hexdigest()[:15]
+
+
+@dataclass
+class MergeResult:
+    """Nodes written (created or changed) and edges added by one merge."""
+
+    nodes: dict[str, Node] = field(default_factory=dict)
+    created: set[str] = field(default_factory=set)
+    edges: list[Edge] = field(default_factory=list)
+
+
+def _add_source(sources: list[str], ref: str) -> list[str]:
+    kept = [s for s in sources if s != ref] + [ref]
+    return kept[-MAX_SOURCES:]
+
+
+def _apply_one(existing: Node | None, obs: Observation, tenant: str, ref: str, now: float) -> Node:
+    if existing is None:
+        return Node(
+            id=node_id(tenant, obs.key),
+            tenant=tenant,
+            kind=obs.kind,
+            key=obs.key,
+            content=obs.content,
+            subject=obs.subject,
+            confidence=obs.confidence,
+            decay_rate=DECAY_RATES[obs.kind],
+            valid_from=now,
+            last_seen=now,
+            sources=[ref],
+        )
+    if obs.recomputed:
+        confidence = obs.confidence
+    else:
+        reinforced = existing.confidence + (1 - existing.confidence) * REINFORCE_GAIN
+        confidence = max(reinforced, obs.confidence)
+    reopened = existing.valid_to is not None
+    return replace(
+        existing,
+        content=obs.content,
+        subject=obs.subject,
+        confidence=round(min(1.0, confidence), 6),
+        last_seen=now,
+        valid_from=now if reopened else existing.valid_from,
+        valid_to=None,
+        occurrences=existing.occurrences + 1,
+        sources=_add_source(existing.sources, ref),
+    )
+
+
+async def merge(
+    store: Store, tenant: str, observations: list[Observation], ref: str, now: float
+) -> MergeResult:
+    """Write ``observations`` of one run into ``tenant``'s graph; returns what changed."""
+    keys = {o.key for o in observations}
+    for o in observations:
+        keys.update(o.replaces, o.conflicts, o.relates)
+    by_key = await store.nodes_by_keys(tenant, keys)
+    result = MergeResult()
+    for obs in observations:
+        before = by_key.get(obs.key)
+        node = _apply_one(before, obs, tenant, ref, now)
+        if before is None:
+            result.created.add(node.id)
+        by_key[obs.key] = result.nodes[node.id] = node
+    for obs in observations:
+        node = by_key[obs.key]
+        for key in obs.replaces:
+            old = by_key.get(key)
+            if old is not None and old.valid and old.id != node.id:
+                old.valid_to = now
+                result.nodes[old.id] = old
+                result.edges.append(Edge(node.id, old.id, Relation.SUPERSEDES, 1.0, now))
+        for key in obs.conflicts:
+            old = by_key.get(key)
+            if old is not None and old.valid and old.id != node.id:
+                old.confidence = round(min(old.confidence, CONTRADICTED_SHARE * node.confidence), 6)
+                result.nodes[old.id] = old
+                result.edges.append(Edge(node.id, old.id, Relation.CONTRADICTS, 1.0, now))
+        for key in obs.relates:
+            other = by_key.get(key)
+            if other is not None and other.id != node.id:
+                result.edges.append(Edge(node.id, other.id, Relation.RELATES_TO, 1.0, now))
+    await store.upsert_nodes(sorted(result.nodes.values(), key=lambda n: n.id))
+    return result

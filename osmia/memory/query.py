@@ -1,0 +1,213 @@
+"""Ranking: which few nodes a run should be told about.
+
+Candidates come from the run's tenant only: nodes about the same repository,
+general knowledge about the same engine, patterns about its task type or
+language, FTS5 (BM25) matches of the ticket text, widened by one graph hop.
+
+    score = relevance × confidence × recency
+
+* relevance ∈ [0, 1] combines the signals that matched with a noisy-or,
+  ``1 − Π(1 − sᵢ)``, then applies discounts for a different repository, task
+  type or engine (the weights are the constants below; docs/memory.md
+  explains them);
+* confidence is the node's stored (decayed) confidence;
+* recency is ``0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS)`` of ``last_seen``.
+
+Selection walks candidates by score (ties broken by id), drops near-twins of
+something already kept, and stops at ``max_facts`` or the token budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from osmia.memory.graph import KnowledgeGraph
+from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
+from osmia.memory.store import Store
+from osmia.memory.text import fts_query, similarity
+from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
+
+SIGNAL_REPOSITORY = 1.0
+SIGNAL_ENGINE_PROFILE = 0.8
+SIGNAL_ENGINE = 0.6
+SIGNAL_TASK_TYPE = 0.35
+SIGNAL_LANGUAGE = 0.3
+SIGNAL_TEXT_MIN = 0.2
+SIGNAL_TEXT_MAX = 0.6
+SIGNAL_HOP_SHARE = 0.5
+
+DISCOUNT_OTHER_REPOSITORY = 0.5
+DISCOUNT_OTHER_TASK_TYPE = 0.8
+DISCOUNT_OTHER_ENGINE = 0.85
+DISCOUNT_OTHER_LANGUAGE = 0.6
+
+RECENCY_HALF_LIFE_DAYS = 30.0
+MIN_RELEVANCE = 0.2
+MIN_SCORE = 0.03
+NEAR_TWIN = 0.75
+
+LIMIT_REPOSITORY = 200
+LIMIT_ENGINE = 60
+LIMIT_PATTERN = 60
+LIMIT_TEXT = 60
+HOP_SEEDS = 40
+
+
+@dataclass
+class _Signals:
+    node: Node
+    signals: dict[str, float]
+
+
+def _noisy_or(values: Iterable[float]) -> float:
+    miss = 1.0
+    for v in values:
+        miss *= 1.0 - v
+    return 1.0 - miss
+
+
+def recency(last_seen: float, now: float) -> float:
+    """Halves every ``RECENCY_HALF_LIFE_DAYS`` since the node was last seen."""
+    age_days = max(0.0, now - last_seen) / 86400.0
+    return float(0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS))
+
+
+def relevance(node: Node, signals: dict[str, float], req: QueryRequest) -> tuple[float, tuple[str, ...]]:
+    """Combine matched signals, then discount mismatching subjects; returns value and reasons."""
+    value = _noisy_or(signals.values())
+    reasons = [f"{name} {v:.2f}" for name, v in sorted(signals.items())]
+    s = node.subject
+    for differs, factor, why in (
+        (bool(s.repository) and bool(req.repository) and s.repository != req.repository,
+         DISCOUNT_OTHER_REPOSITORY, "other repository"),
+        (bool(s.task_type) and bool(req.task_type) and s.task_type != req.task_type,
+         DISCOUNT_OTHER_TASK_TYPE, "other task type"),
+        (bool(s.engine) and bool(req.engine) and s.engine != req.engine,
+         DISCOUNT_OTHER_ENGINE, "other engine"),
+        (bool(s.language) and bool(req.language) and s.language != req.language and node.kind is Kind.PATTERN,
+         DISCOUNT_OTHER_LANGUAGE, "other language"),
+    ):  # fmt: skip
+        if differs:
+            value *= factor
+            reasons.append(f"× {factor} {why}")
+    return min(1.0, value), tuple(reasons)
+
+
+class Ranker:
+    """Collects, scores and selects candidates for one :class:`QueryRequest`."""
+
+    def __init__(self, store: Store, graph: KnowledgeGraph) -> None:
+        self._store = store
+        self._graph = graph
+
+    async def candidates(self, req: QueryRequest) -> dict[str, _Signals]:
+        """Every node of the tenant that any signal points at, with the signals it got."""
+        found: dict[str, _Signals] = {}
+
+        def note(node: Node, name: str, value: float) -> None:
+            entry = found.setdefault(node.id, _Signals(node, {}))
+            entry.signals[name] = max(value, entry.signals.get(name, 0.0))
+
+        if req.repository:
+            for node in await self._store.candidates_by_subject(
+                req.tenant, "repository", req.repository, LIMIT_REPOSITORY
+            ):
+                note(node, "repository", SIGNAL_REPOSITORY)
+        if req.engine:
+            for node in await self._store.candidates_by_subject(
+                req.tenant, "engine", req.engine, LIMIT_ENGINE, general_only=True
+            ):
+                profile = node.kind is Kind.ENGINE_PROFILE
+                note(node, "engine", SIGNAL_ENGINE_PROFILE if profile else SIGNAL_ENGINE)
+        if req.task_type or req.language:
+            for node in await self._store.candidates_by_pattern(
+                req.tenant, req.task_type, req.language, LIMIT_PATTERN
+            ):
+                if node.subject.task_type and node.subject.task_type == req.task_type:
+                    note(node, "task type", SIGNAL_TASK_TYPE)
+                if node.subject.language and node.subject.language == req.language:
+                    note(node, "language", SIGNAL_LANGUAGE)
+        for node, share in await self._text_matches(req):
+            note(node, "text", SIGNAL_TEXT_MIN + (SIGNAL_TEXT_MAX - SIGNAL_TEXT_MIN) * share)
+        await self._widen(req, found)
+        return found
+
+    async def _text_matches(self, req: QueryRequest) -> list[tuple[Node, float]]:
+        match = fts_query(req.text)
+        if not match:
+            return []
+        rows = [(n, r) for n, r in await self._store.search_text(match, req.tenant, LIMIT_TEXT) if n.valid]
+        if not rows:
+            return []
+        best = min(r for _n, r in rows)  # BM25 ranks are negative; lower is better
+        return [(n, (r / best) if best < 0 else 1.0) for n, r in rows]
+
+    async def _widen(self, req: QueryRequest, found: dict[str, _Signals]) -> None:
+        """One hop over relates_to/contradicts from the strongest seeds, same tenant only."""
+        seeds = sorted(found.values(), key=lambda e: (-_noisy_or(e.signals.values()), e.node.id))[:HOP_SEEDS]
+        hop: dict[str, float] = {}
+        for seed in seeds:
+            seed_value = _noisy_or(seed.signals.values())
+            for other, _rel, _w in self._graph.neighbours(
+                seed.node.id, (Relation.RELATES_TO, Relation.CONTRADICTS), req.tenant
+            ):
+                if other not in found:
+                    hop[other] = max(hop.get(other, 0.0), SIGNAL_HOP_SHARE * seed_value)
+        if not hop:
+            return
+        for node in await self._store.nodes_by_ids(hop, tenant=req.tenant):
+            if node.valid:
+                found[node.id] = _Signals(node, {"graph hop": hop[node.id]})
+
+    def score(self, entry: _Signals, req: QueryRequest, now: float) -> ScoreParts:
+        """The three parts of one candidate's score."""
+        rel, reasons = relevance(entry.node, entry.signals, req)
+        return ScoreParts(rel, entry.node.confidence, recency(entry.node.last_seen, now), reasons)
+
+    async def rank(
+        self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int
+    ) -> list[Candidate]:
+        """Every candidate with its verdict, best first; the kept ones are the injection."""
+        found = await self.candidates(req)
+        scored = sorted(
+            ((self.score(e, req, now), e.node) for e in found.values()),
+            key=lambda pair: (-pair[0].score, pair[1].id),
+        )
+        budget = token_budget - estimate_tokens(f"{HEADING}\n\n{PREAMBLE}\n\n")
+        kept: list[Node] = []
+        out: list[Candidate] = []
+        for parts, node in scored:
+            verdict = self._verdict(node, parts, kept, max_facts, budget)
+            if verdict == "kept":
+                kept.append(node)
+                budget -= estimate_tokens(render_line(to_injected(node, parts.score)) + "\n")
+            out.append(Candidate(node, parts, verdict == "kept", verdict))
+        return out
+
+    @staticmethod
+    def _verdict(node: Node, parts: ScoreParts, kept: list[Node], max_facts: int, budget: int) -> str:
+        if parts.relevance < MIN_RELEVANCE:
+            return f"dropped: relevance {parts.relevance:.2f} below {MIN_RELEVANCE}"
+        if parts.score < MIN_SCORE:
+            return f"dropped: score {parts.score:.3f} below {MIN_SCORE}"
+        twin = next((k for k in kept if similarity(k.content, node.content) >= NEAR_TWIN), None)
+        if twin is not None:
+            return f"dropped: near-twin of {twin.id}"
+        if len(kept) >= max_facts:
+            return f"dropped: max_facts_per_query ({max_facts}) reached"
+        if estimate_tokens(render_line(to_injected(node, parts.score)) + "\n") > budget:
+            return "dropped: over the token budget"
+        return "kept"
+
+
+def to_injected(node: Node, score: float) -> InjectedNode:
+    """The prompt/status view of a kept node."""
+    return InjectedNode(
+        id=node.id,
+        kind=node.kind.value,
+        content=node.content,
+        confidence=node.confidence,
+        score=score,
+        sources=tuple(node.sources),
+    )

@@ -1,0 +1,395 @@
+"""``Memory``: the one facade the controller and the CLI use.
+
+open → ingest / context / explain / decay → close, plus the admin reads
+(status, search, show, export, import, forget). It owns the store, the graph
+view and the metrics; it serialises access to its single connection so that
+concurrent callers never interleave transactions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from osmia import metrics
+from osmia.memory import decay as decay_mod
+from osmia.memory.extractor import observe, summarize
+from osmia.memory.graph import KnowledgeGraph
+from osmia.memory.merge import merge
+from osmia.memory.patterns import recompute
+from osmia.memory.prompt import render_section
+from osmia.memory.query import Ranker, to_injected
+from osmia.memory.store import Store, StoreError, node_from_row, node_to_row
+from osmia.memory.text import fts_query
+from osmia.memory.types import (
+    Candidate,
+    DecayResult,
+    Edge,
+    IngestResult,
+    MemoryContext,
+    Node,
+    NodeType,
+    QueryRequest,
+    Relation,
+)
+from osmia.taskrun import TaskRun
+
+EXPORT_FORMAT = "osmia-memory"
+EXPORT_VERSION = 1
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class MemorySettings:
+    """The memory knobs (mirrors ``memory:`` in osmia-config.yaml)."""
+
+    store_path: Path
+    decay_interval_hours: float = 24.0
+    prune_threshold: float = 0.05
+    max_facts_per_query: int = 10
+    token_budget: int = 600
+    min_pattern_samples: int = 5
+    busy_timeout_ms: int = 5000
+
+    @property
+    def decay_interval_seconds(self) -> float:
+        """The decay interval in seconds."""
+        return self.decay_interval_hours * 3600.0
+
+
+def request_for(run: TaskRun) -> QueryRequest:
+    """What ranking needs to know about a run that is about to start."""
+    ticket = run.ticket
+    return QueryRequest(
+        tenant=run.tenant,
+        repository=run.repository.slug,
+        engine=run.engine,
+        task_type=ticket.task_type,
+        language=run.repository.language,
+        text=" ".join(p for p in (ticket.title, ticket.description, " ".join(ticket.labels)) if p),
+    )
+
+
+class Memory:
+    """The knowledge graph of one database file. Create with :meth:`open`."""
+
+    def __init__(
+        self, store: Store, settings: MemorySettings, clock: Callable[[], float], *, update_gauges: bool
+    ) -> None:
+        self._store = store
+        self._graph = KnowledgeGraph()
+        self._ranker = Ranker(store, self._graph)
+        self._settings = settings
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self._update_gauges = update_gauges
+
+    @classmethod
+    async def open(
+        cls,
+        settings: MemorySettings,
+        *,
+        clock: Callable[[], float] = time.time,
+        create: bool = True,
+        catch_up: bool = True,
+        update_gauges: bool = True,
+    ) -> Memory:
+        """Open the database, load the graph view and apply missed decay cycles once."""
+        store = await Store.open(settings.store_path, busy_timeout_ms=settings.busy_timeout_ms, create=create)
+        memory = cls(store, settings, clock, update_gauges=update_gauges)
+        try:
+            await memory._load_graph()
+            if catch_up:
+                await memory.decay()
+            else:
+                await memory._refresh_gauges()
+        except BaseException:
+            await store.close()
+            raise
+        return memory
+
+    @property
+    def settings(self) -> MemorySettings:
+        """The settings this memory was opened with."""
+        return self._settings
+
+    @property
+    def graph(self) -> KnowledgeGraph:
+        """The in-memory graph view (read-only use)."""
+        return self._graph
+
+    async def close(self) -> None:
+        """Wait for the write in progress, then close the database."""
+        async with self._lock:
+            await self._store.close()
+
+    async def _load_graph(self) -> None:
+        self._graph.clear()
+        for node_id, tenant in await self._store.node_ids_and_tenants():
+            self._graph.add_node(node_id, tenant)
+        for edge in await self._store.all_edges():
+            self._graph.add_edge(edge)
+
+    async def _refresh_gauges(self) -> None:
+        if not self._update_gauges:
+            return
+        counts = await self._store.counts_by_type()
+        for node_type in NodeType:
+            metrics.NODES.labels(type=node_type.value).set(counts.get(node_type.value, 0))
+
+    async def _guarded(self, operation: str, work: Callable[[], Awaitable[T]]) -> T:
+        """Run ``work`` under the lock; count database errors and explain them."""
+        async with self._lock:
+            try:
+                return await work()
+            except StoreError:
+                metrics.DB_ERRORS.labels(operation=operation).inc()
+                raise
+            except sqlite3.Error as exc:
+                metrics.DB_ERRORS.labels(operation=operation).inc()
+                raise StoreError(f"memory database {self._settings.store_path}: {exc}") from exc
+
+    # --- ingest -----------------------------------------------------------------
+
+    async def ingest(self, run: TaskRun, *, finished_at: float | None = None) -> IngestResult:
+        """Extract a finished run into the graph, exactly once per run key, in one transaction."""
+        if not run.terminal:
+            metrics.EXTRACTIONS.labels(outcome="skipped").inc()
+            return IngestResult(run.run_key, "skipped", reason="the run has not finished")
+        started = time.perf_counter()
+        try:
+            result = await self._guarded("ingest", lambda: self._ingest(run, finished_at))
+        except Exception:
+            metrics.EXTRACTIONS.labels(outcome="failed").inc()
+            raise
+        metrics.EXTRACTIONS.labels(outcome=result.state).inc()
+        if result.state == "done":
+            metrics.EXTRACTION_SECONDS.observe(time.perf_counter() - started)
+        return result
+
+    async def _ingest(self, run: TaskRun, finished_at: float | None) -> IngestResult:
+        now = finished_at if finished_at is not None else self._clock()
+        if await self._store.has_run(run.run_key):
+            return IngestResult(run.run_key, "duplicate", reason="already extracted")
+        summary = summarize(run, now)
+        async with self._store.transaction():
+            facts = await merge(self._store, run.tenant, observe(run), run.ref, now)
+            await self._store.insert_run(summary, 0, 0)
+            patterns = await merge(
+                self._store,
+                run.tenant,
+                await recompute(self._store, summary, self._settings.min_pattern_samples),
+                run.ref,
+                now,
+            )
+            edges = [*facts.edges, *patterns.edges]
+            new_edges = await self._store.insert_edges(edges)
+        written = {**facts.nodes, **patterns.nodes}
+        for node in written.values():
+            self._graph.add_node(node.id, node.tenant)
+            metrics.CONFIDENCE.observe(node.confidence)
+        for edge in edges:
+            self._graph.add_edge(edge)
+        if self._update_gauges:
+            for node_id in facts.created | patterns.created:
+                metrics.NODES.labels(type=written[node_id].type.value).inc()
+        return IngestResult(run.run_key, "done", nodes=len(written), edges=new_edges)
+
+    # --- query ------------------------------------------------------------------
+
+    async def context(self, run: TaskRun) -> MemoryContext:
+        """The nodes and the ``## Prior Knowledge`` section for a run about to start."""
+        started = time.perf_counter()
+        candidates = await self._guarded("query", lambda: self._rank(request_for(run)))
+        injected = tuple(to_injected(c.node, c.score) for c in candidates if c.kept)
+        metrics.QUERIES.labels(engine=run.engine).inc()
+        metrics.QUERY_SECONDS.observe(time.perf_counter() - started)
+        metrics.INJECTED.observe(len(injected))
+        return MemoryContext(injected=injected, section=render_section(injected))
+
+    async def explain(self, run: TaskRun) -> list[Candidate]:
+        """Every candidate considered for a run, with score parts and verdicts."""
+        return await self._guarded("query", lambda: self._rank(request_for(run)))
+
+    async def _rank(self, req: QueryRequest) -> list[Candidate]:
+        return await self._ranker.rank(
+            req,
+            now=self._clock(),
+            max_facts=self._settings.max_facts_per_query,
+            token_budget=self._settings.token_budget,
+        )
+
+    # --- decay ------------------------------------------------------------------
+
+    async def decay(self, cycles: int | None = None) -> DecayResult:
+        """Apply the cycles due now (``None``) or exactly ``cycles`` more, then prune."""
+        result = await self._guarded("decay", lambda: self._decay(cycles))
+        metrics.DECAY_CYCLES.inc(result.cycles)
+        metrics.PRUNED.inc(result.pruned)
+        metrics.DECAY_SECONDS.observe(result.duration_seconds)
+        await self._guarded("status", self._refresh_gauges)
+        return result
+
+    async def _decay(self, cycles: int | None) -> DecayResult:
+        threshold = self._settings.prune_threshold
+        if cycles is None:
+            result, pruned, boundary = await decay_mod.decay_due(
+                self._store, self._clock(), self._settings.decay_interval_seconds, threshold
+            )
+            metrics.LAST_DECAY.set(boundary)
+        else:
+            result, pruned = await decay_mod.decay_now(self._store, cycles, threshold)
+        self._graph.remove_nodes(pruned)
+        return result
+
+    async def next_decay_at(self) -> float:
+        """When the next cycle is due (Unix time)."""
+
+        async def work() -> float:
+            last = await decay_mod.last_decay_at(self._store, self._clock())
+            return last + self._settings.decay_interval_seconds
+
+        return await self._guarded("status", work)
+
+    # --- admin ------------------------------------------------------------------
+
+    async def status(self, tenant: str | None = None) -> dict[str, Any]:
+        """Counts, schema and decay clock: what ``osmia memory status`` prints."""
+
+        async def work() -> dict[str, Any]:
+            store = self._store
+            meta = await store.meta_items()
+            return {
+                "database": str(self._settings.store_path),
+                "tenant": tenant,
+                "nodes": await store.count("nodes", tenant),
+                "nodes_by_type": await store.counts_by_type(tenant),
+                "edges": await store.count("edges", tenant),
+                "runs": await store.count("runs", tenant),
+                "last_decay_at": float(meta[decay_mod.LAST_DECAY_KEY])
+                if decay_mod.LAST_DECAY_KEY in meta
+                else None,
+                "decay_interval_hours": self._settings.decay_interval_hours,
+                "integrity": await store.integrity_check(),
+            }
+
+        return await self._guarded("status", work)
+
+    async def search(self, text: str, tenant: str | None = None, limit: int = 20) -> list[tuple[Node, float]]:
+        """Full-text search over node content (BM25), optionally within one tenant."""
+        match = fts_query(text)
+        if not match:
+            return []
+        return await self._guarded("query", lambda: self._store.search_text(match, tenant, limit))
+
+    async def show(self, node_id: str, tenant: str | None = None) -> tuple[Node, list[Edge]] | None:
+        """One node with its edges (``None`` if absent or outside ``tenant``)."""
+
+        async def work() -> tuple[Node, list[Edge]] | None:
+            node = await self._store.get_node(node_id)
+            if node is None or (tenant is not None and node.tenant != tenant):
+                return None
+            return node, await self._store.edges_of(node_id)
+
+        return await self._guarded("status", work)
+
+    async def forget(self, node_id: str, tenant: str | None = None) -> bool:
+        """Delete one node and its edges for good (the admin's explicit choice)."""
+
+        async def work() -> bool:
+            node = await self._store.get_node(node_id)
+            if node is None or (tenant is not None and node.tenant != tenant):
+                return False
+            async with self._store.transaction():
+                await self._store.delete_node(node_id)
+            self._graph.remove_nodes([node_id])
+            return True
+
+        done = await self._guarded("forget", work)
+        await self._guarded("status", self._refresh_gauges)
+        return done
+
+    async def export(self, tenant: str | None = None) -> dict[str, Any]:
+        """The whole graph (or one tenant's) as plain data; :meth:`import_` reverses it."""
+
+        async def work() -> dict[str, Any]:
+            nodes = await self._store.iter_nodes(tenant)
+            ids = {n.id for n in nodes}
+            edges = [e for e in await self._store.all_edges() if e.src in ids and e.dst in ids]
+            runs = [r for r in await self._store.run_rows() if tenant is None or r[2] == tenant]
+            return {
+                "format": EXPORT_FORMAT,
+                "version": EXPORT_VERSION,
+                "tenant": tenant,
+                "meta": await self._store.meta_items(),
+                "nodes": [_node_record(n) for n in nodes],
+                "edges": [[e.src, e.dst, e.relation.value, e.weight, e.created_at] for e in edges],
+                "runs": [list(r) for r in runs],
+            }
+
+        return await self._guarded("export", work)
+
+    async def import_(self, data: dict[str, Any], *, replace: bool = False) -> tuple[int, int, int]:
+        """Load an export into this database; refuses a non-empty one unless ``replace``."""
+        with _bad_export():
+            if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
+                raise ValueError(f"not an {EXPORT_FORMAT} v{EXPORT_VERSION} export")
+            nodes = [node_from_row(_node_row(r)) for r in data["nodes"]]
+            edges = [Edge(e[0], e[1], Relation(e[2]), float(e[3]), float(e[4])) for e in data["edges"]]
+            runs = [tuple(r) for r in data["runs"]]
+            meta = {str(k): str(v) for k, v in data.get("meta", {}).items()}
+
+        async def work() -> tuple[int, int, int]:
+            if not replace and await self._store.count("nodes") + await self._store.count("runs") > 0:
+                raise ImportRefused("the database is not empty; import into a new file or pass --replace")
+            async with self._store.transaction():
+                await self._store.wipe()
+                await self._store.upsert_nodes(nodes)
+                await self._store.insert_edges(edges)
+                await self._store.insert_run_rows(runs)
+                for key, value in sorted(meta.items()):
+                    await self._store.set_meta(key, value)
+            await self._load_graph()
+            return len(nodes), len(edges), len(runs)
+
+        counts = await self._guarded("import", work)
+        await self._guarded("status", self._refresh_gauges)
+        return counts
+
+
+class ImportRefused(ValueError):
+    """An import that would mix two graphs, or a file that is not an export."""
+
+
+@contextmanager
+def _bad_export() -> Iterator[None]:
+    try:
+        yield
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise ImportRefused(f"not a valid memory export: {exc}") from exc
+
+
+_EXPORT_FIELDS = (
+    "id", "type", "tenant", "kind", "key", "content", "repository", "engine", "task_type", "language",
+    "confidence", "decay_rate", "valid_from", "valid_to", "last_seen", "occurrences", "sources",
+)  # fmt: skip
+
+
+def _node_record(node: Node) -> dict[str, Any]:
+    row = list(node_to_row(node))
+    row[-1] = list(node.sources)
+    return dict(zip(_EXPORT_FIELDS, row, strict=True))
+
+
+def _node_row(record: dict[str, Any]) -> tuple[Any, ...]:
+    import json
+
+    values = [record[f] for f in _EXPORT_FIELDS]
+    values[-1] = json.dumps(values[-1])
+    return tuple(values)

@@ -1,0 +1,525 @@
+"""SQLite persistence for the knowledge graph (aiosqlite).
+
+WAL, ``busy_timeout``, foreign keys, ``PRAGMA user_version`` with forward
+migrations, an FTS5 mirror of node text, a table of processed TaskRuns and a
+meta table. The store never overwrites a file it cannot understand: a
+corrupt, locked, read-only or newer-schema database raises
+:class:`StoreError` naming the file and what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from osmia.memory.types import Edge, Kind, Node, Relation, RunSummary, Subject
+
+SCHEMA_VERSION = 1
+
+_MIGRATIONS: tuple[str, ...] = (
+    # v1: the initial schema.
+    """
+    CREATE TABLE nodes (
+        seq         INTEGER PRIMARY KEY,
+        id          TEXT NOT NULL UNIQUE,
+        type        TEXT NOT NULL,
+        tenant      TEXT NOT NULL,
+        kind        TEXT NOT NULL,
+        key         TEXT NOT NULL,
+        content     TEXT NOT NULL,
+        repository  TEXT NOT NULL DEFAULT '',
+        engine      TEXT NOT NULL DEFAULT '',
+        task_type   TEXT NOT NULL DEFAULT '',
+        language    TEXT NOT NULL DEFAULT '',
+        confidence  REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+        decay_rate  REAL NOT NULL CHECK (decay_rate >= 0 AND decay_rate < 1),
+        valid_from  REAL NOT NULL,
+        valid_to    REAL,
+        last_seen   REAL NOT NULL,
+        occurrences INTEGER NOT NULL DEFAULT 1,
+        sources     TEXT NOT NULL DEFAULT '[]',
+        UNIQUE (tenant, key)
+    );
+    CREATE INDEX nodes_repository ON nodes (tenant, repository, confidence);
+    CREATE INDEX nodes_engine ON nodes (tenant, engine, confidence);
+    CREATE INDEX nodes_type ON nodes (type);
+    CREATE TABLE edges (
+        src        TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        dst        TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        relation   TEXT NOT NULL CHECK (relation IN ('relates_to', 'contradicts', 'supersedes')),
+        weight     REAL NOT NULL DEFAULT 1.0,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (src, dst, relation)
+    );
+    CREATE INDEX edges_dst ON edges (dst, src);
+    CREATE VIRTUAL TABLE nodes_fts USING fts5 (
+        content, content='nodes', content_rowid='seq',
+        tokenize='unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER nodes_fts_insert AFTER INSERT ON nodes BEGIN
+        INSERT INTO nodes_fts (rowid, content) VALUES (new.seq, new.content);
+    END;
+    CREATE TRIGGER nodes_fts_delete AFTER DELETE ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+    END;
+    CREATE TRIGGER nodes_fts_update AFTER UPDATE OF content ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+        INSERT INTO nodes_fts (rowid, content) VALUES (new.seq, new.content);
+    END;
+    CREATE TABLE runs (
+        run_key     TEXT PRIMARY KEY,
+        ref         TEXT NOT NULL,
+        tenant      TEXT NOT NULL,
+        repository  TEXT NOT NULL,
+        language    TEXT NOT NULL,
+        engine      TEXT NOT NULL,
+        task_type   TEXT NOT NULL,
+        success     INTEGER NOT NULL,
+        failure_class TEXT NOT NULL,
+        duration    REAL,
+        finished_at REAL NOT NULL,
+        nodes       INTEGER NOT NULL DEFAULT 0,
+        edges       INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX runs_engine ON runs (tenant, engine, task_type, language);
+    CREATE INDEX runs_repository ON runs (tenant, repository);
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+)
+
+NODE_COLUMNS = (
+    "id, type, tenant, kind, key, content, repository, engine, task_type, language, "
+    "confidence, decay_rate, valid_from, valid_to, last_seen, occurrences, sources"
+)
+RUN_COLUMNS = (
+    "run_key, ref, tenant, repository, language, engine, task_type, success, "
+    "failure_class, duration, finished_at, nodes, edges"
+)
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used; the message names the file and what to do."""
+
+
+def node_from_row(row: Sequence[Any]) -> Node:
+    """Build a :class:`Node` from a row selected with :data:`NODE_COLUMNS`."""
+    return Node(
+        id=row[0],
+        tenant=row[2],
+        kind=Kind(row[3]),
+        key=row[4],
+        content=row[5],
+        subject=Subject(repository=row[6], engine=row[7], task_type=row[8], language=row[9]),
+        confidence=row[10],
+        decay_rate=row[11],
+        valid_from=row[12],
+        valid_to=row[13],
+        last_seen=row[14],
+        occurrences=row[15],
+        sources=json.loads(row[16]),
+    )
+
+
+def node_to_row(node: Node) -> tuple[Any, ...]:
+    """The inverse of :func:`node_from_row`."""
+    s = node.subject
+    return (
+        node.id, node.type.value, node.tenant, node.kind.value, node.key, node.content,
+        s.repository, s.engine, s.task_type, s.language, node.confidence, node.decay_rate,
+        node.valid_from, node.valid_to, node.last_seen, node.occurrences, json.dumps(node.sources),
+    )  # fmt: skip
+
+
+def _explain_sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        hint = "another process holds a write lock; stop it or retry later (the file was not changed)"
+    elif "readonly" in text or "read-only" in text:
+        hint = "the file or its folder is read-only; make both writable or choose another store_path"
+    elif "not a database" in text or "malformed" in text or "corrupt" in text:
+        hint = (
+            "the file is not a valid SQLite database or is corrupt; move it aside and restore a backup "
+            "with `osmia memory import` (Osmia never overwrites it)"
+        )
+    elif "disk" in text and "full" in text:
+        hint = "the disk is full; free space and retry (the last transaction was rolled back)"
+    else:
+        hint = "see the SQLite error above"
+    return StoreError(f"memory database {path}: {exc} — {hint}")
+
+
+class Store:
+    """One SQLite connection with the Osmia schema. Use :meth:`open`."""
+
+    def __init__(self, path: Path, conn: aiosqlite.Connection) -> None:
+        self.path = path
+        self._conn = conn
+
+    # --- lifecycle -----------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: Path, *, busy_timeout_ms: int = 5000, create: bool = True) -> Store:
+        """Open (and create or migrate) the database at ``path``.
+
+        With ``create=False`` a missing file is an error rather than a new database.
+        """
+        path = Path(path)
+        exists = path.exists()
+        if not exists and not create:
+            raise StoreError(f"memory database {path}: no such file (nothing to read)")
+        _check_writable(path, exists)
+        if not exists:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        store = cls(path, conn)
+        try:
+            await store._configure(busy_timeout_ms)
+            await store._migrate()
+        except sqlite3.Error as exc:
+            await conn.close()
+            raise _explain_sqlite_error(path, exc) from exc
+        except StoreError:
+            await conn.close()
+            raise
+        return store
+
+    async def _configure(self, busy_timeout_ms: int) -> None:
+        await self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        # Reading the schema first makes a non-database fail before any write.
+        await self._scalar("SELECT count(*) FROM sqlite_master")
+        mode = await self._scalar("PRAGMA journal_mode = WAL")
+        if str(mode).lower() != "wal":
+            raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
+        await self._conn.execute("PRAGMA foreign_keys = ON")
+        await self._conn.execute("PRAGMA synchronous = NORMAL")
+
+    async def _migrate(self) -> None:
+        version = int(await self._scalar("PRAGMA user_version"))
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"memory database {self.path}: schema version {version} is newer than this Osmia "
+                f"understands ({SCHEMA_VERSION}); upgrade Osmia or restore a backup "
+                "(the file was not changed)"
+            )
+        if version == 0 and await self._scalar("SELECT count(*) FROM sqlite_master") > 0:
+            raise StoreError(
+                f"memory database {self.path}: the file holds tables but no Osmia schema version; "
+                "it is not an Osmia database, point memory.store_path elsewhere (the file was not changed)"
+            )
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            script = _MIGRATIONS[target - 1]
+            await self._conn.executescript(
+                f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {target};\nCOMMIT;"
+            )
+
+    async def close(self) -> None:
+        """Checkpoint and close; safe to call twice."""
+        with suppress(sqlite3.Error, ValueError):
+            await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        await self._conn.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """One atomic write: everything inside commits together or not at all."""
+        try:
+            await self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _explain_sqlite_error(self.path, exc) from exc
+        try:
+            yield
+        except BaseException:
+            await self._conn.execute("ROLLBACK")
+            raise
+        try:
+            await self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            await self._conn.execute("ROLLBACK")
+            raise _explain_sqlite_error(self.path, exc) from exc
+
+    # --- small helpers ------------------------------------------------------------
+
+    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with self._conn.execute(sql, params) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def _nodes(self, where: str, params: Sequence[Any] = ()) -> list[Node]:
+        rows = await self._rows(f"SELECT {NODE_COLUMNS} FROM nodes WHERE {where}", params)
+        return [node_from_row(r) for r in rows]
+
+    # --- meta ---------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        """Read one meta value (e.g. ``last_decay_at``)."""
+        value = await self._scalar("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if value is None else str(value)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Write one meta value (inside the caller's transaction)."""
+        await self._conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # --- runs ---------------------------------------------------------------------
+
+    async def has_run(self, run_key: str) -> bool:
+        """True when this TaskRun was already extracted."""
+        return await self._scalar("SELECT 1 FROM runs WHERE run_key = ?", (run_key,)) is not None
+
+    async def insert_run(self, run: RunSummary, nodes: int, edges: int) -> None:
+        """Record a processed TaskRun (idempotency and statistics)."""
+        await self._conn.execute(
+            f"INSERT INTO runs ({RUN_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+            (
+                run.run_key, run.ref, run.tenant, run.repository, run.language, run.engine,
+                run.task_type, int(run.success), run.failure_class, run.duration_seconds,
+                run.finished_at, nodes, edges,
+            ),
+        )  # fmt: skip
+
+    async def run_rows(self) -> list[tuple[Any, ...]]:
+        """Every processed run as raw rows (export)."""
+        return [tuple(r) for r in await self._rows(f"SELECT {RUN_COLUMNS} FROM runs ORDER BY run_key")]
+
+    async def engine_stats(self, tenant: str, engine: str) -> list[tuple[str, str, int, int, float | None]]:
+        """Per (task_type, language): runs, successes and mean duration for one engine."""
+        rows = await self._rows(
+            "SELECT task_type, language, count(*), sum(success), avg(duration) FROM runs "
+            "WHERE tenant = ? AND engine = ? GROUP BY task_type, language",
+            (tenant, engine),
+        )
+        return [(r[0], r[1], int(r[2]), int(r[3]), r[4]) for r in rows]
+
+    async def durations(self, tenant: str, task_type: str) -> list[float]:
+        """Durations of successful runs of one task type (duration patterns)."""
+        rows = await self._rows(
+            "SELECT duration FROM runs WHERE tenant = ? AND task_type = ? AND success = 1 "
+            "AND duration IS NOT NULL",
+            (tenant, task_type),
+        )
+        return [float(r[0]) for r in rows]
+
+    async def failure_classes(self, tenant: str, repository: str) -> list[tuple[str, int]]:
+        """How often each failure class occurred on one repository."""
+        rows = await self._rows(
+            "SELECT failure_class, count(*) FROM runs WHERE tenant = ? AND repository = ? "
+            "AND success = 0 GROUP BY failure_class",
+            (tenant, repository),
+        )
+        return [(r[0], int(r[1])) for r in rows]
+
+    async def repository_run_count(self, tenant: str, repository: str) -> int:
+        """Runs seen on one repository."""
+        return int(
+            await self._scalar(
+                "SELECT count(*) FROM runs WHERE tenant = ? AND repository = ?", (tenant, repository)
+            )
+        )
+
+    # --- nodes --------------------------------------------------------------------
+
+    async def nodes_by_keys(self, tenant: str, keys: Iterable[str]) -> dict[str, Node]:
+        """Existing nodes of one tenant with the given canonical keys."""
+        wanted = sorted(set(keys))
+        found: dict[str, Node] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            for node in await self._nodes(f"tenant = ? AND key IN ({marks})", (tenant, *chunk)):
+                found[node.key] = node
+        return found
+
+    async def nodes_by_ids(self, ids: Iterable[str], tenant: str | None = None) -> list[Node]:
+        """Nodes with the given ids (optionally only one tenant's), in id order."""
+        wanted = sorted(set(ids))
+        out: list[Node] = []
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            where, params = f"id IN ({marks})", list(chunk)
+            if tenant is not None:
+                where, params = f"{where} AND tenant = ?", [*params, tenant]
+            out.extend(await self._nodes(where, params))
+        return sorted(out, key=lambda n: n.id)
+
+    async def get_node(self, node_id: str) -> Node | None:
+        """One node by id."""
+        nodes = await self._nodes("id = ?", (node_id,))
+        return nodes[0] if nodes else None
+
+    async def upsert_nodes(self, nodes: Sequence[Node]) -> None:
+        """Insert or fully update nodes by id (inside the caller's transaction)."""
+        if not nodes:
+            return
+        cols = NODE_COLUMNS.split(", ")
+        updates = ", ".join(f"{c} = excluded.{c}" for c in cols[1:])
+        await self._conn.executemany(
+            f"INSERT INTO nodes ({NODE_COLUMNS}) VALUES ({', '.join('?' * len(cols))}) "
+            f"ON CONFLICT (id) DO UPDATE SET {updates}",
+            [node_to_row(n) for n in nodes],
+        )
+
+    async def insert_edges(self, edges: Sequence[Edge]) -> int:
+        """Add edges that do not exist yet; returns how many were new."""
+        before = self._conn.total_changes
+        await self._conn.executemany(
+            "INSERT OR IGNORE INTO edges (src, dst, relation, weight, created_at) VALUES (?, ?, ?, ?, ?)",
+            [(e.src, e.dst, e.relation.value, e.weight, e.created_at) for e in edges],
+        )
+        return self._conn.total_changes - before
+
+    async def delete_node(self, node_id: str) -> bool:
+        """Remove one node and (by cascade) its edges."""
+        cur = await self._conn.execute("DELETE FROM nodes WHERE id = ?", (node_id,))
+        return cur.rowcount > 0
+
+    async def candidates_by_subject(
+        self, tenant: str, column: str, value: str, limit: int, *, general_only: bool = False
+    ) -> list[Node]:
+        """Valid nodes whose ``repository`` or ``engine`` equals ``value``, strongest first."""
+        if column not in ("repository", "engine"):
+            raise ValueError(column)
+        extra = " AND repository = ''" if general_only else ""
+        return await self._nodes(
+            f"tenant = ? AND {column} = ? AND valid_to IS NULL{extra} ORDER BY confidence DESC, id LIMIT ?",
+            (tenant, value, limit),
+        )
+
+    async def candidates_by_pattern(
+        self, tenant: str, task_type: str, language: str, limit: int
+    ) -> list[Node]:
+        """Valid cross-run patterns about a task type or language (engine-independent)."""
+        return await self._nodes(
+            "tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND engine = '' "
+            "AND (task_type = ? OR language = ?) ORDER BY confidence DESC, id LIMIT ?",
+            (tenant, task_type, language, limit),
+        )
+
+    async def search_text(self, match: str, tenant: str | None, limit: int) -> list[tuple[Node, float]]:
+        """FTS5 matches with their BM25 rank (lower is better), optionally one tenant's."""
+        where = "nodes_fts MATCH ?"
+        params: list[Any] = [match]
+        if tenant is not None:
+            where += " AND n.tenant = ?"
+            params.append(tenant)
+        cols = ", ".join(f"n.{c}" for c in NODE_COLUMNS.split(", "))
+        rows = await self._rows(
+            f"SELECT {cols}, bm25(nodes_fts) AS rank FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
+            f"WHERE {where} ORDER BY rank, n.id LIMIT ?",
+            [*params, limit],
+        )
+        return [(node_from_row(r), float(r[-1])) for r in rows]
+
+    async def iter_nodes(self, tenant: str | None = None) -> list[Node]:
+        """Every node (optionally one tenant's), in id order."""
+        if tenant is None:
+            return await self._nodes("1 ORDER BY id")
+        return await self._nodes("tenant = ? ORDER BY id", (tenant,))
+
+    async def node_ids_and_tenants(self) -> list[tuple[str, str]]:
+        """Just ids and tenants: enough to build the graph view cheaply."""
+        return [(r[0], r[1]) for r in await self._rows("SELECT id, tenant FROM nodes")]
+
+    async def all_edges(self) -> list[Edge]:
+        """Every edge, in a stable order."""
+        rows = await self._rows(
+            "SELECT src, dst, relation, weight, created_at FROM edges ORDER BY src, dst, relation"
+        )
+        return [Edge(r[0], r[1], Relation(r[2]), r[3], r[4]) for r in rows]
+
+    async def edges_of(self, node_id: str) -> list[Edge]:
+        """Edges touching one node, both directions."""
+        rows = await self._rows(
+            "SELECT src, dst, relation, weight, created_at FROM edges WHERE src = ? OR dst = ? "
+            "ORDER BY src, dst, relation",
+            (node_id, node_id),
+        )
+        return [Edge(r[0], r[1], Relation(r[2]), r[3], r[4]) for r in rows]
+
+    # --- counts and decay ---------------------------------------------------------
+
+    async def counts_by_type(self, tenant: str | None = None) -> dict[str, int]:
+        """Node count per type (metrics gauge and ``status``)."""
+        where, params = ("WHERE tenant = ?", (tenant,)) if tenant else ("", ())
+        rows = await self._rows(f"SELECT type, count(*) FROM nodes {where} GROUP BY type", params)
+        return {r[0]: int(r[1]) for r in rows}
+
+    async def count(self, table: str, tenant: str | None = None) -> int:
+        """Rows in ``nodes``, ``edges`` or ``runs`` (edges are counted by their source's tenant)."""
+        if table == "edges":
+            if tenant is None:
+                return int(await self._scalar("SELECT count(*) FROM edges"))
+            return int(
+                await self._scalar(
+                    "SELECT count(*) FROM edges e JOIN nodes n ON n.id = e.src WHERE n.tenant = ?", (tenant,)
+                )
+            )
+        if table not in ("nodes", "runs"):
+            raise ValueError(table)
+        if tenant is None:
+            return int(await self._scalar(f"SELECT count(*) FROM {table}"))
+        return int(await self._scalar(f"SELECT count(*) FROM {table} WHERE tenant = ?", (tenant,)))
+
+    async def confidences(self) -> list[float]:
+        """Every node's confidence (histogram snapshot for ``status``)."""
+        return [float(r[0]) for r in await self._rows("SELECT confidence FROM nodes")]
+
+    async def apply_decay(self, cycles: int, threshold: float) -> list[str]:
+        """Scale every confidence by ``(1 - decay_rate) ** cycles`` and prune below ``threshold``.
+
+        Runs inside the caller's transaction; returns the ids pruned.
+        """
+        if cycles > 0:
+            await self._conn.execute(
+                "UPDATE nodes SET confidence = confidence * pow(1.0 - decay_rate, ?)", (cycles,)
+            )
+        pruned = [r[0] for r in await self._rows("SELECT id FROM nodes WHERE confidence < ?", (threshold,))]
+        if pruned:
+            await self._conn.execute("DELETE FROM nodes WHERE confidence < ?", (threshold,))
+        return pruned
+
+    async def wipe(self) -> None:
+        """Delete all nodes, edges, runs and meta (inside the caller's transaction; import --replace)."""
+        for table in ("edges", "nodes", "runs", "meta"):
+            await self._conn.execute(f"DELETE FROM {table}")
+
+    async def insert_run_rows(self, rows: Sequence[Sequence[Any]]) -> None:
+        """Bulk insert raw run rows (import)."""
+        await self._conn.executemany(
+            f"INSERT INTO runs ({RUN_COLUMNS}) VALUES ({', '.join('?' * 13)})", [tuple(r) for r in rows]
+        )
+
+    async def meta_items(self) -> dict[str, str]:
+        """The whole meta table."""
+        return {r[0]: r[1] for r in await self._rows("SELECT key, value FROM meta ORDER BY key")}
+
+    async def integrity_check(self) -> str:
+        """SQLite's ``quick_check`` verdict (``ok`` when healthy)."""
+        return str(await self._scalar("PRAGMA quick_check"))
+
+
+def _check_writable(path: Path, exists: bool) -> None:
+    folder = path.parent if str(path.parent) else Path(".")
+    if exists and not os.access(path, os.W_OK):
+        raise StoreError(
+            f"memory database {path}: the file is read-only; make it writable or choose another "
+            "store_path (the file was not changed)"
+        )
+    if folder.exists() and not os.access(folder, os.W_OK):
+        raise StoreError(
+            f"memory database {path}: the folder {folder} is read-only; SQLite needs to write its WAL "
+            "files beside the database, so make the folder writable or choose another store_path"
+        )

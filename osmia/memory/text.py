@@ -1,0 +1,104 @@
+"""Text hygiene for memory: secrets out, prompt-breaking markup out, words for matching.
+
+Everything an agent reports is untrusted. Before it is stored it goes
+through :func:`redact_secrets` and :func:`clean_text`; before it is rendered
+into a prompt it goes through :func:`clean_text` again.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_LINE = 300
+
+_SECRET_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p)
+    for p in (
+        r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)",
+        r"\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}",
+        r"\bglpat-[A-Za-z0-9_-]{20,}",
+        r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}",
+        r"\bxox[abprs]-[A-Za-z0-9-]{10,}",
+        r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",
+        r"\bAIza[0-9A-Za-z_-]{35}\b",
+        r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
+        r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{16,}",
+        r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@",
+        r"(?i)\b(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)"
+        r"\s*[:=]\s*['\"]?[^\s'\",;]{4,}",
+    )
+)
+REDACTED = "[redacted]"
+
+_INJECTION = re.compile(
+    r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?"
+    r"(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions?|prompts?|rules?|messages?)"
+)
+_ROLE_MARKERS = re.compile(
+    r"(?i)(?:<\|[a-z_]+\|>|</?s>|\[/?INST\]|<<\s*/?SYS\s*>>|</?(?:system|assistant|user|human|tool)>"
+    r"|\b(?:system|assistant|user|human|developer)\s*:)"
+)
+_HTML_TAG = re.compile(r"</?[A-Za-z][^>]{0,200}>")
+_FENCE = re.compile(r"`{3,}|~{3,}")
+_HEADING_RUN = re.compile(r"#{2,}")
+_LEADING_MARKUP = re.compile(r"^[\s>#*+=|-]+")
+_SPACES = re.compile(r"\s+")
+_WORDS = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*", re.UNICODE)
+
+_STOPWORD_TEXT = (
+    "a an and are as at be but by can could do does for from has have how i if in into is it "
+    "its may more must my no not of on or our should so some such that the their then there "
+    "these this those to too up us was we were what when where which while who why will with "
+    "would you your please need needs also just get got make made use using used new"
+)
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+def redact_secrets(text: str) -> str:
+    """Replace anything that looks like a credential with ``[redacted]``."""
+    for pattern in _SECRET_PATTERNS:
+        text = pattern.sub(REDACTED, text)
+    return text
+
+
+def contains_secret(text: str) -> bool:
+    """True when :func:`redact_secrets` would change ``text``."""
+    return any(p.search(text) for p in _SECRET_PATTERNS)
+
+
+def clean_text(text: str, max_len: int = MAX_LINE) -> str:
+    """One safe line of data: no headings, fences, role markers, tags or injections; bounded length."""
+    text = _SPACES.sub(" ", text)
+    text = _FENCE.sub("'", text)
+    text = _ROLE_MARKERS.sub("", text)
+    text = _HTML_TAG.sub("", text)
+    text = _INJECTION.sub("[removed]", text)
+    text = _HEADING_RUN.sub("#", text)
+    text = _LEADING_MARKUP.sub("", text).strip()
+    if len(text) > max_len:
+        text = text[: max_len - 1].rstrip() + "…"
+    return text
+
+
+def words(text: str) -> list[str]:
+    """Lower-case content words (stopwords dropped), in order, for matching and similarity."""
+    return [w for w in (m.group(0).lower() for m in _WORDS.finditer(text)) if w not in STOPWORDS]
+
+
+def fts_query(text: str, max_terms: int = 24) -> str:
+    """An FTS5 ``MATCH`` expression: the distinct content words of ``text`` OR-ed, each quoted."""
+    seen: list[str] = []
+    for word in words(text):
+        if len(word) > 1 and word not in seen:
+            seen.append(word)
+        if len(seen) >= max_terms:
+            break
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in seen)
+
+
+def similarity(a: str, b: str) -> float:
+    """Jaccard similarity of the two texts' content words (0 = unrelated, 1 = same words)."""
+    sa, sb = set(words(a)), set(words(b))
+    if not sa or not sb:
+        return 0.0
+    return len(sa & sb) / len(sa | sb)

@@ -1,0 +1,247 @@
+"""Value types shared by every memory layer: nodes, edges, observations, query results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class NodeType(StrEnum):
+    """The three kinds of knowledge Osmia keeps (the ``type`` metric label)."""
+
+    FACT = "fact"
+    PATTERN = "pattern"
+    ENGINE_PROFILE = "engine_profile"
+
+
+class Relation(StrEnum):
+    """Edge relations. ``supersedes`` and ``contradicts`` point from the newer node to the older."""
+
+    RELATES_TO = "relates_to"
+    CONTRADICTS = "contradicts"
+    SUPERSEDES = "supersedes"
+
+
+class Kind(StrEnum):
+    """Finer-grained node kinds; each has a display label used in prompts."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    FAILING_TEST = "failing_test"
+    FLAKY_TEST = "flaky_test"
+    TEST_FIXED = "test_fixed"
+    HOT_PATH = "hot_path"
+    ENGINE_CAPABILITY = "engine_capability"
+    LEARNING = "learning"
+    PATTERN = "pattern"
+    ENGINE_PROFILE = "engine_profile"
+
+    @property
+    def label(self) -> str:
+        """Human label shown in the Prior Knowledge section."""
+        return _LABELS[self]
+
+    @property
+    def node_type(self) -> NodeType:
+        """The coarse type this kind belongs to."""
+        if self is Kind.PATTERN:
+            return NodeType.PATTERN
+        if self is Kind.ENGINE_PROFILE:
+            return NodeType.ENGINE_PROFILE
+        return NodeType.FACT
+
+
+_LABELS = {
+    Kind.SUCCESS: "Success",
+    Kind.FAILURE: "Failure",
+    Kind.FAILING_TEST: "Failing test",
+    Kind.FLAKY_TEST: "Failure pattern",
+    Kind.TEST_FIXED: "Fixed",
+    Kind.HOT_PATH: "Repo quirk",
+    Kind.ENGINE_CAPABILITY: "Engine capability",
+    Kind.LEARNING: "Learning",
+    Kind.PATTERN: "Pattern",
+    Kind.ENGINE_PROFILE: "Engine profile",
+}
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a node is about; the columns candidates are matched on."""
+
+    repository: str = ""
+    engine: str = ""
+    task_type: str = ""
+    language: str = ""
+
+
+@dataclass
+class Node:
+    """One piece of knowledge as stored. Times are Unix seconds."""
+
+    id: str
+    tenant: str
+    kind: Kind
+    key: str
+    content: str
+    subject: Subject
+    confidence: float
+    decay_rate: float
+    valid_from: float
+    last_seen: float
+    valid_to: float | None = None
+    occurrences: int = 1
+    sources: list[str] = field(default_factory=list)
+
+    @property
+    def type(self) -> NodeType:
+        """Coarse node type."""
+        return self.kind.node_type
+
+    @property
+    def valid(self) -> bool:
+        """False once a newer node superseded this one."""
+        return self.valid_to is None
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A directed relation between two nodes of the same tenant."""
+
+    src: str
+    dst: str
+    relation: Relation
+    weight: float
+    created_at: float
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One thing a finished run teaches, before it is merged into the graph.
+
+    ``replaces`` names keys of nodes this one closes (``supersedes``);
+    ``conflicts`` names keys of nodes it contradicts; ``relates`` names keys it
+    is related to. All keys are within the same tenant.
+    """
+
+    kind: Kind
+    key: str
+    content: str
+    subject: Subject
+    confidence: float
+    replaces: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    relates: tuple[str, ...] = ()
+    # Patterns and profiles are recomputed: their content and confidence are
+    # replaced, not reinforced.
+    recomputed: bool = False
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """The row kept per processed TaskRun: idempotency and pattern statistics."""
+
+    run_key: str
+    ref: str
+    tenant: str
+    repository: str
+    language: str
+    engine: str
+    task_type: str
+    success: bool
+    failure_class: str
+    duration_seconds: float | None
+    finished_at: float
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """What one ingest did. ``state`` is ``done``, ``duplicate`` or ``skipped``."""
+
+    run_key: str
+    state: str
+    nodes: int = 0
+    edges: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class QueryRequest:
+    """What the next run is about: everything ranking may use."""
+
+    tenant: str
+    repository: str = ""
+    engine: str = ""
+    task_type: str = ""
+    language: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ScoreParts:
+    """The parts of a candidate's score: score = relevance × confidence × recency."""
+
+    relevance: float
+    confidence: float
+    recency: float
+    reasons: tuple[str, ...]
+
+    @property
+    def score(self) -> float:
+        """The product the ranking sorts by."""
+        return self.relevance * self.confidence * self.recency
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A node considered for a prompt, with its score parts and the verdict."""
+
+    node: Node
+    parts: ScoreParts
+    kept: bool
+    verdict: str
+
+    @property
+    def score(self) -> float:
+        """Shortcut to the final score."""
+        return self.parts.score
+
+
+@dataclass(frozen=True)
+class InjectedNode:
+    """One node placed in a prompt (``status.memory.injected`` entry)."""
+
+    id: str
+    kind: str
+    content: str
+    confidence: float
+    score: float
+    sources: tuple[str, ...]
+
+    def status_entry(self) -> dict[str, object]:
+        """The contract's ``{id, kind, confidence, score, sources}`` shape."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "confidence": round(self.confidence, 4),
+            "score": round(self.score, 4),
+            "sources": list(self.sources),
+        }
+
+
+@dataclass(frozen=True)
+class MemoryContext:
+    """What memory gives one run: the nodes and the rendered section ("" when none)."""
+
+    injected: tuple[InjectedNode, ...]
+    section: str
+
+
+@dataclass(frozen=True)
+class DecayResult:
+    """One decay pass: how many cycles were applied and how many nodes were pruned."""
+
+    cycles: int
+    pruned: int
+    remaining: int
+    duration_seconds: float

@@ -1,0 +1,355 @@
+"""The TaskRun as typed Python values.
+
+Parsed and validated from a kopf body or a ``kubectl get -o yaml`` document;
+no API calls. The CRD schema is the first line of defence; this module is the
+second, so that the CLI can read files that never went through an API server
+and report exactly which field is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+from urllib.parse import urlsplit
+
+API_VERSION = "osmia.dev/v1alpha1"
+KIND = "TaskRun"
+
+
+class Flow(StrEnum):
+    """The use case of a run; it decides the tenant."""
+
+    TICKETING = "ticketing"
+    INCIDENT_TRIAGE = "incident-triage"
+
+
+class Phase(StrEnum):
+    """Lifecycle phase written to ``status.phase``."""
+
+    PENDING = "Pending"
+    RUNNING = "Running"
+    SUCCEEDED = "Succeeded"
+    FAILED = "Failed"
+    TIMED_OUT = "TimedOut"
+
+    @property
+    def terminal(self) -> bool:
+        """True for the phases after which nothing more happens to the run."""
+        return self in TERMINAL_PHASES
+
+
+TERMINAL_PHASES = frozenset({Phase.SUCCEEDED, Phase.FAILED, Phase.TIMED_OUT})
+
+TASK_TYPES = ("bug", "feature", "docs", "refactor", "chore", "incident", "other")
+EXECUTION_MODES = ("job", "external")
+
+# Label or title words that name a task type, in priority order.
+_TYPE_HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("incident", ("incident", "outage", "sev1", "sev2", "pagerduty", "alert")),
+    ("bug", ("bug", "fix", "defect", "regression", "crash", "error", "broken", "fails")),
+    ("docs", ("docs", "doc", "documentation", "readme", "typo")),
+    ("refactor", ("refactor", "cleanup", "clean-up", "restructure", "rename")),
+    ("chore", ("chore", "deps", "dependency", "dependencies", "bump", "upgrade", "ci")),
+    ("feature", ("feature", "feat", "enhancement", "add", "implement", "support")),
+)
+_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+class TaskRunError(ValueError):
+    """A TaskRun document that cannot be used; names the field and the problem."""
+
+    def __init__(self, field_path: str, problem: str) -> None:
+        super().__init__(f"{field_path}: {problem}")
+        self.field_path = field_path
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """The ticket the agent works on."""
+
+    id: str
+    description: str
+    title: str = ""
+    type: str | None = None
+    labels: tuple[str, ...] = ()
+    url: str = ""
+
+    @property
+    def task_type(self) -> str:
+        """The declared type, or one inferred from labels, then title."""
+        return self.type or infer_task_type(self.labels, self.title)
+
+
+@dataclass(frozen=True)
+class Repository:
+    """The repository a ticketing run changes."""
+
+    url: str = ""
+    language: str = ""
+
+    @property
+    def slug(self) -> str:
+        """Canonical ``host/owner/name`` form used as the memory subject."""
+        return normalize_repository(self.url)
+
+
+@dataclass(frozen=True)
+class Result:
+    """What the run reported in ``status.result``."""
+
+    success: bool
+    summary: str = ""
+    exit_code: int | None = None
+    failure_reason: str = ""
+    merge_request_url: str = ""
+    branch_name: str = ""
+    files_changed: tuple[str, ...] = ()
+    tests_failed: tuple[str, ...] = ()
+    flaky_tests: tuple[str, ...] = ()
+    duration_seconds: float | None = None
+    token_usage: int | None = None
+    cost_estimate_usd: float | None = None
+    tool_calls: Mapping[str, int] = field(default_factory=dict)
+    learnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TaskRun:
+    """One agent working one ticket, as Osmia needs it."""
+
+    namespace: str
+    name: str
+    uid: str
+    engine: str
+    ticket: Ticket
+    flow: Flow = Flow.TICKETING
+    fallback_engines: tuple[str, ...] = ()
+    repository: Repository = Repository()
+    instructions: str = ""
+    memory_enabled: bool = True
+    execution_mode: str = "job"
+    timeout_seconds: int | None = None
+    phase: Phase | None = None
+    engine_attempts: tuple[str, ...] = ()
+    result: Result | None = None
+    finished_at: str = ""
+
+    @property
+    def tenant(self) -> str:
+        """The tenant is the flow, never a user label."""
+        return self.flow.value
+
+    @property
+    def ref(self) -> str:
+        """How prompts cite this run: ``tr/<namespace>/<name>``."""
+        return f"tr/{self.namespace}/{self.name}"
+
+    @property
+    def run_key(self) -> str:
+        """Identity for exactly-once extraction: namespace, name and uid."""
+        return f"{self.namespace}/{self.name}/{self.uid}" if self.uid else f"{self.namespace}/{self.name}"
+
+    @property
+    def terminal(self) -> bool:
+        """True once the run has finished, whatever the outcome."""
+        return self.phase is not None and self.phase.terminal
+
+    @property
+    def final_engine(self) -> str:
+        """The engine that made the last attempt."""
+        return self.engine_attempts[-1] if self.engine_attempts else self.engine
+
+
+def infer_task_type(labels: Sequence[str], title: str) -> str:
+    """Guess the task type from labels first, then title words; ``other`` if unsure."""
+    for text in (" ".join(labels), title):
+        words = set(_WORD.findall(text.lower()))
+        for task_type, hints in _TYPE_HINTS:
+            if words.intersection(hints):
+                return task_type
+    return "other"
+
+
+def normalize_repository(url: str) -> str:
+    """``https://GitHub.com/Org/API.git`` and ``git@github.com:org/api`` → ``github.com/org/api``."""
+    text = url.strip()
+    if not text:
+        return ""
+    if text.startswith("git@") and ":" in text:
+        host, _, path = text[4:].partition(":")
+    else:
+        parts = urlsplit(text if "://" in text else f"https://{text}")
+        host, path = parts.hostname or "", parts.path
+    path = path.strip("/")
+    if path.endswith(".git"):
+        path = path[: -len(".git")]
+    return f"{host}/{path}".lower().strip("/")
+
+
+def short_repository(slug: str) -> str:
+    """``github.com/org/api`` → ``org/api``: how prompts name a repository."""
+    host, _, path = slug.partition("/")
+    return path if path and "." in host else slug
+
+
+# --- parsing -----------------------------------------------------------------
+
+
+def _mapping(value: Any, path: str) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise TaskRunError(path, f"must be a mapping, got {type(value).__name__}")
+    return value
+
+
+def _string(obj: Mapping[str, Any], key: str, path: str, *, required: bool = False) -> str:
+    value = obj.get(key)
+    if value is None or value == "":
+        if required:
+            raise TaskRunError(f"{path}.{key}", "is required")
+        return ""
+    if not isinstance(value, str):
+        raise TaskRunError(f"{path}.{key}", f"must be a string, got {type(value).__name__}")
+    return value
+
+
+def _strings(obj: Mapping[str, Any], key: str, path: str) -> tuple[str, ...]:
+    value = obj.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TaskRunError(f"{path}.{key}", "must be a list of strings")
+    return tuple(value)
+
+
+def _number(obj: Mapping[str, Any], key: str, path: str, kind: type) -> Any:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TaskRunError(f"{path}.{key}", f"must be a number, got {value!r}")
+    if kind is int and not float(value).is_integer():
+        raise TaskRunError(f"{path}.{key}", f"must be an integer, got {value!r}")
+    if value < 0 and key != "exitCode":
+        raise TaskRunError(f"{path}.{key}", f"must not be negative, got {value!r}")
+    return kind(value)
+
+
+def _enum(value: str, allowed: Sequence[str], path: str) -> str:
+    if value not in allowed:
+        raise TaskRunError(path, f"must be one of {', '.join(allowed)}; got {value!r}")
+    return value
+
+
+def _parse_ticket(spec: Mapping[str, Any]) -> Ticket:
+    if "ticket" not in spec:
+        raise TaskRunError("spec.ticket", "is required")
+    raw = _mapping(spec.get("ticket"), "spec.ticket")
+    ticket_type = _string(raw, "type", "spec.ticket") or None
+    if ticket_type is not None:
+        _enum(ticket_type, TASK_TYPES, "spec.ticket.type")
+    return Ticket(
+        id=_string(raw, "id", "spec.ticket", required=True),
+        description=_string(raw, "description", "spec.ticket", required=True),
+        title=_string(raw, "title", "spec.ticket"),
+        type=ticket_type,
+        labels=_strings(raw, "labels", "spec.ticket"),
+        url=_string(raw, "url", "spec.ticket"),
+    )
+
+
+def _parse_result(raw: Mapping[str, Any]) -> Result:
+    path = "status.result"
+    success = raw.get("success")
+    if not isinstance(success, bool):
+        raise TaskRunError(f"{path}.success", "is required and must be true or false")
+    tool_calls = _mapping(raw.get("toolCalls"), f"{path}.toolCalls")
+    for tool, count in tool_calls.items():
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise TaskRunError(f"{path}.toolCalls.{tool}", f"must be a count, got {count!r}")
+    return Result(
+        success=success,
+        summary=_string(raw, "summary", path),
+        exit_code=_number(raw, "exitCode", path, int),
+        failure_reason=_string(raw, "failureReason", path),
+        merge_request_url=_string(raw, "mergeRequestURL", path),
+        branch_name=_string(raw, "branchName", path),
+        files_changed=_strings(raw, "filesChanged", path),
+        tests_failed=_strings(raw, "testsFailed", path),
+        flaky_tests=_strings(raw, "flakyTests", path),
+        duration_seconds=_number(raw, "durationSeconds", path, float),
+        token_usage=_number(raw, "tokenUsage", path, int),
+        cost_estimate_usd=_number(raw, "costEstimateUSD", path, float),
+        tool_calls=dict(tool_calls),
+        learnings=_strings(raw, "learnings", path),
+    )
+
+
+def _finished_at(status: Mapping[str, Any]) -> str:
+    """When the run ended: the ``Succeeded`` condition's transition time (Tekton style)."""
+    for cond in status.get("conditions") or []:
+        if isinstance(cond, Mapping) and cond.get("type") == "Succeeded":
+            return str(cond.get("lastTransitionTime") or "")
+    return ""
+
+
+def parse_taskrun(obj: Any) -> TaskRun:
+    """Validate one TaskRun object (kopf body or YAML document) into a :class:`TaskRun`.
+
+    Raises :class:`TaskRunError` naming the first bad field.
+    """
+    body = _mapping(obj, "<document>")
+    kind = body.get("kind")
+    if kind is not None and kind != KIND:
+        raise TaskRunError("kind", f"must be {KIND}, got {kind!r}")
+    meta = _mapping(body.get("metadata"), "metadata")
+    spec = _mapping(body.get("spec"), "spec")
+    if "spec" not in body:
+        raise TaskRunError("spec", "is required")
+    status = _mapping(body.get("status"), "status")
+
+    flow = _enum(_string(spec, "flow", "spec") or Flow.TICKETING.value, [f.value for f in Flow], "spec.flow")
+    repo_raw = _mapping(spec.get("repository"), "spec.repository")
+    repository = Repository(
+        url=_string(repo_raw, "url", "spec.repository", required=flow == Flow.TICKETING),
+        language=_string(repo_raw, "language", "spec.repository").lower(),
+    )
+    memory_raw = _mapping(spec.get("memory"), "spec.memory")
+    memory_enabled = memory_raw.get("enabled", True)
+    if not isinstance(memory_enabled, bool):
+        raise TaskRunError("spec.memory.enabled", "must be true or false")
+    execution = _mapping(spec.get("execution"), "spec.execution")
+    mode = _enum(
+        _string(execution, "mode", "spec.execution") or "job",
+        EXECUTION_MODES,
+        "spec.execution.mode",
+    )
+
+    phase_text = _string(status, "phase", "status")
+    phase = Phase(_enum(phase_text, [p.value for p in Phase], "status.phase")) if phase_text else None
+    result_raw = status.get("result")
+    result = _parse_result(_mapping(result_raw, "status.result")) if result_raw is not None else None
+
+    return TaskRun(
+        namespace=_string(meta, "namespace", "metadata") or "default",
+        name=_string(meta, "name", "metadata", required=True),
+        uid=_string(meta, "uid", "metadata"),
+        engine=_string(spec, "engine", "spec", required=True),
+        ticket=_parse_ticket(spec),
+        flow=Flow(flow),
+        fallback_engines=_strings(spec, "fallbackEngines", "spec"),
+        repository=repository,
+        instructions=_string(spec, "instructions", "spec"),
+        memory_enabled=memory_enabled,
+        execution_mode=mode,
+        timeout_seconds=_number(execution, "timeoutSeconds", "spec.execution", int),
+        phase=phase,
+        engine_attempts=_strings(status, "engineAttempts", "status"),
+        result=result,
+        finished_at=_finished_at(status),
+    )
