@@ -22,29 +22,34 @@ DNS_LABEL = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 def crd() -> dict[str, Any]:
     docs = [d for d in yaml.safe_load_all(CRD_PATH.read_text()) if d]
     assert len(docs) == 1, "the CRD file holds exactly one document"
-    return docs[0]
+    doc: dict[str, Any] = docs[0]
+    return doc
 
 
 @pytest.fixture(scope="module")
 def version(crd: dict[str, Any]) -> dict[str, Any]:
     versions = crd["spec"]["versions"]
     assert [v["name"] for v in versions] == ["v1alpha1"]
-    return versions[0]
+    v: dict[str, Any] = versions[0]
+    return v
 
 
 @pytest.fixture(scope="module")
 def schema(version: dict[str, Any]) -> dict[str, Any]:
-    return version["schema"]["openAPIV3Schema"]
+    node: dict[str, Any] = version["schema"]["openAPIV3Schema"]
+    return node
 
 
 @pytest.fixture(scope="module")
 def spec(schema: dict[str, Any]) -> dict[str, Any]:
-    return schema["properties"]["spec"]
+    node: dict[str, Any] = schema["properties"]["spec"]
+    return node
 
 
 @pytest.fixture(scope="module")
 def status(schema: dict[str, Any]) -> dict[str, Any]:
-    return schema["properties"]["status"]
+    node: dict[str, Any] = schema["properties"]["status"]
+    return node
 
 
 def walk(node: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
@@ -247,9 +252,7 @@ def test_spec_limits(spec: dict[str, Any]) -> None:
         ),
     ],
 )
-def test_patterns(
-    spec: dict[str, Any], field: tuple[str, ...], good: list[str], bad: list[str]
-) -> None:
+def test_patterns(spec: dict[str, Any], field: tuple[str, ...], good: list[str], bad: list[str]) -> None:
     node = spec
     for name in field:
         node = node["properties"][name]
@@ -343,9 +346,7 @@ def test_status_conditions(status: dict[str, Any]) -> None:
 def test_chart_copy_is_identical() -> None:
     """DESIGN.md: the manifest lives, identical, in the Helm chart's crds/."""
     copies = [
-        p
-        for p in ROOT.glob("**/crds/taskruns.osmia.dev.yaml")
-        if p != CRD_PATH and ".venv" not in p.parts
+        p for p in ROOT.glob("**/crds/taskruns.osmia.dev.yaml") if p != CRD_PATH and ".venv" not in p.parts
     ]
     if not copies:
         pytest.skip("no Helm chart copy of the CRD yet")

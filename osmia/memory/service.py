@@ -25,7 +25,7 @@ from osmia.memory.merge import merge
 from osmia.memory.patterns import recompute
 from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker, to_injected
-from osmia.memory.store import Store, StoreError, node_from_row, node_to_row
+from osmia.memory.store import Store, StoreError, explain_sqlite_error, node_from_row, node_to_row
 from osmia.memory.text import fts_query
 from osmia.memory.types import (
     Candidate,
@@ -153,7 +153,7 @@ class Memory:
                 raise
             except sqlite3.Error as exc:
                 metrics.DB_ERRORS.labels(operation=operation).inc()
-                raise StoreError(f"memory database {self._settings.store_path}: {exc}") from exc
+                raise explain_sqlite_error(self._settings.store_path, exc) from exc
 
     # --- ingest -----------------------------------------------------------------
 

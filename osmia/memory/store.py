@@ -19,6 +19,7 @@ from typing import Any
 
 import aiosqlite
 
+from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Kind, Node, Relation, RunSummary, Subject
 
 SCHEMA_VERSION = 1
@@ -34,6 +35,7 @@ _MIGRATIONS: tuple[str, ...] = (
         kind        TEXT NOT NULL,
         key         TEXT NOT NULL,
         content     TEXT NOT NULL,
+        terms       TEXT NOT NULL DEFAULT '',
         repository  TEXT NOT NULL DEFAULT '',
         engine      TEXT NOT NULL DEFAULT '',
         task_type   TEXT NOT NULL DEFAULT '',
@@ -60,18 +62,20 @@ _MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX edges_dst ON edges (dst, src);
     CREATE VIRTUAL TABLE nodes_fts USING fts5 (
-        content, content='nodes', content_rowid='seq',
+        content, terms, content='nodes', content_rowid='seq',
         tokenize='unicode61 remove_diacritics 2'
     );
     CREATE TRIGGER nodes_fts_insert AFTER INSERT ON nodes BEGIN
-        INSERT INTO nodes_fts (rowid, content) VALUES (new.seq, new.content);
+        INSERT INTO nodes_fts (rowid, content, terms) VALUES (new.seq, new.content, new.terms);
     END;
     CREATE TRIGGER nodes_fts_delete AFTER DELETE ON nodes BEGIN
-        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+        INSERT INTO nodes_fts (nodes_fts, rowid, content, terms)
+        VALUES ('delete', old.seq, old.content, old.terms);
     END;
-    CREATE TRIGGER nodes_fts_update AFTER UPDATE OF content ON nodes BEGIN
-        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.seq, old.content);
-        INSERT INTO nodes_fts (rowid, content) VALUES (new.seq, new.content);
+    CREATE TRIGGER nodes_fts_update AFTER UPDATE OF content, terms ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content, terms)
+        VALUES ('delete', old.seq, old.content, old.terms);
+        INSERT INTO nodes_fts (rowid, content, terms) VALUES (new.seq, new.content, new.terms);
     END;
     CREATE TABLE runs (
         run_key     TEXT PRIMARY KEY,
@@ -137,7 +141,8 @@ def node_to_row(node: Node) -> tuple[Any, ...]:
     )  # fmt: skip
 
 
-def _explain_sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
+def explain_sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
+    """Turn a raw SQLite error into a :class:`StoreError` that says what to do."""
     text = str(exc).lower()
     if "locked" in text or "busy" in text:
         hint = "another process holds a write lock; stop it or retry later (the file was not changed)"
@@ -181,10 +186,9 @@ class Store:
         store = cls(path, conn)
         try:
             await store._configure(busy_timeout_ms)
-            await store._migrate()
         except sqlite3.Error as exc:
             await conn.close()
-            raise _explain_sqlite_error(path, exc) from exc
+            raise explain_sqlite_error(path, exc) from exc
         except StoreError:
             await conn.close()
             raise
@@ -192,15 +196,18 @@ class Store:
 
     async def _configure(self, busy_timeout_ms: int) -> None:
         await self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        # Reading the schema first makes a non-database fail before any write.
-        await self._scalar("SELECT count(*) FROM sqlite_master")
+        # Check what the file is before anything writes to it (even WAL mode touches the header).
+        version = await self._check_schema()
         mode = await self._scalar("PRAGMA journal_mode = WAL")
         if str(mode).lower() != "wal":
             raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
         await self._conn.execute("PRAGMA foreign_keys = ON")
         await self._conn.execute("PRAGMA synchronous = NORMAL")
+        await self._migrate(version)
 
-    async def _migrate(self) -> None:
+    async def _check_schema(self) -> int:
+        """The file's schema version; refuses newer or foreign files without touching them."""
+        tables = int(await self._scalar("SELECT count(*) FROM sqlite_master"))
         version = int(await self._scalar("PRAGMA user_version"))
         if version > SCHEMA_VERSION:
             raise StoreError(
@@ -208,11 +215,14 @@ class Store:
                 f"understands ({SCHEMA_VERSION}); upgrade Osmia or restore a backup "
                 "(the file was not changed)"
             )
-        if version == 0 and await self._scalar("SELECT count(*) FROM sqlite_master") > 0:
+        if version == 0 and tables > 0:
             raise StoreError(
                 f"memory database {self.path}: the file holds tables but no Osmia schema version; "
                 "it is not an Osmia database, point memory.store_path elsewhere (the file was not changed)"
             )
+        return version
+
+    async def _migrate(self, version: int) -> None:
         for target in range(version + 1, SCHEMA_VERSION + 1):
             script = _MIGRATIONS[target - 1]
             await self._conn.executescript(
@@ -231,7 +241,7 @@ class Store:
         try:
             await self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise _explain_sqlite_error(self.path, exc) from exc
+            raise explain_sqlite_error(self.path, exc) from exc
         try:
             yield
         except BaseException:
@@ -241,7 +251,7 @@ class Store:
             await self._conn.execute("COMMIT")
         except sqlite3.Error as exc:
             await self._conn.execute("ROLLBACK")
-            raise _explain_sqlite_error(self.path, exc) from exc
+            raise explain_sqlite_error(self.path, exc) from exc
 
     # --- small helpers ------------------------------------------------------------
 
@@ -364,12 +374,12 @@ class Store:
         """Insert or fully update nodes by id (inside the caller's transaction)."""
         if not nodes:
             return
-        cols = NODE_COLUMNS.split(", ")
+        cols = [*NODE_COLUMNS.split(", "), "terms"]
         updates = ", ".join(f"{c} = excluded.{c}" for c in cols[1:])
         await self._conn.executemany(
-            f"INSERT INTO nodes ({NODE_COLUMNS}) VALUES ({', '.join('?' * len(cols))}) "
+            f"INSERT INTO nodes ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
             f"ON CONFLICT (id) DO UPDATE SET {updates}",
-            [node_to_row(n) for n in nodes],
+            [(*node_to_row(n), search_terms(n.content)) for n in nodes],
         )
 
     async def insert_edges(self, edges: Sequence[Edge]) -> int:

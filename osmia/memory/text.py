@@ -85,6 +85,23 @@ def words(text: str) -> list[str]:
     return [w for w in (m.group(0).lower() for m in _WORDS.finditer(text)) if w not in STOPWORDS]
 
 
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def search_terms(text: str) -> str:
+    """Extra words for full-text search: identifiers split at case, ``_``, ``-``, ``.`` and ``/``.
+
+    ``TestConcurrentLogin`` → ``test concurrent login``, so a ticket that talks
+    about "concurrent login" finds the flaky test.
+    """
+    parts: list[str] = []
+    for token in re.findall(r"[A-Za-z0-9]+", text):
+        pieces = _CAMEL.findall(token)
+        if len(pieces) > 1:
+            parts.extend(p.lower() for p in pieces if p.lower() not in STOPWORDS)
+    return " ".join(dict.fromkeys(parts))
+
+
 def fts_query(text: str, max_terms: int = 24) -> str:
     """An FTS5 ``MATCH`` expression: the distinct content words of ``text`` OR-ed, each quoted."""
     seen: list[str] = []

@@ -63,7 +63,10 @@ class Cluster:
         self.ns = namespace
 
     def kubectl(self, *args: str, input: str | None = None) -> subprocess.CompletedProcess[Any]:
-        return self.cp.kubectl(*args, "-n", self.ns, input=input, check=False)
+        proc: subprocess.CompletedProcess[Any] = self.cp.kubectl(
+            *args, "-n", self.ns, input=input, check=False
+        )
+        return proc
 
     def apply(self, doc: dict[str, Any]) -> subprocess.CompletedProcess[Any]:
         return self.kubectl("apply", "-f", "-", input=yaml.safe_dump(doc))
