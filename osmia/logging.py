@@ -85,8 +85,12 @@ def _shared_processors() -> list[Processor]:
 
 
 def _exception_processors(fmt: str) -> list[Processor]:
-    """JSON needs tracebacks turned into data; the console renderer prints them itself."""
-    return [structlog.processors.dict_tracebacks] if fmt == "json" else []
+    """JSON needs tracebacks turned into data (without local variables, which may hold
+    secrets); the console renderer prints them itself."""
+    if fmt != "json":
+        return []
+    transformer = structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+    return [structlog.processors.ExceptionRenderer(transformer)]
 
 
 def _configure_stdlib(level: int, fmt: str, renderer: Processor) -> None:

@@ -337,9 +337,7 @@ def test_example_file_parses() -> None:
         ({"memory": {1: True}}, "'memory.1'", "enabled"),
     ],
 )
-def test_unknown_key_is_refused_with_its_full_name(
-    data: dict[str, Any], key: str, allowed: str
-) -> None:
+def test_unknown_key_is_refused_with_its_full_name(data: dict[str, Any], key: str, allowed: str) -> None:
     message = problem(data)
     assert f"unknown key {key}" in message
     assert allowed in message
@@ -569,9 +567,7 @@ def test_no_warning_when_tenant_isolation_is_absent() -> None:
 
 
 def test_tenant_isolation_must_still_be_a_boolean() -> None:
-    assert "memory.tenant_isolation must be a boolean" in problem(
-        {"memory": {"tenant_isolation": "off"}}
-    )
+    assert "memory.tenant_isolation must be a boolean" in problem({"memory": {"tenant_isolation": "off"}})
 
 
 # ---------------------------------------------------------------------------
@@ -583,9 +579,7 @@ def test_valid_engine_names(name: str) -> None:
     assert list(parse_config({"engines": {name: {"image": "i"}}}).engines) == [name]
 
 
-@pytest.mark.parametrize(
-    "name", ["-a", "a-", "Claude", "a_b", "a.b", "a b", "", "a" * 64, "a\n", 1, None]
-)
+@pytest.mark.parametrize("name", ["-a", "a-", "Claude", "a_b", "a.b", "a b", "", "a" * 64, "a\n", 1, None])
 def test_invalid_engine_names_are_refused(name: Any) -> None:
     message = problem({"engines": {name: {"image": "i"}}})
     assert "engine names must match ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" in message
@@ -620,9 +614,9 @@ def test_config_is_immutable() -> None:
 
 
 def test_container_resources_is_a_mutable_copy() -> None:
-    engine = parse_config(
-        {"engines": {"e": {"image": "i", "resources": {"limits": {"cpu": "1"}}}}}
-    ).engines["e"]
+    engine = parse_config({"engines": {"e": {"image": "i", "resources": {"limits": {"cpu": "1"}}}}}).engines[
+        "e"
+    ]
     plain = engine.container_resources()
     plain["limits"]["cpu"] = "2"
     assert engine.resources["limits"]["cpu"] == "1"
@@ -661,9 +655,7 @@ def test_parse_config_resolves_relative_store_path_against_base_dir() -> None:
 
 def test_env_overrides_the_file(tmp_path: Path) -> None:
     path = write(tmp_path, "memory:\n  enabled: false\n  store_path: /a/file.db\n")
-    config = load_config(
-        path, environ={ENV_MEMORY_ENABLED: "true", ENV_MEMORY_STORE_PATH: "/pv/memory.db"}
-    )
+    config = load_config(path, environ={ENV_MEMORY_ENABLED: "true", ENV_MEMORY_STORE_PATH: "/pv/memory.db"})
     assert config.memory.enabled is True
     assert config.memory.store_path == Path("/pv/memory.db")
     path = write(tmp_path, "memory:\n  enabled: true\n")
@@ -677,9 +669,7 @@ def test_env_overrides_apply_without_a_file() -> None:
     assert config.memory.store_path == MemoryConfig().store_path
 
 
-def test_env_relative_store_path_is_relative_to_cwd(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_env_relative_store_path_is_relative_to_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     config = load_config(None, environ={ENV_MEMORY_STORE_PATH: "data/m.db"})
     assert config.memory.store_path == tmp_path / "data" / "m.db"
@@ -736,11 +726,7 @@ def test_duplicate_keys_are_refused(tmp_path: Path) -> None:
 
 
 def test_yaml_merge_keys_still_work(tmp_path: Path) -> None:
-    text = (
-        "engines:\n"
-        "  a: &base\n    image: img\n    args: [x]\n"
-        "  b:\n    <<: *base\n    image: other\n"
-    )
+    text = "engines:\n  a: &base\n    image: img\n    args: [x]\n  b:\n    <<: *base\n    image: other\n"
     config = load_config(write(tmp_path, text), environ={})
     assert config.engines["b"] == EngineConfig(image="other", args=("x",))
 

@@ -147,6 +147,7 @@ def test_only_contract_fields(spec: dict[str, Any], status: dict[str, Any]) -> N
     assert set(spec["properties"]["execution"]["properties"]) == {"mode", "timeoutSeconds"}
     assert set(status["properties"]) <= {
         "observedGeneration",
+        "startTime",
         "phase",
         "tenant",
         "prompt",

@@ -20,7 +20,8 @@ What that means in practice:
 
 CLI::
 
-    python hack/controlplane/controlplane.py build|up|down|env --dir DIR
+    python hack/controlplane/controlplane.py build|up|down|env [--dir DIR] [--fresh]
+    eval "$(python hack/controlplane/controlplane.py up --dir DIR)"   # sets KUBECONFIG
 
 Python::
 
@@ -57,6 +58,8 @@ BUILD_SCRIPT = HERE / "build.sh"
 SERVICE_CLUSTER_IP_RANGE = "10.96.0.0/16"
 SERVICE_ACCOUNT_ISSUER = "https://kubernetes.default.svc.cluster.local"
 COMPONENTS = ("kube-apiserver", "etcd")  # stop order
+# Outside the repository: the directory holds private keys.
+DEFAULT_DIR = Path(os.environ.get("OSMIA_E2E_CACHE", Path.home() / ".cache" / "osmia-e2e")) / "controlplane"
 
 
 class ControlPlaneError(RuntimeError):
@@ -71,7 +74,9 @@ def _free_port() -> int:
 
 
 def _port_is_free(port: int) -> bool:
+    """Whether a listener could bind ``port`` (SO_REUSEADDR, like Go, so TIME_WAIT is fine)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
@@ -543,8 +548,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("command", choices=("build", "up", "down", "env"))
     parser.add_argument(
         "--dir",
-        default=os.environ.get("OSMIA_CONTROLPLANE_DIR", ".controlplane"),
-        help="state directory (default: $OSMIA_CONTROLPLANE_DIR or .controlplane)",
+        default=os.environ.get("OSMIA_CONTROLPLANE_DIR", str(DEFAULT_DIR)),
+        help=f"state directory (default: $OSMIA_CONTROLPLANE_DIR or {DEFAULT_DIR})",
     )
     parser.add_argument("--fresh", action="store_true", help="up: wipe etcd data first")
     args = parser.parse_args(argv)

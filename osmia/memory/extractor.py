@@ -12,7 +12,7 @@ import hashlib
 import re
 from collections import Counter
 
-from osmia.memory.text import clean_text, redact_secrets, words
+from osmia.memory.text import clean_text, looks_hostile, redact_secrets, words
 from osmia.memory.types import Kind, Observation, RunSummary, Subject
 from osmia.taskrun import Phase, TaskRun, short_repository
 
@@ -122,7 +122,8 @@ class _Context:
         self.run = run
         self.summary = summary
         self.repo = summary.repository or "-"
-        self.where = short_repository(summary.repository) if summary.repository else f"{run.tenant} runs"
+        self.where = short_repository(summary.repository) if summary.repository else ""
+        self.in_where = f" in {self.where}" if self.where else ""
         self.engine = summary.engine
         self.task_type = summary.task_type
         self.subject = Subject(
@@ -140,14 +141,14 @@ class _Context:
     def outcome(self) -> Observation:
         success = self.summary.success
         if success:
-            content = f"{self.engine} succeeded on a {self.task_type} task in {self.where}"
+            content = f"{self.engine} succeeded on {_a(self.task_type)} task{self.in_where}"
             result = self.run.result
             if result and result.duration_seconds:
                 content += f" in about {max(1, round(result.duration_seconds / 60))} min"
             kind = Kind.SUCCESS
         else:
             label = FAILURE_LABELS[self.summary.failure_class]
-            content = f"{self.engine} failed a {self.task_type} task in {self.where}: {label}"
+            content = f"{self.engine} failed {_a(self.task_type)} task{self.in_where}: {label}"
             reason = self.run.result.failure_reason if self.run.result else ""
             detail = clean_text(redact_secrets(reason), 160)
             if detail and detail.lower().strip(" .") != label:
@@ -177,7 +178,7 @@ class _Context:
                 Observation(
                     kind=Kind.FLAKY_TEST,
                     key=self._test_key(Kind.FLAKY_TEST, test),
-                    content=f"`{test}` in {self.where} is flaky; rerun it before treating a failure as real",
+                    content=f"`{test}`{self.in_where} is flaky; rerun it before treating a failure as real",
                     subject=self.repo_subject,
                     confidence=BASE_CONFIDENCE[Kind.FLAKY_TEST],
                     replaces=(
@@ -191,7 +192,7 @@ class _Context:
                 Observation(
                     kind=Kind.FAILING_TEST,
                     key=self._test_key(Kind.FAILING_TEST, test),
-                    content=f"`{test}` has failed in {self.where}; run it before and after your change",
+                    content=f"`{test}` has failed{self.in_where}; run it before and after your change",
                     subject=self.repo_subject,
                     confidence=BASE_CONFIDENCE[Kind.FAILING_TEST],
                     replaces=(self._test_key(Kind.TEST_FIXED, test),),
@@ -214,7 +215,7 @@ class _Context:
             Observation(
                 kind=Kind.TEST_FIXED,
                 key=self._test_key(Kind.TEST_FIXED, test),
-                content=f"`{test}` in {self.where} was fixed; earlier failures of it are no longer expected",
+                content=f"`{test}`{self.in_where} was fixed; earlier failures of it are no longer expected",
                 subject=self.repo_subject,
                 confidence=BASE_CONFIDENCE[Kind.TEST_FIXED],
                 replaces=(self._test_key(Kind.FLAKY_TEST, test), self._test_key(Kind.FAILING_TEST, test)),
@@ -252,7 +253,7 @@ class _Context:
                     kind=Kind.ENGINE_CAPABILITY,
                     key=f"capability:{self.repo}:{self.task_type}:{failed}>{final}",
                     content=(
-                        f"On {self.task_type} tasks in {self.where}, {failed} failed and {final} then "
+                        f"On {self.task_type} tasks{self.in_where}, {failed} failed and {final} then "
                         f"succeeded; prefer {final}"
                     ),
                     subject=Subject(
@@ -273,6 +274,8 @@ class _Context:
             return []
         out = []
         for raw in result.learnings[:MAX_LEARNINGS]:
+            if looks_hostile(raw):
+                continue
             text = clean_text(redact_secrets(raw))
             if len(words(text)) < 2:
                 continue
@@ -289,6 +292,11 @@ class _Context:
                 )
             )  # fmt: skip
         return out
+
+
+def _a(word: str) -> str:
+    """``a bug``, ``an incident``."""
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
 
 
 def _clean_test(name: str) -> str:

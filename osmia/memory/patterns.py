@@ -143,21 +143,32 @@ def _duration_pattern(run: RunSummary, durations: Sequence[float], min_samples: 
     )
 
 
+def _failmode_key(repository: str, failure_class: str) -> str:
+    return f"pattern:failmode:{repository}:{failure_class}"
+
+
 def _failure_mode(run: RunSummary, classes: Sequence[tuple[str, int]]) -> Observation | None:
+    """How runs on one repository fail: a dominant cause, or "it varies" once none dominates."""
     failures = sum(n for _c, n in classes)
     if failures < 2:
         return None
     top_class, top = sorted(classes, key=lambda c: (-c[1], c[0]))[0]
-    if top * 2 < failures or top_class == "unknown":
-        return None
+    where = short_repository(run.repository)
+    known = [c for c in FAILURE_LABELS if c != "unknown"] + ["mixed"]
+    if top * 2 > failures and top_class != "unknown":
+        current = top_class
+        label = FAILURE_LABELS[top_class]
+        content = f"When runs in {where} fail, it is mostly {label} ({top} of {failures} failures)"
+    else:
+        current = "mixed"
+        parts = ", ".join(f"{FAILURE_LABELS[c]} {n}" for c, n in sorted(classes, key=lambda c: (-c[1], c[0])))
+        content = f"Runs in {where} fail for varied reasons ({parts}; {failures} failures)"
     return Observation(
         kind=Kind.PATTERN,
-        key=f"pattern:failmode:{run.repository}",
-        content=(
-            f"When runs in {short_repository(run.repository)} fail, it is mostly "
-            f"{FAILURE_LABELS[top_class]} ({top} of {failures} failures)"
-        ),
+        key=_failmode_key(run.repository, current),
+        content=content,
         subject=Subject(repository=run.repository, language=run.language),
         confidence=sample_confidence(failures, 2),
+        replaces=tuple(_failmode_key(run.repository, c) for c in known if c != current),
         recomputed=True,
     )

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.store import Store
-from osmia.memory.text import fts_query, similarity
+from osmia.memory.text import matched_terms, query_terms, similarity
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
 
 SIGNAL_REPOSITORY = 1.0
@@ -33,8 +33,9 @@ SIGNAL_ENGINE_PROFILE = 0.8
 SIGNAL_ENGINE = 0.6
 SIGNAL_TASK_TYPE = 0.35
 SIGNAL_LANGUAGE = 0.3
-SIGNAL_TEXT_MIN = 0.2
+SIGNAL_TEXT_MIN = 0.0
 SIGNAL_TEXT_MAX = 0.6
+TEXT_FULL_TERMS = 4
 SIGNAL_HOP_SHARE = 0.5
 
 DISCOUNT_OTHER_REPOSITORY = 0.5
@@ -134,14 +135,26 @@ class Ranker:
         return found
 
     async def _text_matches(self, req: QueryRequest) -> list[tuple[Node, float]]:
-        match = fts_query(req.text)
-        if not match:
+        """FTS5 matches with a share in [0, 1]: BM25 relative to the best, times term coverage.
+
+        A node that shares only one word with the ticket gets nothing: one common
+        word is chance, not relevance. Coverage grows to 1 at ``TEXT_FULL_TERMS``.
+        """
+        terms = query_terms(req.text)
+        if not terms:
             return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         rows = [(n, r) for n, r in await self._store.search_text(match, req.tenant, LIMIT_TEXT) if n.valid]
         if not rows:
             return []
         best = min(r for _n, r in rows)  # BM25 ranks are negative; lower is better
-        return [(n, (r / best) if best < 0 else 1.0) for n, r in rows]
+        out = []
+        for node, rank in rows:
+            coverage = min(1.0, (matched_terms(terms, node.content) - 1) / (TEXT_FULL_TERMS - 1))
+            if coverage > 0:
+                relative = rank / best if best < 0 else 1.0
+                out.append((node, coverage * (0.5 + 0.5 * relative)))
+        return out
 
     async def _widen(self, req: QueryRequest, found: dict[str, _Signals]) -> None:
         """One hop over relates_to/contradicts from the strongest seeds, same tenant only."""

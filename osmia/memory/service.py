@@ -14,6 +14,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -74,6 +75,17 @@ def request_for(run: TaskRun) -> QueryRequest:
         language=run.repository.language,
         text=" ".join(p for p in (ticket.title, ticket.description, " ".join(ticket.labels)) if p),
     )
+
+
+def observed_at(run: TaskRun, now: float) -> float:
+    """When a run taught what it taught: its finish time if known and not in the future, else now."""
+    if run.finished_at:
+        try:
+            finished = datetime.fromisoformat(run.finished_at.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            return now
+        return min(finished, now)
+    return now
 
 
 class Memory:
@@ -174,7 +186,7 @@ class Memory:
         return result
 
     async def _ingest(self, run: TaskRun, finished_at: float | None) -> IngestResult:
-        now = finished_at if finished_at is not None else self._clock()
+        now = finished_at if finished_at is not None else observed_at(run, self._clock())
         if await self._store.has_run(run.run_key):
             return IngestResult(run.run_key, "duplicate", reason="already extracted")
         summary = summarize(run, now)

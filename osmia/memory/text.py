@@ -52,6 +52,14 @@ _STOPWORD_TEXT = (
     "would you your please need needs also just get got make made use using used new"
 )
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+# Words Osmia's own fact templates use everywhere: matching on them says nothing.
+_TEMPLATE_TEXT = (
+    "task tasks run runs ran failed fail fails succeeded succeed success min minutes about time "
+    "times often touch touches change changes changed earlier rerun before after treating real "
+    "repositories repository repo engine expected longer rarely take more "
+    "than mostly when it prefer then"
+)
+TEMPLATE_WORDS = frozenset(_TEMPLATE_TEXT.split())
 
 
 def redact_secrets(text: str) -> str:
@@ -102,15 +110,39 @@ def search_terms(text: str) -> str:
     return " ".join(dict.fromkeys(parts))
 
 
-def fts_query(text: str, max_terms: int = 24) -> str:
-    """An FTS5 ``MATCH`` expression: the distinct content words of ``text`` OR-ed, each quoted."""
-    seen: list[str] = []
-    for word in words(text):
-        if len(word) > 1 and word not in seen:
-            seen.append(word)
+def query_terms(text: str, max_terms: int = 64) -> list[str]:
+    """The distinct words of a ticket worth searching for: no stopwords, template words or numbers."""
+    seen: dict[str, None] = {}
+    for word in words(text) + search_terms(text).split():
+        if len(word) > 1 and not word.isdigit() and word not in TEMPLATE_WORDS:
+            seen.setdefault(word, None)
         if len(seen) >= max_terms:
             break
-    return " OR ".join('"' + w.replace('"', '""') + '"' for w in seen)
+    return list(seen)
+
+
+def fts_query(text: str, max_terms: int = 64) -> str:
+    """An FTS5 ``MATCH`` expression: the query terms of ``text`` OR-ed, each quoted."""
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in query_terms(text, max_terms))
+
+
+def matched_terms(terms: list[str], content: str) -> int:
+    """How many of ``terms`` occur in ``content`` (identifiers split as for search)."""
+    present = set(words(content)) | set(search_terms(content).split())
+    for word in list(present):
+        present.update(part for part in re.split(r"[._/-]", word) if part)
+    return sum(1 for t in terms if t in present)
+
+
+_HOSTILE = re.compile(
+    r"(?i)ignore\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above)|disregard|you are now|"
+    r"<\|[a-z_]+\|>|\[/?INST\]|^\W*(?:system|assistant|developer)\s*:"
+)
+
+
+def looks_hostile(text: str) -> bool:
+    """True for text that tries to instruct the agent: such learnings are not stored at all."""
+    return bool(_HOSTILE.search(text))
 
 
 def similarity(a: str, b: str) -> float:

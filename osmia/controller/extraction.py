@@ -1,0 +1,98 @@
+"""Background extraction: finished TaskRuns → memory, bounded, never blocking a handler.
+
+Exactly once per TaskRun even across restarts: the memory store records every
+processed run key in the same transaction as its knowledge, so a run scheduled
+twice (a replayed watch event, a restart before the status patch landed) is
+ingested once and reported ``Done`` both times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+import structlog
+
+from osmia.controller.kube import Kube
+from osmia.controller.status import extraction_patch
+from osmia.memory.service import Memory
+from osmia.memory.store import StoreError
+from osmia.taskrun import Phase, TaskRun, TaskRunError, parse_taskrun
+
+log = structlog.get_logger("osmia.extraction")
+
+
+def check_usable(run: TaskRun) -> None:
+    """Refuse results that contradict the phase: memory must not learn the opposite of what happened."""
+    if run.result is None:
+        return
+    if run.phase is Phase.SUCCEEDED and not run.result.success:
+        raise TaskRunError("status.result.success", "is false but status.phase is Succeeded")
+    if run.phase in (Phase.FAILED, Phase.TIMED_OUT) and run.result.success:
+        raise TaskRunError("status.result.success", f"is true but status.phase is {run.phase.value}")
+
+
+class ExtractionScheduler:
+    """Runs extractions as background tasks, at most ``concurrency`` at once."""
+
+    def __init__(self, memory: Memory, kube: Kube, concurrency: int) -> None:
+        self._memory = memory
+        self._kube = kube
+        self._slots = asyncio.Semaphore(concurrency)
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    @property
+    def in_flight(self) -> int:
+        """Extractions scheduled or running."""
+        return len(self._tasks)
+
+    def schedule(self, body: Mapping[str, Any]) -> bool:
+        """Queue one finished TaskRun; ``False`` if it is already queued."""
+        uid = str(body["metadata"].get("uid") or body["metadata"]["name"])
+        if uid in self._tasks:
+            return False
+        task = asyncio.create_task(self._extract(dict(body)), name=f"extract:{uid}")
+        self._tasks[uid] = task
+        task.add_done_callback(lambda _t: self._tasks.pop(uid, None))
+        return True
+
+    async def _extract(self, body: dict[str, Any]) -> None:
+        meta = body["metadata"]
+        namespace, name = meta["namespace"], meta["name"]
+        async with self._slots:
+            try:
+                run = parse_taskrun(body)
+                check_usable(run)
+                result = await self._memory.ingest(run)
+                patch = extraction_patch(body, "Done", nodes=result.nodes, edges=result.edges)
+                log.info("extracted", taskrun=f"{namespace}/{name}", state=result.state, nodes=result.nodes)
+            except TaskRunError as exc:
+                patch = extraction_patch(body, "Failed", error=f"unusable result: {exc}")
+                log.warning("extraction refused", taskrun=f"{namespace}/{name}", error=str(exc))
+            except StoreError as exc:
+                patch = extraction_patch(body, "Failed", error=str(exc))
+                log.error("extraction failed", taskrun=f"{namespace}/{name}", error=str(exc))
+            except Exception as exc:  # a bug must not kill the operator, nor hide
+                patch = extraction_patch(body, "Failed", error=f"internal error: {exc!r}")
+                log.exception("extraction crashed", taskrun=f"{namespace}/{name}")
+            await self._patch(namespace, name, patch)
+
+    async def _patch(self, namespace: str, name: str, patch: dict[str, Any]) -> None:
+        try:
+            await self._kube.patch_status(namespace, name, patch)
+        except Exception as exc:  # the TaskRun may be gone; knowledge is already safe
+            log.warning("could not record extraction", taskrun=f"{namespace}/{name}", error=str(exc))
+
+    async def drain(self, timeout: float) -> None:
+        """Let running extractions finish (shutdown); cancel what is left after ``timeout``.
+
+        A cancelled extraction rolls back as a whole and is redone after restart.
+        """
+        tasks = list(self._tasks.values())
+        if not tasks:
+            return
+        _done, pending = await asyncio.wait(tasks, timeout=timeout)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)

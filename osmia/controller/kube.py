@@ -1,0 +1,106 @@
+"""The few Kubernetes API calls the controller makes, as async functions.
+
+The official ``kubernetes`` client is synchronous; each call runs in a worker
+thread so that handlers never block the event loop. The verbs used here are
+exactly the ones the Helm chart's RBAC grants (docs/security.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from kubernetes import client
+from kubernetes import config as kubeconfig
+from kubernetes.client.exceptions import ApiException
+
+GROUP = "osmia.dev"
+VERSION = "v1alpha1"
+PLURAL = "taskruns"
+
+
+def load_credentials() -> client.ApiClient:
+    """In-cluster credentials when running in a pod, else the kubeconfig (``KUBECONFIG``)."""
+    loader: Any = kubeconfig
+    try:
+        loader.load_incluster_config()
+    except loader.ConfigException:
+        loader.load_kube_config()
+    return client.ApiClient()
+
+
+class Kube:
+    """Thin async facade over the API calls Osmia needs."""
+
+    def __init__(self, api: client.ApiClient) -> None:
+        # The generated client's signatures want model objects; plain dicts are accepted at run time.
+        self._api: Any = api
+        self._custom: Any = client.CustomObjectsApi(api)
+        self._core: Any = client.CoreV1Api(api)
+        self._batch: Any = client.BatchV1Api(api)
+
+    async def patch_status(self, namespace: str, name: str, status: Mapping[str, Any]) -> None:
+        """Merge-patch the TaskRun's status subresource."""
+        await asyncio.to_thread(
+            self._custom.patch_namespaced_custom_object_status,
+            GROUP,
+            VERSION,
+            namespace,
+            PLURAL,
+            name,
+            {"status": dict(status)},
+        )
+
+    async def get_taskrun(self, namespace: str, name: str) -> dict[str, Any] | None:
+        """The TaskRun, or ``None`` once it is gone."""
+        try:
+            body = await asyncio.to_thread(
+                self._custom.get_namespaced_custom_object, GROUP, VERSION, namespace, PLURAL, name
+            )
+        except ApiException as exc:
+            if exc.status == 404:
+                return None
+            raise
+        return dict(body)
+
+    async def apply_configmap(self, namespace: str, body: dict[str, Any]) -> None:
+        """Create the ConfigMap, or patch its data if it exists (a retried handler)."""
+        try:
+            await asyncio.to_thread(self._core.create_namespaced_config_map, namespace, body)
+        except ApiException as exc:
+            if exc.status != 409:
+                raise
+            await asyncio.to_thread(
+                self._core.patch_namespaced_config_map,
+                body["metadata"]["name"],
+                namespace,
+                {"data": body["data"]},
+            )
+
+    async def create_job(self, namespace: str, body: dict[str, Any]) -> bool:
+        """Create a Job; ``False`` if it already exists (idempotent retries)."""
+        try:
+            await asyncio.to_thread(self._batch.create_namespaced_job, namespace, body)
+        except ApiException as exc:
+            if exc.status == 409:
+                return False
+            raise
+        return True
+
+    async def delete_job(self, namespace: str, name: str) -> None:
+        """Delete a Job and its pods (background propagation); absent is fine."""
+        try:
+            await asyncio.to_thread(
+                self._batch.delete_namespaced_job, name, namespace, propagation_policy="Background"
+            )
+        except ApiException as exc:
+            if exc.status != 404:
+                raise
+
+    async def job_pods(self, namespace: str, job: str) -> list[dict[str, Any]]:
+        """The pods of one Job, as plain dicts."""
+        pods = await asyncio.to_thread(
+            self._core.list_namespaced_pod, namespace, label_selector=f"job-name={job}"
+        )
+        return [self._api.sanitize_for_serialization(p) for p in pods.items]
