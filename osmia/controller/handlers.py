@@ -92,6 +92,12 @@ def memory_settings(config: Config) -> MemorySettings:
 # --- operator lifecycle ---------------------------------------------------------------
 
 
+@kopf.on.login(registry=registry)
+def login(**kwargs: Any) -> kopf.ConnectionInfo | None:
+    """Authenticate kopf the same way as our own client: in-cluster, else the kubeconfig."""
+    return kopf.login_via_client(**kwargs)
+
+
 @kopf.on.startup(registry=registry)
 async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) -> None:
     """Persistence in annotations (status is schema-pruned), memory opened, decay loop started."""
