@@ -293,7 +293,7 @@ def _parse_result(raw: Mapping[str, Any]) -> Result:
 def _finished_at(status: Mapping[str, Any]) -> str:
     """When the run ended: the ``Succeeded`` condition's transition time (Tekton style)."""
     for cond in status.get("conditions") or []:
-        if isinstance(cond, Mapping) and cond.get("type") == "Succeeded":
+        if isinstance(cond, Mapping) and cond.get("type") == "Succeeded" and cond.get("status") != "Unknown":
             return str(cond.get("lastTransitionTime") or "")
     return ""
 

@@ -354,6 +354,15 @@ async def enforce_timeout(body: kopf.Body, memo: kopf.Memo, **_: Any) -> None:
     await rt.kube.patch_status(ns, name, phase_patch(body, Phase.TIMED_OUT, why, result=result))
 
 
+def condition_settled(status: Mapping[str, Any]) -> bool:
+    """True once the ``Succeeded`` condition says True or False (not Unknown)."""
+    return any(
+        c.get("type") == "Succeeded" and c.get("status") in ("True", "False")
+        for c in status.get("conditions") or []
+        if isinstance(c, Mapping)
+    )
+
+
 # --- terminal phase → extraction ---------------------------------------------------------------
 
 
@@ -370,13 +379,16 @@ async def taskrun_event(event: kopf.RawEvent, body: kopf.Body, memo: kopf.Memo, 
     rt.track_phase(uid, phase or Phase.PENDING.value)
     if phase not in TERMINAL:
         return
+    ns, name = body["metadata"]["namespace"], body["metadata"]["name"]
+    if not condition_settled(status):  # an external executor wrote the phase: settle the condition
+        metrics.TASKRUN_PHASES.labels(phase=phase).inc()
+        await rt.kube.patch_status(ns, name, phase_patch(body, Phase(phase), f"{phase} (reported)"))
     state = ((status.get("memory") or {}).get("extraction") or {}).get("state")
     if state not in (None, "Pending"):
         return
     wanted = ((body.get("spec") or {}).get("memory") or {}).get("enabled", True)
     if rt.scheduler is None or not wanted:
         why = "memory is disabled" + ("" if rt.scheduler is None else " for this run")
-        ns, name = body["metadata"]["namespace"], body["metadata"]["name"]
         await rt.kube.patch_status(ns, name, extraction_patch(body, "Skipped", error=why))
         return
     rt.scheduler.schedule(dict(body))

@@ -41,12 +41,15 @@ async def decay_due(
     Returns the result, the pruned ids and the new boundary.
     """
     started = time.perf_counter()
-    last = await last_decay_at(store, now)
-    cycles = cycles_due(last, now, interval_seconds)
-    boundary = last + cycles * interval_seconds
     async with store.transaction():
+        # The boundary is read inside the write transaction: the operator and
+        # `osmia memory decay` may race, and the same cycles must apply once.
+        stored = await store.get_meta(LAST_DECAY_KEY)
+        last = now if stored is None else float(stored)
+        cycles = cycles_due(last, now, interval_seconds)
+        boundary = last + cycles * interval_seconds
         pruned = await store.apply_decay(cycles, threshold)
-        if cycles:
+        if stored is None or cycles:
             await store.set_meta(LAST_DECAY_KEY, repr(boundary))
     remaining = await store.count("nodes")
     return DecayResult(cycles, len(pruned), remaining, time.perf_counter() - started), pruned, boundary

@@ -44,7 +44,7 @@ async def recompute(store: Store, run: RunSummary, min_samples: int) -> list[Obs
     profile = _profile(run, stats)
     if profile is not None:
         out.append(profile)
-    durations = await store.durations(run.tenant, run.task_type)
+    durations = await store.duration_histogram(run.tenant, run.task_type)
     duration = _duration_pattern(run, durations, min_samples)
     if duration is not None:
         out.append(duration)
@@ -124,21 +124,29 @@ def _profile(run: RunSummary, stats: Sequence[tuple[str, str, int, int, float | 
     )
 
 
-def _duration_pattern(run: RunSummary, durations: Sequence[float], min_samples: int) -> Observation | None:
-    if not run.success or len(durations) < min_samples:
+def _duration_pattern(
+    run: RunSummary, histogram: Sequence[tuple[int, int]], min_samples: int
+) -> Observation | None:
+    """``histogram``: (minutes rounded up, runs), ascending; the 90th percentile is read off it."""
+    total = sum(n for _m, n in histogram)
+    if not run.success or total < min_samples:
         return None
-    ordered = sorted(durations)
-    p90 = ordered[min(len(ordered) - 1, math.ceil(0.9 * len(ordered)) - 1)]
-    minutes = max(1, math.ceil(p90 / 60))
+    rank = min(total - 1, math.ceil(0.9 * total) - 1)
+    seen, p90 = 0, histogram[-1][0]
+    for m, n in histogram:
+        seen += n
+        if seen > rank:
+            p90 = m
+            break
+    minutes = max(1, p90)
     return Observation(
         kind=Kind.PATTERN,
         key=f"pattern:duration:{run.task_type}",
         content=(
-            f"{run.task_type} tasks rarely take more than {minutes} minutes "
-            f"(90% of {len(ordered)} successful runs)"
+            f"{run.task_type} tasks rarely take more than {minutes} minutes (90% of {total} successful runs)"
         ),
         subject=Subject(task_type=run.task_type),
-        confidence=sample_confidence(len(ordered), min_samples),
+        confidence=sample_confidence(total, min_samples),
         recomputed=True,
     )
 

@@ -19,23 +19,24 @@ something already kept, and stops at ``max_facts`` or the token budget.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.store import Store
-from osmia.memory.text import matched_terms, query_terms, similarity
+from osmia.memory.text import matched_terms, query_terms, words
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
 
-SIGNAL_REPOSITORY = 1.0
-SIGNAL_ENGINE_PROFILE = 0.8
-SIGNAL_ENGINE = 0.6
-SIGNAL_TASK_TYPE = 0.35
-SIGNAL_LANGUAGE = 0.3
+SIGNAL_REPOSITORY = 0.7
+SIGNAL_ENGINE_PROFILE = 0.55
+SIGNAL_ENGINE = 0.45
+SIGNAL_TASK_TYPE = 0.3
+SIGNAL_LANGUAGE = 0.25
 SIGNAL_TEXT_MIN = 0.0
 SIGNAL_TEXT_MAX = 0.6
 TEXT_FULL_TERMS = 4
+TEXT_MAX_POSTINGS = 8000  # full-text work per query: the sum of the searched terms' document counts
 SIGNAL_HOP_SHARE = 0.5
 
 DISCOUNT_OTHER_REPOSITORY = 0.5
@@ -47,6 +48,9 @@ RECENCY_HALF_LIFE_DAYS = 30.0
 MIN_RELEVANCE = 0.2
 MIN_SCORE = 0.03
 NEAR_TWIN = 0.75
+# At most this many nodes of one kind in a section, so one kind cannot crowd out the rest.
+MAX_PER_KIND = {Kind.LEARNING: 3, Kind.FLAKY_TEST: 3, Kind.FAILING_TEST: 3}
+DEFAULT_MAX_PER_KIND = 2
 
 LIMIT_REPOSITORY = 200
 LIMIT_ENGINE = 60
@@ -101,6 +105,8 @@ class Ranker:
     def __init__(self, store: Store, graph: KnowledgeGraph) -> None:
         self._store = store
         self._graph = graph
+        self._df: dict[str, int] = {}  # full-text document frequency per term (see _searchable)
+        self._df_size = 0
 
     async def candidates(self, req: QueryRequest) -> dict[str, _Signals]:
         """Every node of the tenant that any signal points at, with the signals it got."""
@@ -141,9 +147,10 @@ class Ranker:
         word is chance, not relevance. Coverage grows to 1 at ``TEXT_FULL_TERMS``.
         """
         terms = query_terms(req.text)
-        if not terms:
+        searched = await self._searchable(terms)
+        if not searched:
             return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in searched)
         rows = [(n, r) for n, r in await self._store.search_text(match, req.tenant, LIMIT_TEXT) if n.valid]
         if not rows:
             return []
@@ -154,6 +161,34 @@ class Ranker:
             if coverage > 0:
                 relative = rank / best if best < 0 else 1.0
                 out.append((node, coverage * (0.5 + 0.5 * relative)))
+        return out
+
+    async def _searchable(self, terms: list[str]) -> list[str]:
+        """The terms worth a full-text lookup: rarest first, while their postings fit the budget.
+
+        FTS5 scores every document that matches any OR-ed term, so a query costs
+        the sum of its terms' document frequencies; the commonest words cost
+        the most and discriminate the least. Frequencies come from the index
+        (fts5vocab) and are cached until the graph grows or shrinks by 10 %.
+        Coverage (``matched_terms``) is still counted over all the terms.
+        """
+        if not terms:
+            return []
+        size = self._graph.node_count
+        if abs(size - self._df_size) > 0.1 * max(size, 1):
+            self._df.clear()
+            self._df_size = size
+        missing = [t for t in terms if t not in self._df]
+        if missing:
+            counts = await self._store.term_doc_counts(missing)
+            for t in missing:
+                self._df[t] = counts.get(t, 0)  # 0: not a single indexed token (e.g. ``a.b``) or unseen
+        out, postings = [], 0
+        for term in sorted(terms, key=lambda t: (self._df[t], t)):
+            postings += self._df[term]
+            if postings > TEXT_MAX_POSTINGS:
+                break
+            out.append(term)
         return out
 
     async def _widen(self, req: QueryRequest, found: dict[str, _Signals]) -> None:
@@ -190,8 +225,17 @@ class Ranker:
         budget = token_budget - estimate_tokens(f"{HEADING}\n\n{PREAMBLE}\n\n")
         kept: list[Node] = []
         out: list[Candidate] = []
+        bags: dict[str, frozenset[str]] = {}
+
+        def bag(node: Node) -> frozenset[str]:
+            """The node's content words, tokenised once per query (the near-twin check reuses them)."""
+            found = bags.get(node.id)
+            if found is None:
+                found = bags[node.id] = frozenset(words(node.content))
+            return found
+
         for parts, node in scored:
-            verdict = self._verdict(node, parts, kept, max_facts, budget)
+            verdict = self._verdict(node, parts, kept, max_facts, budget, bag)
             if verdict == "kept":
                 kept.append(node)
                 budget -= estimate_tokens(render_line(to_injected(node, parts.score)) + "\n")
@@ -199,19 +243,37 @@ class Ranker:
         return out
 
     @staticmethod
-    def _verdict(node: Node, parts: ScoreParts, kept: list[Node], max_facts: int, budget: int) -> str:
+    def _verdict(
+        node: Node,
+        parts: ScoreParts,
+        kept: list[Node],
+        max_facts: int,
+        budget: int,
+        bag: Callable[[Node], frozenset[str]],
+    ) -> str:
         if parts.relevance < MIN_RELEVANCE:
             return f"dropped: relevance {parts.relevance:.2f} below {MIN_RELEVANCE}"
         if parts.score < MIN_SCORE:
             return f"dropped: score {parts.score:.3f} below {MIN_SCORE}"
-        twin = next((k for k in kept if similarity(k.content, node.content) >= NEAR_TWIN), None)
+        mine = bag(node)
+        twin = next((k for k in kept if _jaccard(bag(k), mine) >= NEAR_TWIN), None)
         if twin is not None:
             return f"dropped: near-twin of {twin.id}"
+        cap = MAX_PER_KIND.get(node.kind, DEFAULT_MAX_PER_KIND)
+        if sum(1 for k in kept if k.kind is node.kind) >= cap:
+            return f"dropped: already {cap} {node.kind.value} nodes"
         if len(kept) >= max_facts:
             return f"dropped: max_facts_per_query ({max_facts}) reached"
         if estimate_tokens(render_line(to_injected(node, parts.score)) + "\n") > budget:
             return "dropped: over the token budget"
         return "kept"
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    """:func:`osmia.memory.text.similarity` on word sets already computed."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
 
 
 def to_injected(node: Node, score: float) -> InjectedNode:

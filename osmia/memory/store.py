@@ -22,7 +22,7 @@ import aiosqlite
 from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Kind, Node, Relation, RunSummary, Subject
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _MIGRATIONS: tuple[str, ...] = (
     # v1: the initial schema.
@@ -63,7 +63,7 @@ _MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX edges_dst ON edges (dst, src);
     CREATE VIRTUAL TABLE nodes_fts USING fts5 (
         content, terms, content='nodes', content_rowid='seq',
-        tokenize='unicode61 remove_diacritics 2'
+        tokenize='porter unicode61 remove_diacritics 2'
     );
     CREATE TRIGGER nodes_fts_insert AFTER INSERT ON nodes BEGIN
         INSERT INTO nodes_fts (rowid, content, terms) VALUES (new.seq, new.content, new.terms);
@@ -95,6 +95,62 @@ _MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX runs_engine ON runs (tenant, engine, task_type, language);
     CREATE INDEX runs_repository ON runs (tenant, repository);
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+    # v2: run statistics kept as running aggregates (maintained by triggers on ``runs``), so that
+    # recomputing patterns after an extraction costs O(1) instead of a scan of the run history.
+    """
+    CREATE TABLE run_stats (
+        tenant TEXT NOT NULL, engine TEXT NOT NULL, task_type TEXT NOT NULL, language TEXT NOT NULL,
+        runs INTEGER NOT NULL, successes INTEGER NOT NULL, duration_sum REAL NOT NULL,
+        duration_n INTEGER NOT NULL,
+        PRIMARY KEY (tenant, engine, task_type, language)
+    ) WITHOUT ROWID;
+    CREATE TABLE run_durations (
+        tenant TEXT NOT NULL, task_type TEXT NOT NULL, minutes INTEGER NOT NULL, runs INTEGER NOT NULL,
+        PRIMARY KEY (tenant, task_type, minutes)
+    ) WITHOUT ROWID;
+    CREATE TABLE run_failures (
+        tenant TEXT NOT NULL, repository TEXT NOT NULL, failure_class TEXT NOT NULL, runs INTEGER NOT NULL,
+        PRIMARY KEY (tenant, repository, failure_class)
+    ) WITHOUT ROWID;
+    INSERT INTO run_stats
+        SELECT tenant, engine, task_type, language, count(*), sum(success), coalesce(sum(duration), 0),
+               count(duration)
+        FROM runs GROUP BY tenant, engine, task_type, language;
+    INSERT INTO run_durations
+        SELECT tenant, task_type, CAST(ceil(duration / 60.0) AS INTEGER) AS m, count(*)
+        FROM runs WHERE success = 1 AND duration IS NOT NULL GROUP BY tenant, task_type, m;
+    INSERT INTO run_failures
+        SELECT tenant, repository, failure_class, count(*) FROM runs WHERE success = 0
+        GROUP BY tenant, repository, failure_class;
+    CREATE TRIGGER runs_stats_insert AFTER INSERT ON runs BEGIN
+        INSERT INTO run_stats VALUES (new.tenant, new.engine, new.task_type, new.language, 1, new.success,
+                                      coalesce(new.duration, 0), new.duration IS NOT NULL)
+        ON CONFLICT DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
+            duration_sum = duration_sum + excluded.duration_sum, duration_n = duration_n + excluded.duration_n;
+        INSERT INTO run_durations
+            SELECT new.tenant, new.task_type, CAST(ceil(new.duration / 60.0) AS INTEGER), 1
+            WHERE new.success = 1 AND new.duration IS NOT NULL
+        ON CONFLICT DO UPDATE SET runs = runs + 1;
+        INSERT INTO run_failures SELECT new.tenant, new.repository, new.failure_class, 1 WHERE new.success = 0
+        ON CONFLICT DO UPDATE SET runs = runs + 1;
+    END;
+    CREATE TRIGGER runs_stats_delete AFTER DELETE ON runs BEGIN
+        UPDATE run_stats SET runs = runs - 1, successes = successes - old.success,
+            duration_sum = duration_sum - coalesce(old.duration, 0),
+            duration_n = duration_n - (old.duration IS NOT NULL)
+        WHERE tenant = old.tenant AND engine = old.engine AND task_type = old.task_type
+            AND language = old.language;
+        DELETE FROM run_stats WHERE runs <= 0;
+        UPDATE run_durations SET runs = runs - 1
+        WHERE old.success = 1 AND old.duration IS NOT NULL AND tenant = old.tenant
+            AND task_type = old.task_type AND minutes = CAST(ceil(old.duration / 60.0) AS INTEGER);
+        DELETE FROM run_durations WHERE runs <= 0;
+        UPDATE run_failures SET runs = runs - 1
+        WHERE old.success = 0 AND tenant = old.tenant AND repository = old.repository
+            AND failure_class = old.failure_class;
+        DELETE FROM run_failures WHERE runs <= 0;
+    END;
     """,
 )
 
@@ -166,6 +222,7 @@ class Store:
     def __init__(self, path: Path, conn: aiosqlite.Connection) -> None:
         self.path = path
         self._conn = conn
+        self._vocab = False
 
     # --- lifecycle -----------------------------------------------------------
 
@@ -307,26 +364,25 @@ class Store:
     async def engine_stats(self, tenant: str, engine: str) -> list[tuple[str, str, int, int, float | None]]:
         """Per (task_type, language): runs, successes and mean duration for one engine."""
         rows = await self._rows(
-            "SELECT task_type, language, count(*), sum(success), avg(duration) FROM runs "
-            "WHERE tenant = ? AND engine = ? GROUP BY task_type, language",
+            "SELECT task_type, language, runs, successes, duration_sum, duration_n FROM run_stats "
+            "WHERE tenant = ? AND engine = ? ORDER BY task_type, language",
             (tenant, engine),
         )
-        return [(r[0], r[1], int(r[2]), int(r[3]), r[4]) for r in rows]
+        return [(r[0], r[1], int(r[2]), int(r[3]), r[4] / r[5] if r[5] else None) for r in rows]
 
-    async def durations(self, tenant: str, task_type: str) -> list[float]:
-        """Durations of successful runs of one task type (duration patterns)."""
+    async def duration_histogram(self, tenant: str, task_type: str) -> list[tuple[int, int]]:
+        """Successful runs of one task type by duration in whole minutes (rounded up): (minutes, runs)."""
         rows = await self._rows(
-            "SELECT duration FROM runs WHERE tenant = ? AND task_type = ? AND success = 1 "
-            "AND duration IS NOT NULL",
+            "SELECT minutes, runs FROM run_durations WHERE tenant = ? AND task_type = ? ORDER BY minutes",
             (tenant, task_type),
         )
-        return [float(r[0]) for r in rows]
+        return [(int(r[0]), int(r[1])) for r in rows]
 
     async def failure_classes(self, tenant: str, repository: str) -> list[tuple[str, int]]:
         """How often each failure class occurred on one repository."""
         rows = await self._rows(
-            "SELECT failure_class, count(*) FROM runs WHERE tenant = ? AND repository = ? "
-            "AND success = 0 GROUP BY failure_class",
+            "SELECT failure_class, runs FROM run_failures WHERE tenant = ? AND repository = ? "
+            "ORDER BY failure_class",
             (tenant, repository),
         )
         return [(r[0], int(r[1])) for r in rows]
@@ -433,6 +489,20 @@ class Store:
         )
         return [(node_from_row(r), float(r[-1])) for r in rows]
 
+    async def term_doc_counts(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many nodes the full-text index holds for each term (terms it does not know are left out)."""
+        if not terms:
+            return {}
+        if not self._vocab:
+            # A temp table: connection-local, nothing is written to the database file.
+            await self._conn.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.nodes_fts_vocab USING fts5vocab(main, nodes_fts, 'row')"
+            )
+            self._vocab = True
+        marks = ",".join("?" * len(terms))
+        rows = await self._rows(f"SELECT term, doc FROM temp.nodes_fts_vocab WHERE term IN ({marks})", terms)
+        return {r[0]: int(r[1]) for r in rows}
+
     async def iter_nodes(self, tenant: str | None = None) -> list[Node]:
         """Every node (optionally one tenant's), in id order."""
         if tenant is None:
@@ -503,7 +573,7 @@ class Store:
 
     async def wipe(self) -> None:
         """Delete all nodes, edges, runs and meta (inside the caller's transaction; import --replace)."""
-        for table in ("edges", "nodes", "runs", "meta"):
+        for table in ("edges", "nodes", "runs", "meta", "run_stats", "run_durations", "run_failures"):
             await self._conn.execute(f"DELETE FROM {table}")
 
     async def insert_run_rows(self, rows: Sequence[Sequence[Any]]) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+import snowballstemmer
+
 MAX_LINE = 300
 
 _SECRET_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
@@ -126,12 +128,22 @@ def fts_query(text: str, max_terms: int = 64) -> str:
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in query_terms(text, max_terms))
 
 
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+def stems(text: str) -> set[str]:
+    """English stems of every word and identifier part: ``refunds``/``refund`` and
+    ``concurrency``/``concurrent`` meet, as they do in the FTS5 porter index."""
+    found = set(words(text)) | set(search_terms(text).split())
+    for word in list(found):
+        found.update(part for part in re.split(r"[._/-]", word) if part)
+    return set(_STEMMER.stemWords(sorted(found)))
+
+
 def matched_terms(terms: list[str], content: str) -> int:
-    """How many of ``terms`` occur in ``content`` (identifiers split as for search)."""
-    present = set(words(content)) | set(search_terms(content).split())
-    for word in list(present):
-        present.update(part for part in re.split(r"[._/-]", word) if part)
-    return sum(1 for t in terms if t in present)
+    """How many of ``terms`` occur in ``content``, compared by stem."""
+    present = stems(content)
+    return sum(1 for stem in _STEMMER.stemWords(terms) if stem in present)
 
 
 _HOSTILE = re.compile(
@@ -146,8 +158,12 @@ def looks_hostile(text: str) -> bool:
 
 
 def similarity(a: str, b: str) -> float:
-    """Jaccard similarity of the two texts' content words (0 = unrelated, 1 = same words)."""
-    sa, sb = set(words(a)), set(words(b))
+    """Jaccard similarity of the two texts' informative words (0 = unrelated, 1 = same words).
+
+    Template words are left out, so two facts of the same template about
+    different things are not twins.
+    """
+    sa, sb = set(words(a)) - TEMPLATE_WORDS, set(words(b)) - TEMPLATE_WORDS
     if not sa or not sb:
         return 0.0
     return len(sa & sb) / len(sa | sb)

@@ -41,7 +41,9 @@ def wait_for(check: Callable[[], Any], timeout: float = 30.0, interval: float = 
 class OperatorProcess:
     """One ``osmia run`` subprocess with its own config, database and ports."""
 
-    def __init__(self, folder: Path, kubeconfig: Path, *, memory: bool = True, extra: dict[str, Any] | None = None):
+    def __init__(
+        self, folder: Path, kubeconfig: Path, *, memory: bool = True, extra: dict[str, Any] | None = None
+    ):
         self.folder = folder
         self.kubeconfig = kubeconfig
         self.db = folder / "memory.db"
@@ -81,7 +83,9 @@ class OperatorProcess:
 
     def _alive(self) -> bool:
         if self.proc is not None and self.proc.poll() is not None:
-            raise AssertionError(f"operator exited with {self.proc.returncode}:\n{self.log.read_text()[-3000:]}")
+            raise AssertionError(
+                f"operator exited with {self.proc.returncode}:\n{self.log.read_text()[-3000:]}"
+            )
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{self.liveness_port}/healthz", timeout=2) as rsp:
                 return bool(rsp.status == 200)

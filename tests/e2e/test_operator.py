@@ -117,7 +117,9 @@ def crd(control_plane: Any) -> None:
 
 
 @pytest.fixture(scope="module")
-def operator(control_plane: Any, crd: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[OperatorProcess]:
+def operator(
+    control_plane: Any, crd: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[OperatorProcess]:
     op = OperatorProcess(tmp_path_factory.mktemp("operator"), control_plane.kubeconfig).start()
     yield op
     assert op.stop() == 0, op.log.read_text()[-3000:]
@@ -163,21 +165,29 @@ def test_run_b_gets_what_run_a_learned(operator: OperatorProcess, cluster: Clust
 
 def test_tenants_never_see_each_other(operator: OperatorProcess, cluster: Cluster) -> None:
     marker = "Kafka consumer lag runbook"
-    cluster.apply(taskrun("inc-1", cluster.ns, flow="incident-triage", repo=None, description=f"{marker} page"))
+    cluster.apply(
+        taskrun("inc-1", cluster.ns, flow="incident-triage", repo=None, description=f"{marker} page")
+    )
     cluster.finish_external("inc-1", {"success": True, "learnings": [f"{marker}: restart the consumer group first"]},
                             phase="Succeeded")  # fmt: skip
     cluster.wait_extraction("inc-1")
-    cluster.apply(taskrun("tk-1", cluster.ns, repo="https://github.com/org/lagged", description=f"{marker} fix"))
+    cluster.apply(
+        taskrun("tk-1", cluster.ns, repo="https://github.com/org/lagged", description=f"{marker} fix")
+    )
     cluster.finish_external("tk-1", {"success": False, "failureReason": "tests failed", "testsFailed": ["TestLag"],
                                      "learnings": [f"{marker}: ticketing lesson about lag"]})  # fmt: skip
     cluster.wait_extraction("tk-1")
 
-    cluster.apply(taskrun("inc-2", cluster.ns, flow="incident-triage", repo=None, description=f"{marker} again"))
+    cluster.apply(
+        taskrun("inc-2", cluster.ns, flow="incident-triage", repo=None, description=f"{marker} again")
+    )
     incident = prior_knowledge(cluster.prompt("inc-2"))
     assert "restart the consumer group" in incident
     assert "ticketing lesson" not in incident and "TestLag" not in incident
 
-    cluster.apply(taskrun("tk-2", cluster.ns, repo="https://github.com/org/lagged", description=f"{marker} again"))
+    cluster.apply(
+        taskrun("tk-2", cluster.ns, repo="https://github.com/org/lagged", description=f"{marker} again")
+    )
     ticketing = prior_knowledge(cluster.prompt("tk-2"))
     assert "TestLag" in ticketing
     assert "restart the consumer group" not in ticketing
@@ -222,7 +232,11 @@ def finish_job(cluster: Cluster, job: str, *, ok: bool, message: dict[str, Any])
            "labels": {"job-name": job}}, "spec": {"restartPolicy": "Never",
            "containers": [{"name": "agent", "image": "registry.example/agent:1"}]}}  # fmt: skip
     cluster.apply(yaml.safe_dump(pod))
-    terminated = {"exitCode": 0 if ok else 1, "finishedAt": "2026-11-29T12:00:00Z", "message": json.dumps(message)}
+    terminated = {
+        "exitCode": 0 if ok else 1,
+        "finishedAt": "2026-11-29T12:00:00Z",
+        "message": json.dumps(message),
+    }
     cluster.patch_status("pod", f"{job}-pod", {"phase": "Succeeded" if ok else "Failed", "containerStatuses": [
         {"name": "agent", "image": "registry.example/agent:1", "imageID": "", "ready": False, "restartCount": 0,
          "state": {"terminated": terminated}}]})  # fmt: skip
@@ -247,7 +261,9 @@ def test_bad_input_is_refused_or_reported_and_the_operator_keeps_serving(
 
     cluster.apply(taskrun("odd-1", cluster.ns))
     cluster.wait_phase("odd-1", "Running")
-    malformed = cluster.patch_status("taskrun", "odd-1", {"phase": "Done", "result": {"summary": "x"}}, check=False)
+    malformed = cluster.patch_status(
+        "taskrun", "odd-1", {"phase": "Done", "result": {"summary": "x"}}, check=False
+    )
     assert malformed.returncode != 0 and "status.phase" in malformed.stderr
 
     # Accepted by the schema, but it contradicts itself: memory must not learn from it.
@@ -307,8 +323,18 @@ def test_sigkill_during_extraction_loses_and_duplicates_nothing(
     runs = 60
     for i in range(runs):  # finished while no operator runs: all of them queue at start
         cluster.apply(taskrun(f"k-{i}", cluster.ns, repo=f"https://github.com/org/repo{i % 3}"))
-        cluster.patch_status("taskrun", f"k-{i}", {"phase": "Failed", "result": {
-            "success": False, "testsFailed": [f"TestCrash{i % 5}"], "learnings": [f"lesson number {i} about crashes"]}})
+        cluster.patch_status(
+            "taskrun",
+            f"k-{i}",
+            {
+                "phase": "Failed",
+                "result": {
+                    "success": False,
+                    "testsFailed": [f"TestCrash{i % 5}"],
+                    "learnings": [f"lesson number {i} about crashes"],
+                },
+            },
+        )
     first = OperatorProcess(tmp_path, control_plane.kubeconfig).start()
     wait_for(lambda: count_runs(first.db) > 0, interval=0.01, what="the first committed extraction")
     first.stop(signal.SIGKILL)

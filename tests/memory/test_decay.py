@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from osmia.memory.decay import cycles_due
@@ -87,3 +89,25 @@ async def test_prune_keeps_strong_nodes_and_their_edges(memory: Memory) -> None:
     result = await memory.decay(cycles=0)
     assert result.pruned == 0
     assert (await memory.status())["edges"] == status["edges"]
+
+
+async def test_two_processes_applying_due_cycles_at_once_apply_them_once(
+    settings: MemorySettings, clock: Clock
+) -> None:
+    """The operator and `osmia memory decay` may race; the boundary is read under the write lock."""
+    mem = await Memory.open(settings, clock=clock, update_gauges=False)
+    await mem.ingest(make_run("a", success=False, tests_failed=("TestX",)))
+    before = {n["id"]: n for n in (await mem.export())["nodes"]}
+    await mem.close()
+    clock.advance(1.5 * DAY)
+    first = await Memory.open(settings, clock=clock, catch_up=False, update_gauges=False)
+    second = await Memory.open(settings, clock=clock, catch_up=False, update_gauges=False)
+    try:
+        results = await asyncio.gather(first.decay(), second.decay())
+        after = await confidences(first)
+    finally:
+        await first.close()
+        await second.close()
+    assert sorted(r.cycles for r in results) == [0, 1]
+    for node_id, node in before.items():
+        assert after[node_id] == pytest.approx(node["confidence"] * (1 - node["decay_rate"]))
