@@ -18,7 +18,7 @@ import os
 import sqlite3
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from osmia.config import ENV_MEMORY_STORE_PATH, Config, ConfigError, load_config
-from osmia.documents import STDIN, DocumentError, Parsed, expand_paths, iter_taskruns
+from osmia.documents import STDIN, STDIN_NAME, DocumentError, Parsed, expand_paths, iter_taskruns
 from osmia.logging import configure_logging, get_logger
 from osmia.memory.service import ImportRefused, Memory, MemorySettings
 from osmia.memory.store import StoreError
-from osmia.memory.types import Candidate, Edge, IngestResult, Node
-from osmia.taskrun import Flow, TaskRun, TaskRunError
+from osmia.memory.types import Candidate, Edge, IngestResult, MemoryContext, Node
+from osmia.taskrun import Flow, TaskRun, TaskRunError, check_consistent
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -260,19 +260,10 @@ def memory_settings(store_path: Path, config: Config | None) -> MemorySettings:
     """Facade settings: the ``memory:`` section of ``config`` if given, else the defaults."""
     if config is None:
         return MemorySettings(store_path=store_path)
-    m = config.memory
-    return MemorySettings(
-        store_path=store_path,
-        decay_interval_hours=m.decay_interval_hours,
-        prune_threshold=m.prune_threshold,
-        max_facts_per_query=m.max_facts_per_query,
-        token_budget=m.token_budget,
-        min_pattern_samples=m.min_pattern_samples,
-        busy_timeout_ms=m.busy_timeout_ms,
-    )
+    return MemorySettings.from_config(config.memory, store_path)
 
 
-def resolve_db(db: str | None, config: Config | None, environ: dict[str, str] | None = None) -> Path:
+def resolve_db(db: str | None, config: Config | None, environ: Mapping[str, str] | None = None) -> Path:
     """``--db``, else ``$OSMIA_MEMORY_STORE_PATH``, else ``memory.store_path`` of ``--config``."""
     env = os.environ if environ is None else environ
     if db:
@@ -296,8 +287,8 @@ class Session:
     async def open(self, *, create: bool) -> AsyncIterator[Memory]:
         """Open the database for one verb and close it afterwards.
 
-        Missed decay cycles are not applied on open: reads never write, and
-        ``osmia memory decay`` is the explicit way to decay.
+        Missed decay cycles are not applied on open, so looking at the graph
+        never changes it; ``osmia memory decay`` is the explicit way to decay.
         """
         path = self.settings.store_path
         if path.is_dir():
@@ -339,6 +330,7 @@ class IngestReport:
                 "nodes": result.nodes,
                 "edges": result.edges,
                 "reason": result.reason,
+                "field": None,
             }
         )
 
@@ -361,12 +353,11 @@ class IngestReport:
         return sum(1 for e in self.entries if e["state"] == state)
 
     def print_human(self) -> None:
-        words = {"done": "ingested", "duplicate": "duplicate", "skipped": "skipped"}
         for e in self.entries:
             if e["state"] == "done":
                 print(f"ingested {e['run']}: {e['nodes']} nodes, {e['edges']} edges")
-            elif e["state"] in words:
-                print(f"{words[e['state']]} {e['run']}: {e['reason']}")
+            elif e["state"] in ("duplicate", "skipped"):
+                print(f"{e['state']} {e['run']}: {e['reason']}")
         print(
             f"total: {self.count('done')} ingested, {self.count('duplicate')} duplicate, "
             f"{self.count('skipped')} skipped, {self.count('error')} errors"
@@ -382,13 +373,6 @@ def _skip_reason(run: TaskRun, tenant: str | None) -> str:
     return ""
 
 
-def _check_usable(run: TaskRun) -> None:
-    """The operator's own refusal of results that contradict the phase."""
-    from osmia.controller.extraction import check_usable  # the controller pulls in kubernetes
-
-    check_usable(run)
-
-
 async def _ingest_one(memory: Memory, parsed: Parsed, tenant: str | None, report: IngestReport) -> None:
     if parsed.error is not None:
         report.error(parsed.location, parsed.message, parsed.error.field_path)
@@ -400,7 +384,7 @@ async def _ingest_one(memory: Memory, parsed: Parsed, tenant: str | None, report
         return
     if run.terminal:
         try:
-            _check_usable(run)
+            check_consistent(run)
         except TaskRunError as exc:
             report.error(parsed.location, f"{parsed.location}: {exc}", exc.field_path)
             return
@@ -431,6 +415,7 @@ async def cmd_ingest(args: argparse.Namespace, session: Session) -> int:
 def read_one_run(name: str, tenant: str | None) -> TaskRun:
     """The single TaskRun in a file; anything else is bad input."""
     parsed = list(iter_taskruns(name))
+    name = STDIN_NAME if name == STDIN else name
     if not parsed:
         raise UsageError(f"{name}: no TaskRun in this file")
     if len(parsed) > 1:
@@ -444,7 +429,7 @@ def read_one_run(name: str, tenant: str | None) -> TaskRun:
     return one.run
 
 
-def _injected_json(memory_context: Any) -> list[dict[str, Any]]:
+def _injected_json(memory_context: MemoryContext) -> list[dict[str, Any]]:
     return [
         {
             "id": n.id,
@@ -517,7 +502,12 @@ async def cmd_explain(args: argparse.Namespace, session: Session) -> int:
         candidates = await memory.explain(run)
     if session.json:
         _print_json(
-            {"run": run.ref, "tenant": run.tenant, "candidates": [_candidate_json(c) for c in candidates]}
+            {
+                "run": run.ref,
+                "tenant": run.tenant,
+                "memory_enabled": run.memory_enabled,
+                "candidates": [_candidate_json(c) for c in candidates],
+            }
         )
     else:
         if not run.memory_enabled:

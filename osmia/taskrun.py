@@ -353,3 +353,13 @@ def parse_taskrun(obj: Any) -> TaskRun:
         result=result,
         finished_at=_finished_at(status),
     )
+
+
+def check_consistent(run: TaskRun) -> None:
+    """Refuse a result that contradicts the phase: memory must not learn the opposite of what happened."""
+    if run.result is None:
+        return
+    if run.phase is Phase.SUCCEEDED and not run.result.success:
+        raise TaskRunError("status.result.success", "is false but status.phase is Succeeded")
+    if run.phase in (Phase.FAILED, Phase.TIMED_OUT) and run.result.success:
+        raise TaskRunError("status.result.success", f"is true but status.phase is {run.phase.value}")

@@ -7,6 +7,7 @@ codes and stderr as a shell sees them.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sqlite3
@@ -195,7 +196,7 @@ def test_ingest_reads_every_yaml_and_json_file_of_a_directory(osmia: Osmia, db: 
 def test_ingest_reads_standard_input(
     osmia: Osmia, db: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(sys, "stdin", open(write_yaml(tmp_path / "in.yaml", *login_history())))  # noqa: SIM115
+    monkeypatch.setattr(sys, "stdin", io.StringIO(yaml_stream(login_history())))
     outcome = osmia("memory", "--db", db, "ingest", "-")
     assert outcome.code == 0, outcome.err
     assert outcome.out.splitlines()[-1].startswith("total: 3 ingested")

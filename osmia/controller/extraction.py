@@ -18,19 +18,9 @@ from osmia.controller.kube import Kube
 from osmia.controller.status import extraction_patch
 from osmia.memory.service import Memory
 from osmia.memory.store import StoreError
-from osmia.taskrun import Phase, TaskRun, TaskRunError, parse_taskrun
+from osmia.taskrun import TaskRunError, check_consistent, parse_taskrun
 
 log = structlog.get_logger("osmia.extraction")
-
-
-def check_usable(run: TaskRun) -> None:
-    """Refuse results that contradict the phase: memory must not learn the opposite of what happened."""
-    if run.result is None:
-        return
-    if run.phase is Phase.SUCCEEDED and not run.result.success:
-        raise TaskRunError("status.result.success", "is false but status.phase is Succeeded")
-    if run.phase in (Phase.FAILED, Phase.TIMED_OUT) and run.result.success:
-        raise TaskRunError("status.result.success", f"is true but status.phase is {run.phase.value}")
 
 
 class ExtractionScheduler:
@@ -63,7 +53,7 @@ class ExtractionScheduler:
         async with self._slots:
             try:
                 run = parse_taskrun(body)
-                check_usable(run)
+                check_consistent(run)
                 result = await self._memory.ingest(run)
                 patch = extraction_patch(body, "Done", nodes=result.nodes, edges=result.edges)
                 log.info("extracted", taskrun=f"{namespace}/{name}", state=result.state, nodes=result.nodes)

@@ -75,20 +75,6 @@ class Runtime:
             metrics.TASKRUNS.labels(phase=p.value).set(counts.get(p.value, 0))
 
 
-def memory_settings(config: Config) -> MemorySettings:
-    """The memory facade's settings from ``memory:`` in the config."""
-    m = config.memory
-    return MemorySettings(
-        store_path=m.store_path,
-        decay_interval_hours=m.decay_interval_hours,
-        prune_threshold=m.prune_threshold,
-        max_facts_per_query=m.max_facts_per_query,
-        token_budget=m.token_budget,
-        min_pattern_samples=m.min_pattern_samples,
-        busy_timeout_ms=m.busy_timeout_ms,
-    )
-
-
 # --- operator lifecycle ---------------------------------------------------------------
 
 
@@ -108,7 +94,7 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
     settings.posting.level = 30  # logging.WARNING: only warnings become Kubernetes events
     runtime = Runtime(config=config, kube=Kube(load_credentials()))
     if config.memory.enabled:
-        runtime.memory = await Memory.open(memory_settings(config))
+        runtime.memory = await Memory.open(MemorySettings.from_config(config.memory))
         runtime.scheduler = ExtractionScheduler(
             runtime.memory, runtime.kube, config.memory.extraction_concurrency
         )

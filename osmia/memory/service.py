@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from osmia import metrics
+from osmia.config import MemoryConfig
 from osmia.memory import decay as decay_mod
 from osmia.memory.extractor import observe, summarize
 from osmia.memory.graph import KnowledgeGraph
@@ -62,6 +63,19 @@ class MemorySettings:
     def decay_interval_seconds(self) -> float:
         """The decay interval in seconds."""
         return self.decay_interval_hours * 3600.0
+
+    @classmethod
+    def from_config(cls, memory: MemoryConfig, store_path: Path | None = None) -> MemorySettings:
+        """Settings from ``memory:`` in osmia-config.yaml (``store_path`` overrides the file's)."""
+        return cls(
+            store_path=store_path or memory.store_path,
+            decay_interval_hours=memory.decay_interval_hours,
+            prune_threshold=memory.prune_threshold,
+            max_facts_per_query=memory.max_facts_per_query,
+            token_budget=memory.token_budget,
+            min_pattern_samples=memory.min_pattern_samples,
+            busy_timeout_ms=memory.busy_timeout_ms,
+        )
 
 
 def request_for(run: TaskRun) -> QueryRequest:
@@ -331,6 +345,10 @@ class Memory:
         """The whole graph (or one tenant's) as plain data; :meth:`import_` reverses it."""
 
         async def work() -> dict[str, Any]:
+            async with self._store.snapshot():
+                return await read()
+
+        async def read() -> dict[str, Any]:
             nodes = await self._store.iter_nodes(tenant)
             ids = {n.id for n in nodes}
             edges = [e for e in await self._store.all_edges() if e.src in ids and e.dst in ids]

@@ -16,15 +16,30 @@ from osmia.controller.jobs import (
 )
 from tests.memory.conftest import make_run
 
-CONFIG = parse_config({"engines": {"claude-code": {"image": "img/cc:1", "env": {"MODEL": "big"},
-                                                   "resources": {"limits": {"memory": "2Gi"}}}}})  # fmt: skip
+CONFIG = parse_config(
+    {
+        "engines": {
+            "claude-code": {
+                "image": "img/cc:1",
+                "env": {"MODEL": "big"},
+                "resources": {"limits": {"memory": "2Gi"}},
+            }
+        }
+    }
+)
 OWNER = {"apiVersion": "osmia.dev/v1alpha1", "kind": "TaskRun", "metadata": {"name": "fix-1", "uid": "u-1"}}
 
 
 def job() -> dict[str, Any]:
     run = make_run("fix-1", finished=False)
-    return build_job(run, attempt=0, engine="claude-code", engine_config=CONFIG.engines["claude-code"],
-                     execution=CONFIG.execution, owner=OWNER)  # fmt: skip
+    return build_job(
+        run,
+        attempt=0,
+        engine="claude-code",
+        engine_config=CONFIG.engines["claude-code"],
+        execution=CONFIG.execution,
+        owner=OWNER,
+    )
 
 
 def test_job_mounts_the_prompt_read_only_and_is_locked_down() -> None:
@@ -59,8 +74,13 @@ def test_job_verdicts() -> None:
 
 
 def pod(message: str, finished: str, code: int = 0) -> dict[str, Any]:
-    return {"status": {"containerStatuses": [{"state": {"terminated": {
-        "message": message, "finishedAt": finished, "exitCode": code}}}]}}  # fmt: skip
+    return {
+        "status": {
+            "containerStatuses": [
+                {"state": {"terminated": {"message": message, "finishedAt": finished, "exitCode": code}}}
+            ]
+        }
+    }
 
 
 def test_termination_message_takes_the_newest_pod() -> None:
@@ -70,11 +90,25 @@ def test_termination_message_takes_the_newest_pod() -> None:
 
 
 def test_result_keeps_known_well_typed_fields_only() -> None:
-    message = json.dumps({"success": True, "summary": "ok", "tokenUsage": True, "learnings": ["a", 3],
-                          "testsFailed": ["TestA"], "rm -rf": 1, "toolCalls": {"bash": 2}})  # fmt: skip
+    message = json.dumps(
+        {
+            "success": True,
+            "summary": "ok",
+            "tokenUsage": True,
+            "learnings": ["a", 3],
+            "testsFailed": ["TestA"],
+            "rm -rf": 1,
+            "toolCalls": {"bash": 2},
+        }
+    )
     result = result_from("Complete", message, 0)
-    assert result == {"success": True, "summary": "ok", "testsFailed": ["TestA"], "toolCalls": {"bash": 2},
-                      "exitCode": 0}  # fmt: skip
+    assert result == {
+        "success": True,
+        "summary": "ok",
+        "testsFailed": ["TestA"],
+        "toolCalls": {"bash": 2},
+        "exitCode": 0,
+    }
 
 
 def test_the_job_verdict_wins_over_a_claimed_success() -> None:

@@ -14,8 +14,14 @@ SECTION = "## Prior Knowledge\n\nRecalled.\n\n- **Learning** (confidence 0.40, f
 
 def test_prompt_sections_come_in_contract_order() -> None:
     prompt = render_prompt(make_run("r", finished=False), SECTION)
-    marks = ["# Task PROJ-1: Fix login race", "Login fails", "## Instructions", "## Guard Rails",
-             "## Prior Knowledge", "Engine: claude-code"]  # fmt: skip
+    marks = [
+        "# Task PROJ-1: Fix login race",
+        "Login fails",
+        "## Instructions",
+        "## Guard Rails",
+        "## Prior Knowledge",
+        "Engine: claude-code",
+    ]
     positions = [prompt.index(m) for m in marks]
     assert positions == sorted(positions)
     assert prompt.endswith("Engine: claude-code\n")
@@ -34,11 +40,13 @@ def test_incident_prompt_names_no_repository() -> None:
 
 def test_conditions_keep_transition_time_when_status_is_unchanged() -> None:
     old = [{"type": "Succeeded", "status": "Unknown", "reason": "Pending", "lastTransitionTime": "T0"}]
-    same = merge_conditions(old, {"type": "Succeeded", "status": "Unknown", "reason": "Running",
-                                  "lastTransitionTime": "T1"})  # fmt: skip
+    same = merge_conditions(
+        old, {"type": "Succeeded", "status": "Unknown", "reason": "Running", "lastTransitionTime": "T1"}
+    )
     assert same[0]["lastTransitionTime"] == "T0" and same[0]["reason"] == "Running"
-    moved = merge_conditions(old, {"type": "Succeeded", "status": "True", "reason": "Succeeded",
-                                   "lastTransitionTime": "T2"})  # fmt: skip
+    moved = merge_conditions(
+        old, {"type": "Succeeded", "status": "True", "reason": "Succeeded", "lastTransitionTime": "T2"}
+    )
     assert moved[0]["lastTransitionTime"] == "T2"
 
 

@@ -42,9 +42,16 @@ class OperatorProcess:
     """One ``osmia run`` subprocess with its own config, database and ports."""
 
     def __init__(
-        self, folder: Path, kubeconfig: Path, *, memory: bool = True, extra: dict[str, Any] | None = None
+        self,
+        folder: Path,
+        kubeconfig: Path,
+        *,
+        namespaces: tuple[str, ...],
+        memory: bool = True,
+        extra: dict[str, Any] | None = None,
     ):
         self.folder = folder
+        self.namespaces = namespaces  # each operator watches only its own: tests run several at once
         self.kubeconfig = kubeconfig
         self.db = folder / "memory.db"
         self.metrics_port = free_port()
@@ -74,10 +81,23 @@ class OperatorProcess:
         env = {**os.environ, "KUBECONFIG": str(self.kubeconfig)}
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "osmia", "run", "--config", str(self.config), "--standalone",
-                 "--liveness", f"http://127.0.0.1:{self.liveness_port}/healthz"],
-                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=REPO,
-            )  # fmt: skip
+                [
+                    sys.executable,
+                    "-m",
+                    "osmia",
+                    "run",
+                    "--config",
+                    str(self.config),
+                    "--standalone",
+                    "--liveness",
+                    f"http://127.0.0.1:{self.liveness_port}/healthz",
+                    *(arg for ns in self.namespaces for arg in ("--namespace", ns)),
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+                cwd=REPO,
+            )
         wait_for(self._alive, timeout=60, what=f"operator liveness (log: {self.log})")
         return self
 

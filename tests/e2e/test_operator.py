@@ -50,8 +50,12 @@ def taskrun(
         spec["execution"]["timeoutSeconds"] = timeout
     if memory is not None:
         spec["memory"] = {"enabled": memory}
-    doc = {"apiVersion": "osmia.dev/v1alpha1", "kind": "TaskRun", "metadata": {"name": name, "namespace": namespace},
-           "spec": spec}  # fmt: skip
+    doc = {
+        "apiVersion": "osmia.dev/v1alpha1",
+        "kind": "TaskRun",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": spec,
+    }
     return yaml.safe_dump(doc)
 
 
@@ -75,13 +79,26 @@ class Cluster:
 
     def patch_status(self, kind: str, name: str, status: dict[str, Any], check: bool = True) -> Any:
         return self.cp.kubectl(
-            "patch", kind, name, "-n", self.ns, "--subresource=status", "--type=merge",
-            "-p", json.dumps({"status": status}), check=check,
-        )  # fmt: skip
+            "patch",
+            kind,
+            name,
+            "-n",
+            self.ns,
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            json.dumps({"status": status}),
+            check=check,
+        )
 
     def wait_phase(self, name: str, phase: str, timeout: float = 30) -> dict[str, Any]:
-        return dict(wait_for(lambda: (s := self.status(name)).get("phase") == phase and s, timeout,
-                             what=f"{self.ns}/{name} phase {phase}"))  # fmt: skip
+        return dict(
+            wait_for(
+                lambda: (s := self.status(name)).get("phase") == phase and s,
+                timeout,
+                what=f"{self.ns}/{name} phase {phase}",
+            )
+        )
 
     def wait_extraction(self, name: str, state: str = "Done", timeout: float = 30) -> dict[str, Any]:
         def check() -> Any:
@@ -120,16 +137,28 @@ def crd(control_plane: Any) -> None:
 def operator(
     control_plane: Any, crd: None, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[OperatorProcess]:
-    op = OperatorProcess(tmp_path_factory.mktemp("operator"), control_plane.kubeconfig).start()
+    op = OperatorProcess(tmp_path_factory.mktemp("operator"), control_plane.kubeconfig, namespaces=("e2e-*",))
+    op.start()
     yield op
     assert op.stop() == 0, op.log.read_text()[-3000:]
 
 
-@pytest.fixture
-def cluster(control_plane: Any) -> Cluster:
-    namespace = f"e2e-{next(_names)}-{abs(hash(control_plane.dir)) % 10000}"
+def new_namespace(control_plane: Any, prefix: str) -> Cluster:
+    namespace = f"{prefix}-{next(_names)}-{abs(hash(str(control_plane.dir))) % 10000}"
     control_plane.kubectl("create", "namespace", namespace)
     return Cluster(control_plane, namespace)
+
+
+@pytest.fixture
+def cluster(control_plane: Any) -> Cluster:
+    """A fresh namespace watched by the shared operator."""
+    return new_namespace(control_plane, "e2e")
+
+
+@pytest.fixture
+def private(control_plane: Any) -> Cluster:
+    """A fresh namespace that only a test's own operator watches."""
+    return new_namespace(control_plane, "own")
 
 
 # --- the flow -----------------------------------------------------------------------------------
@@ -156,8 +185,16 @@ def test_run_b_gets_what_run_a_learned(operator: OperatorProcess, cluster: Clust
     assert any(f"tr/{cluster.ns}/fix-login-7" in n["sources"] for n in status["memory"]["injected"])
     assert re.fullmatch(r"[0-9a-f]{64}", status["prompt"]["sha256"])
     prompt = cluster.prompt("fix-login-8")
-    order = [prompt.index(h) for h in ("# Task PROJ-123", "## Instructions", "## Guard Rails", "## Prior Knowledge",
-                                        "Engine: claude-code")]  # fmt: skip
+    order = [
+        prompt.index(h)
+        for h in (
+            "# Task PROJ-123",
+            "## Instructions",
+            "## Guard Rails",
+            "## Prior Knowledge",
+            "Engine: claude-code",
+        )
+    ]
     assert order == sorted(order)
     cm = cluster.get("configmap", "fix-login-8-prompt") or {}
     assert cm["metadata"]["ownerReferences"][0]["kind"] == "TaskRun"
@@ -168,14 +205,24 @@ def test_tenants_never_see_each_other(operator: OperatorProcess, cluster: Cluste
     cluster.apply(
         taskrun("inc-1", cluster.ns, flow="incident-triage", repo=None, description=f"{marker} page")
     )
-    cluster.finish_external("inc-1", {"success": True, "learnings": [f"{marker}: restart the consumer group first"]},
-                            phase="Succeeded")  # fmt: skip
+    cluster.finish_external(
+        "inc-1",
+        {"success": True, "learnings": [f"{marker}: restart the consumer group first"]},
+        phase="Succeeded",
+    )
     cluster.wait_extraction("inc-1")
     cluster.apply(
         taskrun("tk-1", cluster.ns, repo="https://github.com/org/lagged", description=f"{marker} fix")
     )
-    cluster.finish_external("tk-1", {"success": False, "failureReason": "tests failed", "testsFailed": ["TestLag"],
-                                     "learnings": [f"{marker}: ticketing lesson about lag"]})  # fmt: skip
+    cluster.finish_external(
+        "tk-1",
+        {
+            "success": False,
+            "failureReason": "tests failed",
+            "testsFailed": ["TestLag"],
+            "learnings": [f"{marker}: ticketing lesson about lag"],
+        },
+    )
     cluster.wait_extraction("tk-1")
 
     cluster.apply(
@@ -207,14 +254,27 @@ def test_job_mode_mounts_the_prompt_fills_the_result_and_falls_back(
     assert container["securityContext"]["readOnlyRootFilesystem"] is True
     assert {"name": "OSMIA_PROMPT_FILE", "value": "/osmia/prompt/prompt.md"} in container["env"]
 
-    finish_job(cluster, "job-1-0-claude-code", ok=False,
-               message={"success": False, "failureReason": "build failed: go.sum missing"})  # fmt: skip
+    finish_job(
+        cluster,
+        "job-1-0-claude-code",
+        ok=False,
+        message={"success": False, "failureReason": "build failed: go.sum missing"},
+    )
     wait_for(lambda: cluster.get("job", "job-1-1-aider"), what="fallback job")
     assert cluster.status("job-1")["engineAttempts"] == ["claude-code", "aider"]
 
-    finish_job(cluster, "job-1-1-aider", ok=True, message={
-        "success": True, "summary": "added the lock", "filesChanged": ["internal/auth/login.go"],
-        "learnings": ["Run go mod tidy before building"], "tokenUsage": 1234})  # fmt: skip
+    finish_job(
+        cluster,
+        "job-1-1-aider",
+        ok=True,
+        message={
+            "success": True,
+            "summary": "added the lock",
+            "filesChanged": ["internal/auth/login.go"],
+            "learnings": ["Run go mod tidy before building"],
+            "tokenUsage": 1234,
+        },
+    )
     status = cluster.wait_phase("job-1", "Succeeded")
     assert status["result"]["success"] is True
     assert status["result"]["summary"] == "added the lock"
@@ -228,26 +288,50 @@ def test_job_mode_mounts_the_prompt_fills_the_result_and_falls_back(
 
 def finish_job(cluster: Cluster, job: str, *, ok: bool, message: dict[str, Any]) -> None:
     """Play kubelet and job controller: a terminated pod with a termination message, then the Job verdict."""
-    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"{job}-pod", "namespace": cluster.ns,
-           "labels": {"job-name": job}}, "spec": {"restartPolicy": "Never",
-           "containers": [{"name": "agent", "image": "registry.example/agent:1"}]}}  # fmt: skip
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": f"{job}-pod", "namespace": cluster.ns, "labels": {"job-name": job}},
+        "spec": {
+            "restartPolicy": "Never",
+            "containers": [{"name": "agent", "image": "registry.example/agent:1"}],
+        },
+    }
     cluster.apply(yaml.safe_dump(pod))
     terminated = {
         "exitCode": 0 if ok else 1,
         "finishedAt": "2026-11-29T12:00:00Z",
         "message": json.dumps(message),
     }
-    cluster.patch_status("pod", f"{job}-pod", {"phase": "Succeeded" if ok else "Failed", "containerStatuses": [
-        {"name": "agent", "image": "registry.example/agent:1", "imageID": "", "ready": False, "restartCount": 0,
-         "state": {"terminated": terminated}}]})  # fmt: skip
+    cluster.patch_status(
+        "pod",
+        f"{job}-pod",
+        {
+            "phase": "Succeeded" if ok else "Failed",
+            "containerStatuses": [
+                {
+                    "name": "agent",
+                    "image": "registry.example/agent:1",
+                    "imageID": "",
+                    "ready": False,
+                    "restartCount": 0,
+                    "state": {"terminated": terminated},
+                }
+            ],
+        },
+    )
     now = "2026-11-29T12:00:00Z"
     conditions = (
-        [{"type": "SuccessCriteriaMet", "status": "True", "lastTransitionTime": now},
-         {"type": "Complete", "status": "True", "lastTransitionTime": now}]
-        if ok else
-        [{"type": "FailureTarget", "status": "True", "lastTransitionTime": now},
-         {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded", "lastTransitionTime": now}]
-    )  # fmt: skip
+        [
+            {"type": "SuccessCriteriaMet", "status": "True", "lastTransitionTime": now},
+            {"type": "Complete", "status": "True", "lastTransitionTime": now},
+        ]
+        if ok
+        else [
+            {"type": "FailureTarget", "status": "True", "lastTransitionTime": now},
+            {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded", "lastTransitionTime": now},
+        ]
+    )
     extra = {"succeeded": 1, "completionTime": now} if ok else {"failed": 1}
     cluster.patch_status("job", job, {"startTime": now, "conditions": conditions, **extra})
 
@@ -292,17 +376,23 @@ def test_metrics_show_the_contract_metrics_moving(operator: OperatorProcess, clu
     cluster.prompt("m-2")
     after = operator.metrics()
     assert sample(after, 'osmia_memory_queries_total{engine="claude-code"}') > sample(
-        before, 'osmia_memory_queries_total{engine="claude-code"}')  # fmt: skip
+        before, 'osmia_memory_queries_total{engine="claude-code"}'
+    )
     assert sample(after, 'osmia_memory_extractions_total{outcome="done"}') > sample(
-        before, 'osmia_memory_extractions_total{outcome="done"}')  # fmt: skip
+        before, 'osmia_memory_extractions_total{outcome="done"}'
+    )
     assert sample(after, 'osmia_memory_nodes_total{type="fact"}') > 0
     assert sample(after, "osmia_memory_confidence_distribution_count") > sample(
-        before, "osmia_memory_confidence_distribution_count")  # fmt: skip
+        before, "osmia_memory_confidence_distribution_count"
+    )
     assert sample(after, "osmia_memory_query_duration_seconds_count") > 0
     assert sample(after, "osmia_memory_extraction_duration_seconds_count") > 0
     assert sample(after, 'osmia_taskruns{phase="Running"}') >= 1
-    for name in ("osmia_memory_decay_cycles_total", "osmia_memory_pruned_nodes_total",
-                 "osmia_memory_last_decay_timestamp_seconds"):  # fmt: skip
+    for name in (
+        "osmia_memory_decay_cycles_total",
+        "osmia_memory_pruned_nodes_total",
+        "osmia_memory_last_decay_timestamp_seconds",
+    ):
         assert name in after
     assert "fix-login" not in after and cluster.ns not in after  # no names in labels
 
@@ -318,8 +408,9 @@ def sample(text: str, series: str) -> float:
 
 
 def test_sigkill_during_extraction_loses_and_duplicates_nothing(
-    control_plane: Any, crd: None, cluster: Cluster, tmp_path: Path
+    control_plane: Any, crd: None, private: Cluster, tmp_path: Path
 ) -> None:
+    cluster = private
     runs = 60
     for i in range(runs):  # finished while no operator runs: all of them queue at start
         cluster.apply(taskrun(f"k-{i}", cluster.ns, repo=f"https://github.com/org/repo{i % 3}"))
@@ -335,11 +426,11 @@ def test_sigkill_during_extraction_loses_and_duplicates_nothing(
                 },
             },
         )
-    first = OperatorProcess(tmp_path, control_plane.kubeconfig).start()
+    first = OperatorProcess(tmp_path, control_plane.kubeconfig, namespaces=(cluster.ns,)).start()
     wait_for(lambda: count_runs(first.db) > 0, interval=0.01, what="the first committed extraction")
     first.stop(signal.SIGKILL)
     partial = count_runs(first.db)
-    second = OperatorProcess(tmp_path, control_plane.kubeconfig)
+    second = OperatorProcess(tmp_path, control_plane.kubeconfig, namespaces=(cluster.ns,))
     second.metrics_port, second.liveness_port = first.metrics_port, first.liveness_port
     second.start()
     try:
@@ -370,9 +461,10 @@ def count_runs(db: Path) -> int:
 
 
 def test_memory_disabled_means_no_database_and_no_section(
-    control_plane: Any, crd: None, cluster: Cluster, tmp_path: Path
+    control_plane: Any, crd: None, private: Cluster, tmp_path: Path
 ) -> None:
-    op = OperatorProcess(tmp_path, control_plane.kubeconfig, memory=False).start()
+    cluster = private
+    op = OperatorProcess(tmp_path, control_plane.kubeconfig, namespaces=(cluster.ns,), memory=False).start()
     try:
         cluster.apply(taskrun("off-1", cluster.ns))
         cluster.finish_external("off-1", {"success": False, "testsFailed": ["TestOff"]})
