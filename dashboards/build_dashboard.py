@@ -130,16 +130,16 @@ def build() -> dict[str, Any]:
     board = (
         dash.Dashboard(TITLE)
         .uid(UID)
-        .description("What Osmia's episodic memory is doing: knowledge graph, queries, extraction, decay, TaskRuns.")
+        .description(
+            "What Osmia's episodic memory is doing: knowledge graph, queries, extraction, decay, TaskRuns."
+        )
         .tags(["osmia", "kubernetes", "ai-agents"])
         .editable()
         .tooltip(dash_m.DashboardCursorSync.CROSSHAIR)
         .refresh("30s")
         .time("now-6h", "now")
         .timezone("browser")
-        .with_variable(
-            dash.DatasourceVariable("datasource").label("Data source").type("prometheus")
-        )
+        .with_variable(dash.DatasourceVariable("datasource").label("Data source").type("prometheus"))
         .with_variable(
             dash.QueryVariable("namespace")
             .label("Namespace")
@@ -302,8 +302,12 @@ def build() -> dict[str, Any]:
                 "Decay cycles applied (catch-up cycles included) and nodes pruned below "
                 "memory.prune_threshold, per hour.",
                 [
-                    query(f"sum(increase({sel('osmia_memory_decay_cycles_total')}[1h]))", "decay cycles", "A"),
-                    query(f"sum(increase({sel('osmia_memory_pruned_nodes_total')}[1h]))", "pruned nodes", "B"),
+                    query(
+                        f"sum(increase({sel('osmia_memory_decay_cycles_total')}[1h]))", "decay cycles", "A"
+                    ),
+                    query(
+                        f"sum(increase({sel('osmia_memory_pruned_nodes_total')}[1h]))", "pruned nodes", "B"
+                    ),
                 ],
                 width=8,
             )

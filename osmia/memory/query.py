@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.store import Store
-from osmia.memory.text import matched_terms, query_terms, words
+from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
 
 SIGNAL_REPOSITORY = 0.7
@@ -78,6 +78,11 @@ def recency(last_seen: float, now: float) -> float:
     return float(0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS))
 
 
+def _names_engine(node: Node, engine: str) -> bool:
+    """A capability fact is about both engines: the one that failed and the one that then succeeded."""
+    return node.kind is Kind.ENGINE_CAPABILITY and node.key.rsplit(">", 1)[-1] == engine
+
+
 def relevance(node: Node, signals: dict[str, float], req: QueryRequest) -> tuple[float, tuple[str, ...]]:
     """Combine matched signals, then discount mismatching subjects; returns value and reasons."""
     value = _noisy_or(signals.values())
@@ -88,8 +93,8 @@ def relevance(node: Node, signals: dict[str, float], req: QueryRequest) -> tuple
          DISCOUNT_OTHER_REPOSITORY, "other repository"),
         (bool(s.task_type) and bool(req.task_type) and s.task_type != req.task_type,
          DISCOUNT_OTHER_TASK_TYPE, "other task type"),
-        (bool(s.engine) and bool(req.engine) and s.engine != req.engine,
-         DISCOUNT_OTHER_ENGINE, "other engine"),
+        (bool(s.engine) and bool(req.engine) and s.engine != req.engine
+         and not _names_engine(node, req.engine), DISCOUNT_OTHER_ENGINE, "other engine"),
         (bool(s.language) and bool(req.language) and s.language != req.language and node.kind is Kind.PATTERN,
          DISCOUNT_OTHER_LANGUAGE, "other language"),
     ):  # fmt: skip
@@ -169,7 +174,7 @@ class Ranker:
         FTS5 scores every document that matches any OR-ed term, so a query costs
         the sum of its terms' document frequencies; the commonest words cost
         the most and discriminate the least. Frequencies come from the index
-        (fts5vocab) and are cached until the graph grows or shrinks by 10 %.
+        (one count per term not yet seen) and are cached until the graph grows or shrinks by 10 %.
         Coverage (``matched_terms``) is still counted over all the terms.
         """
         if not terms:
@@ -182,7 +187,7 @@ class Ranker:
         if missing:
             counts = await self._store.term_doc_counts(missing)
             for t in missing:
-                self._df[t] = counts.get(t, 0)  # 0: not a single indexed token (e.g. ``a.b``) or unseen
+                self._df[t] = counts.get(t, 0)
         out, postings = [], 0
         for term in sorted(terms, key=lambda t: (self._df[t], t)):
             postings += self._df[term]
@@ -228,10 +233,10 @@ class Ranker:
         bags: dict[str, frozenset[str]] = {}
 
         def bag(node: Node) -> frozenset[str]:
-            """The node's content words, tokenised once per query (the near-twin check reuses them)."""
+            """The words :func:`~osmia.memory.text.similarity` compares, tokenised once per query."""
             found = bags.get(node.id)
             if found is None:
-                found = bags[node.id] = frozenset(words(node.content))
+                found = bags[node.id] = frozenset(words(node.content)) - TEMPLATE_WORDS
             return found
 
         for parts, node in scored:

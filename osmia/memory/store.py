@@ -127,7 +127,8 @@ _MIGRATIONS: tuple[str, ...] = (
         INSERT INTO run_stats VALUES (new.tenant, new.engine, new.task_type, new.language, 1, new.success,
                                       coalesce(new.duration, 0), new.duration IS NOT NULL)
         ON CONFLICT DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
-            duration_sum = duration_sum + excluded.duration_sum, duration_n = duration_n + excluded.duration_n;
+            duration_sum = duration_sum + excluded.duration_sum,
+            duration_n = duration_n + excluded.duration_n;
         INSERT INTO run_durations
             SELECT new.tenant, new.task_type, CAST(ceil(new.duration / 60.0) AS INTEGER), 1
             WHERE new.success = 1 AND new.duration IS NOT NULL
@@ -222,7 +223,6 @@ class Store:
     def __init__(self, path: Path, conn: aiosqlite.Connection) -> None:
         self.path = path
         self._conn = conn
-        self._vocab = False
 
     # --- lifecycle -----------------------------------------------------------
 
@@ -239,7 +239,10 @@ class Store:
         _check_writable(path, exists)
         if not exists:
             path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as exc:
+            raise explain_sqlite_error(path, exc) from exc
         store = cls(path, conn)
         try:
             await store._configure(busy_timeout_ms)
@@ -309,6 +312,15 @@ class Store:
         except sqlite3.Error as exc:
             await self._conn.execute("ROLLBACK")
             raise explain_sqlite_error(self.path, exc) from exc
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[None]:
+        """A read transaction: every read inside sees one point in time (WAL keeps writers going)."""
+        await self._conn.execute("BEGIN DEFERRED")
+        try:
+            yield
+        finally:
+            await self._conn.execute("COMMIT")
 
     # --- small helpers ------------------------------------------------------------
 
@@ -490,18 +502,13 @@ class Store:
         return [(node_from_row(r), float(r[-1])) for r in rows]
 
     async def term_doc_counts(self, terms: Sequence[str]) -> dict[str, int]:
-        """How many nodes the full-text index holds for each term (terms it does not know are left out)."""
-        if not terms:
-            return {}
-        if not self._vocab:
-            # A temp table: connection-local, nothing is written to the database file.
-            await self._conn.execute(
-                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.nodes_fts_vocab USING fts5vocab(main, nodes_fts, 'row')"
-            )
-            self._vocab = True
-        marks = ",".join("?" * len(terms))
-        rows = await self._rows(f"SELECT term, doc FROM temp.nodes_fts_vocab WHERE term IN ({marks})", terms)
-        return {r[0]: int(r[1]) for r in rows}
+        """How many nodes the full-text index matches for each term (tokenised, stemmed, as it indexes)."""
+        counts: dict[str, int] = {}
+        for term in terms:
+            phrase = '"' + term.replace('"', '""') + '"'
+            found = await self._scalar("SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", (phrase,))
+            counts[term] = int(found)
+        return counts
 
     async def iter_nodes(self, tenant: str | None = None) -> list[Node]:
         """Every node (optionally one tenant's), in id order."""
