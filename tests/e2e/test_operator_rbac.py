@@ -1,0 +1,72 @@
+"""The whole flow with the operator authenticated as the Helm chart's ServiceAccount (least privilege)."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.operator_process import OperatorProcess
+from tests.e2e.test_chart_e2e import Release, can_i, install, service_account_kubeconfig, uninstall
+from tests.e2e.test_operator import finish_job, new_namespace, prior_knowledge, taskrun
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def release(control_plane: Any) -> Iterator[Release]:
+    """The chart installed with default values: ClusterRole, binding and ServiceAccount."""
+    installed = install(control_plane, Path(control_plane.helm), "rbac-e2e", "osmia-rbac")
+    yield installed
+    uninstall(control_plane, Path(control_plane.helm), installed)
+
+
+def test_the_charts_service_account_is_enough_to_run_everything(
+    control_plane: Any, release: Release, tmp_path: Path
+) -> None:
+    sa = release.service_account.rsplit(":", 1)[1]
+    kubeconfig = service_account_kubeconfig(control_plane, release.namespace, sa, tmp_path / "sa.kubeconfig")
+    cluster = new_namespace(control_plane, "rbac")
+    op = OperatorProcess(tmp_path, kubeconfig, namespaces=(cluster.ns,)).start()
+    try:
+        cluster.apply(taskrun("a", cluster.ns))
+        cluster.finish_external("a", {"success": False, "testsFailed": ["TestUnderRbac"]})
+        cluster.wait_extraction("a")
+        cluster.apply(taskrun("b", cluster.ns, mode="job"))
+        assert "TestUnderRbac" in prior_knowledge(cluster.prompt("b"))
+        finish_job(cluster, "b-0-claude-code", ok=True, message={"success": True, "summary": "done"})
+        cluster.wait_phase("b", "Succeeded")
+        cluster.wait_extraction("b")
+        cluster.apply(taskrun("slow", cluster.ns, mode="job", timeout=2))
+        cluster.wait_phase("slow", "TimedOut", timeout=40)  # deletes its Job: the delete verb is used
+    finally:
+        assert op.stop() == 0
+    log = op.log.read_text()
+    assert "Forbidden" not in log and " 403" not in log, log[-3000:]
+
+
+def test_the_charts_service_account_cannot_read_secrets(control_plane: Any, release: Release) -> None:
+    user = release.service_account
+    for namespace in (release.namespace, "default"):
+        assert not can_i(control_plane, "get", "secrets", namespace=namespace, as_user=user)
+        assert not can_i(control_plane, "list", "secrets", namespace=namespace, as_user=user)
+    proc = subprocess.run(
+        [
+            control_plane.kubectl_path,
+            f"--kubeconfig={control_plane.kubeconfig}",
+            "auth",
+            "can-i",
+            "get",
+            "secrets",
+            f"--as={user}",
+            "-n",
+            release.namespace,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.stdout.strip() == "no"
