@@ -166,39 +166,46 @@ class _Context:
     def _test_key(self, kind: Kind, test: str) -> str:
         return f"{kind.value}:{self.repo}:{test}"
 
+    def _test_fact(
+        self, kind: Kind, test: str, says: str, replaces: tuple[Kind, ...], relates: tuple[str, ...] = ()
+    ) -> Observation:
+        """One fact about one test of the repository; ``replaces`` names the kinds it closes."""
+        return Observation(
+            kind=kind,
+            key=self._test_key(kind, test),
+            content=f"`{test}`{self.in_where} {says}",
+            subject=self.repo_subject,
+            confidence=BASE_CONFIDENCE[kind],
+            replaces=tuple(self._test_key(k, test) for k in replaces),
+            relates=relates,
+        )
+
     def tests(self) -> list[Observation]:
+        """Flaky tests, then failing ones (a test reported flaky is not also "failing")."""
         result = self.run.result
         if result is None:
             return []
         flaky = [_clean_test(t) for t in result.flaky_tests[:MAX_TESTS]]
         failing = [_clean_test(t) for t in result.tests_failed[:MAX_TESTS]]
-        out: list[Observation] = []
-        for test in dict.fromkeys(t for t in flaky if t):
-            out.append(
-                Observation(
-                    kind=Kind.FLAKY_TEST,
-                    key=self._test_key(Kind.FLAKY_TEST, test),
-                    content=f"`{test}`{self.in_where} is flaky; rerun it before treating a failure as real",
-                    subject=self.repo_subject,
-                    confidence=BASE_CONFIDENCE[Kind.FLAKY_TEST],
-                    replaces=(
-                        self._test_key(Kind.FAILING_TEST, test),
-                        self._test_key(Kind.TEST_FIXED, test),
-                    ),
-                )
+        out = [
+            self._test_fact(
+                Kind.FLAKY_TEST,
+                test,
+                "is flaky; rerun it before treating a failure as real",
+                replaces=(Kind.FAILING_TEST, Kind.TEST_FIXED),
             )
-        for test in dict.fromkeys(t for t in failing if t and t not in flaky):
-            out.append(
-                Observation(
-                    kind=Kind.FAILING_TEST,
-                    key=self._test_key(Kind.FAILING_TEST, test),
-                    content=f"`{test}` has failed{self.in_where}; run it before and after your change",
-                    subject=self.repo_subject,
-                    confidence=BASE_CONFIDENCE[Kind.FAILING_TEST],
-                    replaces=(self._test_key(Kind.TEST_FIXED, test),),
-                    relates=(self.outcome_key(False),),
-                )
+            for test in dict.fromkeys(t for t in flaky if t)
+        ]
+        out += [
+            self._test_fact(
+                Kind.FAILING_TEST,
+                test,
+                "has failed; run it before and after your change",
+                replaces=(Kind.TEST_FIXED,),
+                relates=(self.outcome_key(False),),
             )
+            for test in dict.fromkeys(t for t in failing if t and t not in flaky)
+        ]
         return out
 
     def fixed_tests(self) -> list[Observation]:
@@ -212,13 +219,11 @@ class _Context:
             if _FIX_WORD.search(sentence):
                 fixed.extend(m for m in _TEST_NAME.findall(sentence) if m not in reported)
         return [
-            Observation(
-                kind=Kind.TEST_FIXED,
-                key=self._test_key(Kind.TEST_FIXED, test),
-                content=f"`{test}`{self.in_where} was fixed; earlier failures of it are no longer expected",
-                subject=self.repo_subject,
-                confidence=BASE_CONFIDENCE[Kind.TEST_FIXED],
-                replaces=(self._test_key(Kind.FLAKY_TEST, test), self._test_key(Kind.FAILING_TEST, test)),
+            self._test_fact(
+                Kind.TEST_FIXED,
+                test,
+                "was fixed; earlier failures of it are no longer expected",
+                replaces=(Kind.FLAKY_TEST, Kind.FAILING_TEST),
             )
             for test in dict.fromkeys(fixed[:MAX_TESTS])
         ]
