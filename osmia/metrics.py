@@ -6,6 +6,8 @@ repository, ticket or TaskRun name.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 REGISTRY = CollectorRegistry(auto_describe=True)
@@ -89,3 +91,26 @@ TASKRUN_PHASES = Counter(
 TASKRUNS = Gauge(
     "osmia_taskruns", "TaskRuns the operator currently knows, by phase.", ["phase"], registry=REGISTRY
 )
+
+# Label values the operator can produce (the CLI's own operations never reach /metrics).
+EXTRACTION_OUTCOMES = ("done", "duplicate", "skipped", "failed")
+OPERATOR_DB_OPERATIONS = ("ingest", "query", "decay", "status")
+
+
+def start_series_at_zero(*, memory: bool, engines: Iterable[str], phases: Iterable[str]) -> None:
+    """Export every known labelled counter series at 0 from the start.
+
+    A labelled series otherwise appears on its first increment, already at 1:
+    Prometheus never sees it rise, so ``increase()`` and ``rate()`` stay 0 and
+    the first failed extraction or database error would never alert.
+    """
+    for phase in phases:
+        TASKRUN_PHASES.labels(phase=phase)
+    if not memory:
+        return
+    for outcome in EXTRACTION_OUTCOMES:
+        EXTRACTIONS.labels(outcome=outcome)
+    for operation in OPERATOR_DB_OPERATIONS:
+        DB_ERRORS.labels(operation=operation)
+    for engine in engines:
+        QUERIES.labels(engine=engine)

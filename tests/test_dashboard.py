@@ -257,6 +257,31 @@ def test_alert_label_values_exist() -> None:
     assert ("outcome", "failed") in matchers
 
 
+_AT_ZERO_SCRIPT = """
+import sys
+from prometheus_client import generate_latest
+from osmia import metrics
+
+metrics.start_series_at_zero(memory=sys.argv[1] == "on", engines=["claude-code"], phases=["Failed"])
+print(generate_latest(metrics.REGISTRY).decode())
+"""
+
+
+@pytest.mark.parametrize("memory", ["on", "off"])
+def test_alerted_series_exist_at_zero_before_the_first_event(memory: str) -> None:
+    """A series born at 1 never rises for Prometheus: increase() would miss the first failure."""
+    text = subprocess.run(
+        [sys.executable, "-c", _AT_ZERO_SCRIPT, memory], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    assert 'osmia_taskrun_phase_transitions_total{phase="Failed"} 0.0' in text
+    memory_series = [
+        'osmia_memory_extractions_total{outcome="failed"} 0.0',
+        'osmia_memory_database_errors_total{operation="ingest"} 0.0',
+        'osmia_memory_queries_total{engine="claude-code"} 0.0',
+    ]
+    assert all((line in text) == (memory == "on") for line in memory_series), text
+
+
 def test_alert_file_is_valid_yaml_for_promtool_shape() -> None:
     """The rule group serialises the way `promtool check rules` expects (groups/rules/alert/expr)."""
     rules = rendered_rules()

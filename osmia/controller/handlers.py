@@ -93,6 +93,9 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
     settings.persistence.finalizer = "osmia.dev/finalizer"
     settings.posting.level = 30  # logging.WARNING: only warnings become Kubernetes events
     runtime = Runtime(config=config, kube=Kube(load_credentials()))
+    metrics.start_series_at_zero(
+        memory=config.memory.enabled, engines=config.engines, phases=(p.value for p in Phase)
+    )
     if config.memory.enabled:
         runtime.memory = await Memory.open(MemorySettings.from_config(config.memory))
         runtime.scheduler = ExtractionScheduler(

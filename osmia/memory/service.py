@@ -201,10 +201,12 @@ class Memory:
 
     async def _ingest(self, run: TaskRun, finished_at: float | None) -> IngestResult:
         now = finished_at if finished_at is not None else observed_at(run, self._clock())
-        if await self._store.has_run(run.run_key):
-            return IngestResult(run.run_key, "duplicate", reason="already extracted")
         summary = summarize(run, now)
         async with self._store.transaction():
+            # Checked inside the write transaction: another process (the CLI) may ingest the same run.
+            recorded = await self._store.run_counts(run.run_key)
+            if recorded is not None:
+                return IngestResult(run.run_key, "duplicate", *recorded, reason="already extracted")
             facts = await merge(self._store, run.tenant, observe(run), run.ref, now)
             await self._store.insert_run(summary, 0, 0)
             patterns = await merge(
@@ -216,7 +218,8 @@ class Memory:
             )
             edges = [*facts.edges, *patterns.edges]
             new_edges = await self._store.insert_edges(edges)
-        written = {**facts.nodes, **patterns.nodes}
+            written = {**facts.nodes, **patterns.nodes}
+            await self._store.set_run_counts(run.run_key, len(written), new_edges)
         for node in written.values():
             self._graph.add_node(node.id, node.tenant)
             metrics.CONFIDENCE.observe(node.confidence)

@@ -354,9 +354,16 @@ class Store:
 
     # --- runs ---------------------------------------------------------------------
 
-    async def has_run(self, run_key: str) -> bool:
-        """True when this TaskRun was already extracted."""
-        return await self._scalar("SELECT 1 FROM runs WHERE run_key = ?", (run_key,)) is not None
+    async def run_counts(self, run_key: str) -> tuple[int, int] | None:
+        """(nodes, edges) written when this TaskRun was extracted, or ``None`` if it never was."""
+        rows = await self._rows("SELECT nodes, edges FROM runs WHERE run_key = ?", (run_key,))
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
+
+    async def set_run_counts(self, run_key: str, nodes: int, edges: int) -> None:
+        """Record what an extraction wrote, so a repeated request reports the same figures."""
+        await self._conn.execute(
+            "UPDATE runs SET nodes = ?, edges = ? WHERE run_key = ?", (nodes, edges, run_key)
+        )
 
     async def insert_run(self, run: RunSummary, nodes: int, edges: int) -> None:
         """Record a processed TaskRun (idempotency and statistics)."""

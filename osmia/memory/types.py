@@ -156,7 +156,11 @@ class RunSummary:
 
 @dataclass(frozen=True)
 class IngestResult:
-    """What one ingest did. ``state`` is ``done``, ``duplicate`` or ``skipped``."""
+    """What one ingest did. ``state`` is ``done``, ``duplicate`` or ``skipped``.
+
+    A duplicate reports the figures recorded when the run was first extracted,
+    so repeating a request (a replayed watch event) reports the same thing.
+    """
 
     run_key: str
     state: str

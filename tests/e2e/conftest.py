@@ -9,7 +9,9 @@ active, ``KUBECONFIG`` points at the admin kubeconfig and ``PATH`` starts
 with the virtualenv's bin directory and the control-plane bin directory.
 
 The binaries are built (or found in the cache) once after collection, outside
-any per-test timeout, and only when e2e tests were selected.
+any per-test timeout, and only when e2e tests were selected. Prometheus and
+promtool (hack/controlplane/build-prometheus.sh) likewise, only when a selected
+test uses the ``prometheus_bin`` fixture.
 
 Environment: ``OSMIA_E2E_KEEP=1`` leaves the control plane running after the
 session (its directory is printed) for debugging.
@@ -31,10 +33,18 @@ sys.path.insert(0, str(REPO / "hack" / "controlplane"))
 
 from controlplane import ControlPlane, ControlPlaneError, build_binaries  # noqa: E402
 
+from tests.e2e.prometheus_process import PrometheusError, build_prometheus  # noqa: E402
+
 VENV_BIN = Path(sys.prefix) / "bin"
 
 # Build outcome ("bin_dir", "seconds" or "error") and "up_seconds" for the summary.
 _build: dict[str, str] = {}
+# Prometheus build outcome ("bin_dir", "seconds" or "error").
+_prometheus: dict[str, str] = {}
+
+
+def _go_available() -> bool:
+    return shutil.which("go") is not None or Path("/usr/local/go/bin/go").exists()
 
 
 def _kubectl() -> str | None:
@@ -49,10 +59,16 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     start = time.monotonic()
     try:
         _build["bin_dir"] = str(build_binaries())
+        _build["seconds"] = f"{time.monotonic() - start:.1f}"
     except ControlPlaneError as exc:
         _build["error"] = str(exc)
-        return
-    _build["seconds"] = f"{time.monotonic() - start:.1f}"
+    if any("prometheus_bin" in getattr(item, "fixturenames", ()) for item in session.items):
+        start = time.monotonic()
+        try:
+            _prometheus["bin_dir"] = str(build_prometheus())
+            _prometheus["seconds"] = f"{time.monotonic() - start:.1f}"
+        except PrometheusError as exc:
+            _prometheus["error"] = str(exc)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -62,13 +78,29 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         if "up_seconds" in _build:
             line += f", up {_build['up_seconds']} s"
         terminalreporter.write_line(line + ")")
+    if "bin_dir" in _prometheus:
+        terminalreporter.write_line(
+            f"prometheus: {_prometheus['bin_dir']} (build check {_prometheus.get('seconds', '?')} s)"
+        )
+
+
+@pytest.fixture(scope="session")
+def prometheus_bin() -> Path:
+    """The directory holding the cached ``prometheus`` and ``promtool`` binaries."""
+    if "error" in _prometheus:
+        if not _go_available():
+            pytest.skip(f"Prometheus unavailable and no Go toolchain: {_prometheus['error']}")
+        pytest.fail(f"building Prometheus failed: {_prometheus['error']}")
+    if "bin_dir" not in _prometheus:  # collected without the hook (e.g. --setup-plan)
+        _prometheus["bin_dir"] = str(build_prometheus())
+    return Path(_prometheus["bin_dir"])
 
 
 @pytest.fixture(scope="session")
 def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:
     """A running etcd + kube-apiserver for the whole session (admin: system:masters)."""
     if "error" in _build:
-        if shutil.which("go") is None and not Path("/usr/local/go/bin/go").exists():
+        if not _go_available():
             pytest.skip(f"control plane binaries unavailable and no Go toolchain: {_build['error']}")
         pytest.fail(f"building the control plane failed: {_build['error']}")
     kubectl = _kubectl()

@@ -25,6 +25,7 @@ async def test_ingesting_the_same_taskrun_twice_changes_nothing(memory: Memory) 
     second = await memory.ingest(run)
     assert first.state == "done" and first.nodes > 0
     assert second.state == "duplicate"
+    assert (second.nodes, second.edges) == (first.nodes, first.edges)  # a replayed event reports the same
     assert await memory.export() == before
 
 
