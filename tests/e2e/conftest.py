@@ -133,3 +133,12 @@ def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlP
             print(f"\nOSMIA_E2E_KEEP=1: control plane left running in {cp.dir}")
         else:
             cp.down()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_operator_outlives_the_session() -> Iterator[None]:
+    """A test that fails half-way must not leave an `osmia run` process behind."""
+    yield
+    from tests.e2e.operator_process import OperatorProcess
+
+    OperatorProcess.stop_all()

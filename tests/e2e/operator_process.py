@@ -12,7 +12,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
@@ -40,6 +40,8 @@ def wait_for(check: Callable[[], Any], timeout: float = 30.0, interval: float = 
 
 class OperatorProcess:
     """One ``osmia run`` subprocess with its own config, database and ports."""
+
+    running: ClassVar[set[OperatorProcess]] = set()  # every started one, so the session can stop leftovers
 
     def __init__(
         self,
@@ -98,8 +100,15 @@ class OperatorProcess:
                 env=env,
                 cwd=REPO,
             )
+        OperatorProcess.running.add(self)
         wait_for(self._alive, timeout=60, what=f"operator liveness (log: {self.log})")
         return self
+
+    @classmethod
+    def stop_all(cls) -> None:
+        """Kill whatever a failed test left running."""
+        for op in list(cls.running):
+            op.stop(signal.SIGKILL, timeout=10)
 
     def _alive(self) -> bool:
         if self.proc is not None and self.proc.poll() is not None:
@@ -129,6 +138,7 @@ class OperatorProcess:
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 30.0) -> int:
         """Send ``sig`` and wait for the exit code."""
+        OperatorProcess.running.discard(self)
         if self.proc is None or self.proc.poll() is not None:
             return self.proc.returncode if self.proc else 0
         self.proc.send_signal(sig)
