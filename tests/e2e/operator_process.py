@@ -51,8 +51,11 @@ class OperatorProcess:
         namespaces: tuple[str, ...],
         memory: bool = True,
         extra: dict[str, Any] | None = None,
+        peering: tuple[str, int] | None = None,
     ):
         self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.peering = peering  # (name, priority) for kopf peering; None runs standalone
         self.namespaces = namespaces  # each operator watches only its own: tests run several at once
         self.kubeconfig = kubeconfig
         self.db = folder / "memory.db"
@@ -90,7 +93,11 @@ class OperatorProcess:
                     "run",
                     "--config",
                     str(self.config),
-                    "--standalone",
+                    *(
+                        ("--peering", peering[0], "--priority", str(peering[1]))
+                        if (peering := self.peering)
+                        else ("--standalone",)
+                    ),
                     "--liveness",
                     f"http://127.0.0.1:{self.liveness_port}/healthz",
                     *(arg for ns in self.namespaces for arg in ("--namespace", ns)),

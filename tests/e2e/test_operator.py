@@ -484,3 +484,46 @@ def test_a_run_can_opt_out_of_memory(operator: OperatorProcess, cluster: Cluster
     cluster.finish_external("opt-out", {"success": False, "testsFailed": ["TestOptOut"]})
     status = cluster.wait_extraction("opt-out", "Skipped")
     assert status["memory"]["injected"] == []
+
+
+def test_peering_keeps_one_operator_active_and_fails_over(
+    control_plane: Any, crd: None, private: Cluster, tmp_path: Path
+) -> None:
+    cluster = private
+    peering = {
+        "apiVersion": "kopf.dev/v1",
+        "kind": "KopfPeering",
+        "metadata": {"name": "osmia-e2e", "namespace": cluster.ns},
+    }
+    cluster.apply(yaml.safe_dump(peering))
+    high = OperatorProcess(
+        tmp_path / "high", control_plane.kubeconfig, namespaces=(cluster.ns,), peering=("osmia-e2e", 100)
+    )
+    low = OperatorProcess(
+        tmp_path / "low", control_plane.kubeconfig, namespaces=(cluster.ns,), peering=("osmia-e2e", 10)
+    )
+    high.start()
+    wait_for(lambda: len(peers(cluster)) == 1, what="the first operator in the peering object")
+    low.start()
+    wait_for(lambda: len(peers(cluster)) == 2, what="both operators in the peering object")
+    try:
+        cluster.apply(taskrun("peer-1", cluster.ns))
+        cluster.prompt("peer-1")
+        assert queries(high) == 1 and queries(low) == 0  # the lower priority one paused
+        assert high.stop() == 0  # a clean exit leaves the peering: the other one resumes
+        wait_for(lambda: len(peers(cluster)) == 1, what="the stopped operator to leave")
+        cluster.apply(taskrun("peer-2", cluster.ns))
+        cluster.prompt("peer-2")
+        assert queries(low) == 1
+    finally:
+        high.stop()
+        assert low.stop() == 0
+
+
+def peers(cluster: Cluster) -> dict[str, Any]:
+    body = cluster.get("kopfpeering", "osmia-e2e") or {}
+    return dict(body.get("status") or {})
+
+
+def queries(op: OperatorProcess) -> float:
+    return sample(op.metrics(), 'osmia_memory_queries_total{engine="claude-code"}')
