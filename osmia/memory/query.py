@@ -36,7 +36,10 @@ SIGNAL_LANGUAGE = 0.25
 SIGNAL_TEXT_MIN = 0.0
 SIGNAL_TEXT_MAX = 0.6
 TEXT_FULL_TERMS = 4
-TEXT_MAX_POSTINGS = 8000  # full-text work per query: the sum of the searched terms' document counts
+# Full-text work per query: the sum of the searched terms' document counts (rarest terms first).
+# 1000 keeps the FTS5 part near a millisecond at any store size; benchmarks/ found the same
+# nDCG with 1000 as with 8000 at 1k-1M nodes (docs/performance.md).
+TEXT_MAX_POSTINGS = 1000
 SIGNAL_HOP_SHARE = 0.5
 
 DISCOUNT_OTHER_REPOSITORY = 0.5

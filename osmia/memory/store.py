@@ -22,7 +22,7 @@ import aiosqlite
 from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Kind, Node, Relation, RunSummary, Subject
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _MIGRATIONS: tuple[str, ...] = (
     # v1: the initial schema.
@@ -151,6 +151,23 @@ _MIGRATIONS: tuple[str, ...] = (
         WHERE old.success = 0 AND tenant = old.tenant AND repository = old.repository
             AND failure_class = old.failure_class;
         DELETE FROM run_failures WHERE runs <= 0;
+    END;
+    """,
+    # v3: indexes the candidate queries can range-scan: general knowledge about an engine
+    # (repository = '') and patterns (a partial index: decay updates every confidence, and a
+    # full (tenant, kind, confidence) index made that 60 % slower), instead of a whole tenant;
+    # and the FTS row of a node is rewritten only when its text changed (a reinforcement
+    # rewrites the node row, and rewriting its FTS row too was most of an extraction's writes).
+    """
+    DROP INDEX nodes_engine;
+    CREATE INDEX nodes_engine ON nodes (tenant, engine, repository, confidence);
+    CREATE INDEX nodes_patterns ON nodes (tenant, confidence) WHERE kind = 'pattern';
+    DROP TRIGGER nodes_fts_update;
+    CREATE TRIGGER nodes_fts_update AFTER UPDATE OF content, terms ON nodes
+    WHEN old.content IS NOT new.content OR old.terms IS NOT new.terms BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content, terms)
+        VALUES ('delete', old.seq, old.content, old.terms);
+        INSERT INTO nodes_fts (rowid, content, terms) VALUES (new.seq, new.content, new.terms);
     END;
     """,
 )
@@ -436,7 +453,9 @@ class Store:
             marks = ",".join("?" * len(chunk))
             where, params = f"id IN ({marks})", list(chunk)
             if tenant is not None:
-                where, params = f"{where} AND tenant = ?", [*params, tenant]
+                # ``+tenant``: without statistics SQLite would pick a (tenant, …) index and scan
+                # the whole tenant; the id index finds each node directly.
+                where, params = f"{where} AND +tenant = ?", [*params, tenant]
             out.extend(await self._nodes(where, params))
         return sorted(out, key=lambda n: n.id)
 

@@ -1,0 +1,268 @@
+"""Speed and memory footprint of the memory engine, beside bare-SQLite baselines.
+
+Each step runs in its own process (``python -m benchmarks.speed STEP …``) and
+prints one JSON object on its last stdout line, so that peak RSS
+(``ru_maxrss``) belongs to that step and that scale alone:
+
+* ``build``: ingest a generated history through ``Memory`` (one decay pass per
+  simulated day, like the operator) → ingest throughput, extraction latency
+  per run, decay passes seen during the history, peak RSS while ingesting;
+* ``replicate``: grow a built store to N nodes with plain SQL (see
+  :func:`benchmarks.workload.replicate_store`);
+* ``serve``: what the operator does with a store: ``Memory.open`` (schema
+  check, graph load, catch-up decay) → ``context()`` for new tickets (query
+  latency, and the injected ids for the quality evaluation) → ingest a few
+  more runs (extraction latency at this size) → ``decay(cycles=1)`` passes.
+  Baselines on the same file, with the plain ``sqlite3`` module: an FTS5
+  ``MATCH … ORDER BY bm25 LIMIT 10`` with the same match expression Osmia
+  builds from each ticket, and one ``UPDATE nodes SET confidence =
+  confidence * (1 - decay_rate)`` transaction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import sqlite3
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.quality import evaluate
+from benchmarks.workload import Clock, GroundTruth, World, build_store, replicate_store, scenarios
+from osmia.memory.service import Memory, MemorySettings, request_for
+from osmia.memory.text import fts_query
+from osmia.taskrun import parse_taskrun
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set size in MiB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (nearest rank) of ``values``, in milliseconds when given seconds × 1000."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+
+
+def summary_ms(values: list[float]) -> dict[str, float]:
+    """p50/p95/p99/max of durations given in seconds, in milliseconds."""
+    ms = [v * 1000.0 for v in values]
+    return {
+        "n": len(ms),
+        "p50": pct(ms, 0.5),
+        "p95": pct(ms, 0.95),
+        "p99": pct(ms, 0.99),
+        "max": max(ms or [0]),
+    }
+
+
+def db_bytes(path: Path) -> int:
+    """Database file plus its WAL, if any."""
+    return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
+
+
+def store_counts(path: Path) -> dict[str, int]:
+    """Nodes (all and valid), edges and runs in a store."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        one = lambda sql: int(conn.execute(sql).fetchone()[0])  # noqa: E731
+        return {
+            "nodes": one("SELECT count(*) FROM nodes"),
+            "valid_nodes": one("SELECT count(*) FROM nodes WHERE valid_to IS NULL"),
+            "edges": one("SELECT count(*) FROM edges"),
+            "runs": one("SELECT count(*) FROM runs"),
+        }
+    finally:
+        conn.close()
+
+
+def remove_db(path: Path) -> None:
+    """Delete a database and its side files."""
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), path.with_suffix(".truth.json"),
+              path.with_suffix(".copies")):  # fmt: skip
+        if p.exists():
+            p.unlink()
+
+
+# --- steps ------------------------------------------------------------------------------
+
+
+def step_build(db: Path, runs: int, seed: int) -> dict[str, Any]:
+    """Ingest a ``runs``-long history into a new store."""
+    remove_db(db)
+    started = time.perf_counter()
+
+    def progress(done: int) -> None:
+        if done % 10000 == 0:
+            print(f"  … {done} runs ingested ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+
+    stats, truth = asyncio.run(build_store(db, runs, seed, progress=progress))
+    return {
+        "step": "build",
+        "runs": stats.runs,
+        "wall_seconds": time.perf_counter() - started,
+        "ingest_seconds": stats.ingest_seconds,
+        "throughput_runs_per_s": stats.runs / stats.ingest_seconds if stats.ingest_seconds else 0.0,
+        "extraction_ms": summary_ms(stats.latencies),
+        "daily_decay_ms": summary_ms(stats.decay_seconds),
+        "pruned": stats.pruned,
+        "peak_rss_mb": peak_rss_mb(),
+        "counts": store_counts(db),
+        "db_bytes": db_bytes(db),
+        "end": truth.end,
+    }
+
+
+def step_replicate(base: Path, db: Path, nodes: int) -> dict[str, Any]:
+    """Grow ``base`` into a store of about ``nodes`` nodes at ``db``."""
+    remove_db(db)
+    started = time.perf_counter()
+    counts = replicate_store(base, db, nodes)
+    db.with_suffix(".copies").write_text(str(counts["copies"]))
+    return {"step": "replicate", "seconds": time.perf_counter() - started, "copies": counts["copies"],
+            "counts": store_counts(db), "db_bytes": db_bytes(db)}  # fmt: skip
+
+
+def fts_baseline(db: Path, texts: list[str], rounds: int = 1) -> list[float]:
+    """Bare SQLite: the FTS5 match Osmia would run for each ticket, top 10 by BM25."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    sql = (
+        "SELECT rowid, bm25(nodes_fts) FROM nodes_fts WHERE nodes_fts MATCH ? "
+        "ORDER BY bm25(nodes_fts) LIMIT 10"
+    )
+    out: list[float] = []
+    try:
+        for text in texts[:20]:  # warm-up, like Osmia's
+            conn.execute(sql, (text,)).fetchall()
+        for _ in range(rounds):
+            for text in texts:
+                started = time.perf_counter()
+                conn.execute(sql, (text,)).fetchall()
+                out.append(time.perf_counter() - started)
+    finally:
+        conn.close()
+    return out
+
+
+def decay_baseline(db: Path) -> float:
+    """Bare SQLite: one transaction with a single decay ``UPDATE`` over every node."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        conn.execute("PRAGMA synchronous = NORMAL")
+        started = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("UPDATE nodes SET confidence = confidence * (1 - decay_rate)")
+        conn.execute("COMMIT")
+        return time.perf_counter() - started
+    finally:
+        conn.close()
+
+
+async def _serve(db: Path, queries: int, ingest: int, decays: int, seed: int) -> dict[str, Any]:
+    truth = GroundTruth.from_json(db.with_suffix(".truth.json").read_text())
+    copies_file = db.with_suffix(".copies")
+    copies = int(copies_file.read_text()) if copies_file.exists() else 1
+    now = truth.end + 60.0
+    clock = Clock(now)
+    cases = scenarios(truth, queries, seed=seed + 1000, copies=copies)
+    warm = scenarios(truth, 20, seed=seed + 2000, copies=copies)
+    runs = [parse_taskrun(c.doc) for c in cases]
+    more = list(World(truth.seed).continued(truth.runs, ingest)) if ingest else []
+    settings = MemorySettings(store_path=db)
+    out: dict[str, Any] = {"step": "serve", "copies": copies}
+
+    started = time.perf_counter()
+    memory = await Memory.open(settings, clock=clock, update_gauges=False)
+    out["open_seconds"] = time.perf_counter() - started
+    out["graph"] = {"nodes": memory.graph.node_count, "edges": memory.graph.edge_count}
+    out["rss_after_open_mb"] = peak_rss_mb()
+    try:
+        for case in warm:
+            await memory.context(parse_taskrun(case.doc))
+        latencies: list[float] = []
+        injected: list[list[str]] = []
+        for run in runs:
+            t0 = time.perf_counter()
+            context = await memory.context(run)
+            latencies.append(time.perf_counter() - t0)
+            injected.append([n.id for n in context.injected])
+        out["query_ms"] = summary_ms(latencies)
+        texts = [fts_query(request_for(run).text) for run in runs]
+        out["fts_baseline_ms"] = summary_ms(fts_baseline(db, [t for t in texts if t]))
+        out["injected_per_query"] = statistics.fmean(len(i) for i in injected) if injected else 0.0
+        out["quality"] = evaluate(db, truth, cases, injected, now)
+
+        latencies = []
+        for doc, at in more:
+            clock.now = at
+            run = parse_taskrun(doc)
+            t0 = time.perf_counter()
+            await memory.ingest(run, finished_at=at)
+            latencies.append(time.perf_counter() - t0)
+        out["extraction_ms"] = summary_ms(latencies)
+
+        osmia_decay, base_decay, pruned = [], [], 0
+        for _ in range(decays):
+            result = await memory.decay(cycles=1)
+            osmia_decay.append(result.duration_seconds)
+            pruned += result.pruned
+            base_decay.append(decay_baseline(db))
+        out["decay_seconds"] = {
+            "osmia": statistics.median(osmia_decay),
+            "baseline": statistics.median(base_decay),
+            "osmia_all": osmia_decay,
+            "baseline_all": base_decay,
+            "pruned": pruned,
+        }
+    finally:
+        await memory.close()
+    out["peak_rss_mb"] = peak_rss_mb()
+    out["counts"] = store_counts(db)
+    out["db_bytes"] = db_bytes(db)
+    return out
+
+
+def step_serve(db: Path, queries: int, ingest: int, decays: int, seed: int) -> dict[str, Any]:
+    """Open, query, ingest a few runs and decay an existing store (it is changed: use a copy)."""
+    return asyncio.run(_serve(db, queries, ingest, decays, seed))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="One benchmark step; prints a JSON object.")
+    sub = parser.add_subparsers(dest="step", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("--db", type=Path, required=True)
+    b.add_argument("--runs", type=int, required=True)
+    b.add_argument("--seed", type=int, default=7)
+    r = sub.add_parser("replicate")
+    r.add_argument("--base", type=Path, required=True)
+    r.add_argument("--db", type=Path, required=True)
+    r.add_argument("--nodes", type=int, required=True)
+    s = sub.add_parser("serve")
+    s.add_argument("--db", type=Path, required=True)
+    s.add_argument("--queries", type=int, default=500)
+    s.add_argument("--ingest", type=int, default=300)
+    s.add_argument("--decays", type=int, default=3)
+    s.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    if args.step == "build":
+        result = step_build(args.db, args.runs, args.seed)
+    elif args.step == "replicate":
+        result = step_replicate(args.base, args.db, args.nodes)
+    else:
+        result = step_serve(args.db, args.queries, args.ingest, args.decays, args.seed)
+    result["pid"] = os.getpid()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
