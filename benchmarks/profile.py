@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import shutil
+import sqlite3
 import tempfile
 import time
 from pathlib import Path
@@ -23,6 +24,21 @@ from typing import Any
 from benchmarks.workload import Clock, GroundTruth, Scenario, World, scenarios
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun
+
+
+def _new_runs(db: Path, seed: int, skip: int, count: int) -> list[tuple[dict[str, Any], float]]:
+    """The next ``count`` runs of the history that ``db`` does not hold yet (a served store has some)."""
+    conn = sqlite3.connect(db)
+    try:
+        known = {r[0] for r in conn.execute("SELECT run_key FROM runs")}
+    finally:
+        conn.close()
+    out = []
+    for doc, at in World(seed).continued(skip, count + 1000):
+        meta = doc["metadata"]
+        if f"{meta['namespace']}/{meta['name']}/{meta['uid']}" not in known:
+            out.append((doc, at))
+    return out[:count]
 
 
 async def _ingest(db: Path, runs: list[tuple[dict[str, Any], float]]) -> list[float]:
@@ -80,7 +96,7 @@ def main() -> None:
         async def profiled() -> list[float]:
             # Started inside the loop, so awaits are attributed to the line that awaited.
             if args.what == "ingest":
-                work = _ingest(db, list(World(args.seed).continued(args.skip, args.count)))
+                work = _ingest(db, _new_runs(db, args.seed, args.skip, args.count))
             else:
                 truth = GroundTruth.from_json(db.with_suffix(".truth.json").read_text())
                 meta = db.with_suffix(".copies")

@@ -289,20 +289,22 @@ def machine() -> str:
             f"{platform.python_version()}; SQLite {sqlite3.sqlite_version}")  # fmt: skip
 
 
-def engine_source() -> str:
-    """Which Osmia code was measured: the commit and any uncommitted change under osmia/."""
+def engine_source() -> tuple[str, str]:
+    """Which Osmia code was measured (commit, uncommitted files) and a hash of its content."""
 
     def git(*args: str) -> str:
         proc = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
         return proc.stdout.rstrip("\n") if proc.returncode == 0 else ""
 
+    content = hashlib.sha256()
+    for path in sorted((ROOT / "osmia").rglob("*.py")):
+        content.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     head = git("rev-parse", "--short", "HEAD") or "unknown"
     changed = git("status", "--porcelain", "--", "osmia").splitlines()
     if not changed:
-        return f"commit {head}, no uncommitted change under osmia/"
-    digest = hashlib.sha256(git("diff", "HEAD", "--", "osmia").encode()).hexdigest()[:12]
+        return f"commit {head}, no uncommitted change under osmia/", content.hexdigest()
     files = ", ".join(sorted(line[3:] for line in changed))
-    return f"commit {head} plus uncommitted changes to {files} (diff sha256 {digest})"
+    return f"commit {head} plus uncommitted changes to {files}", content.hexdigest()
 
 
 def render(results: dict[str, Any], smoke: bool, source: str) -> str:
@@ -350,11 +352,12 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or tmp / ("osmia-bench-smoke" if args.smoke else "osmia-bench")
     log = open(os.devnull, "w") if args.quiet else sys.stderr  # noqa: SIM115
     started = time.perf_counter()
-    source = engine_source()
+    source, before = engine_source()
     results = measure(scales, out, args.seed, log)
-    after = engine_source()
-    if after != source:
-        source += f" — WARNING: the code changed during the run (now: {after})"
+    now, after = engine_source()
+    source += f" (content sha256 {before[:12]})"
+    if after != before:
+        source += f" — WARNING: osmia/ changed during the run (now {now}, content sha256 {after[:12]})"
     report = render(results, args.smoke, source)
     report += f"\nTotal benchmark time: {time.perf_counter() - started:.0f} s.\n"
     (out / "results.json").write_text(json.dumps(results, indent=1))
