@@ -9,6 +9,7 @@ Every memory decision is delegated to :class:`osmia.memory.service.Memory`.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import Counter
 from collections.abc import Mapping
@@ -91,13 +92,17 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
     settings.persistence.progress_storage = kopf.AnnotationsProgressStorage(prefix="kopf.osmia.dev")
     settings.persistence.diffbase_storage = kopf.AnnotationsDiffBaseStorage(prefix="kopf.osmia.dev")
     settings.persistence.finalizer = "osmia.dev/finalizer"
-    settings.posting.level = 30  # logging.WARNING: only warnings become Kubernetes events
+    settings.posting.level = logging.WARNING  # only warnings become Kubernetes events
     runtime = Runtime(config=config, kube=Kube(load_credentials()))
     metrics.start_series_at_zero(
         memory=config.memory.enabled, engines=config.engines, phases=(p.value for p in Phase)
     )
     if config.memory.enabled:
-        runtime.memory = await Memory.open(MemorySettings.from_config(config.memory))
+        try:
+            runtime.memory = await Memory.open(MemorySettings.from_config(config.memory))
+        except StoreError as exc:  # a database we must not touch: stop, loudly, instead of retrying
+            log.error("cannot open memory", error=str(exc))
+            raise kopf.PermanentError(str(exc)) from exc
         runtime.scheduler = ExtractionScheduler(
             runtime.memory, runtime.kube, config.memory.extraction_concurrency
         )

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import signal
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -527,3 +530,22 @@ def peers(cluster: Cluster) -> dict[str, Any]:
 
 def queries(op: OperatorProcess) -> float:
     return sample(op.metrics(), 'osmia_memory_queries_total{engine="claude-code"}')
+
+
+def test_a_corrupt_database_stops_the_operator_with_a_clear_error_and_is_left_alone(
+    control_plane: Any, crd: None, private: Cluster, tmp_path: Path
+) -> None:
+    op = OperatorProcess(tmp_path, control_plane.kubeconfig, namespaces=(private.ns,))
+    op.db.write_bytes(os.urandom(8192))
+    before = op.db.read_bytes()
+    proc = subprocess.run(
+        [sys.executable, "-m", "osmia", "run", "--config", str(op.config), "--standalone", "-n", private.ns],
+        env={**os.environ, "KUBECONFIG": str(control_plane.kubeconfig)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode != 0
+    assert f"memory database {op.db}" in proc.stderr and "restore a backup" in proc.stderr
+    assert op.db.read_bytes() == before
