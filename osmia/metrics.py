@@ -94,7 +94,7 @@ TASKRUNS = Gauge(
 
 # Label values the operator can produce (the CLI's own operations never reach /metrics).
 EXTRACTION_OUTCOMES = ("done", "duplicate", "skipped", "failed")
-OPERATOR_DB_OPERATIONS = ("ingest", "query", "decay", "status")
+OPERATOR_DB_OPERATIONS = ("ingest", "query", "decay", "status", "maintain")
 
 
 def start_series_at_zero(*, memory: bool, engines: Iterable[str], phases: Iterable[str]) -> None:

@@ -50,6 +50,7 @@ registry = kopf.OperatorRegistry()
 
 TIMEOUT_CHECK_SECONDS = 5.0
 DRAIN_SECONDS = 20.0
+MAINTENANCE_SECONDS = 15.0
 TERMINAL = frozenset(p.value for p in TERMINAL_PHASES)
 NO_CONTEXT = MemoryContext(injected=(), section="")
 
@@ -63,6 +64,7 @@ class Runtime:
     memory: Memory | None = None
     scheduler: ExtractionScheduler | None = None
     decay_task: asyncio.Task[None] | None = None
+    maintenance_task: asyncio.Task[None] | None = None
     phases: dict[str, str] = field(default_factory=dict)
 
     def track_phase(self, uid: str, phase: str | None) -> None:
@@ -99,7 +101,9 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
     )
     if config.memory.enabled:
         try:
-            runtime.memory = await Memory.open(MemorySettings.from_config(config.memory))
+            runtime.memory = await Memory.open(
+                MemorySettings.from_config(config.memory), deferred_checkpoints=True
+            )
         except StoreError as exc:  # a database we must not touch: stop, loudly, instead of retrying
             log.error("cannot open memory", error=str(exc))
             raise kopf.PermanentError(str(exc)) from exc
@@ -107,6 +111,9 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
             runtime.memory, runtime.kube, config.memory.extraction_concurrency
         )
         runtime.decay_task = asyncio.create_task(decay_loop(runtime.memory), name="osmia-decay")
+        runtime.maintenance_task = asyncio.create_task(
+            maintenance_loop(runtime.memory), name="osmia-maintenance"
+        )
         log.info("memory open", store=str(config.memory.store_path))
     else:
         log.info("memory disabled: no database, no extraction, no Prior Knowledge")
@@ -119,9 +126,10 @@ async def cleanup(memo: kopf.Memo, **_: Any) -> None:
     runtime: Runtime | None = memo.get("runtime")
     if runtime is None:
         return
-    if runtime.decay_task is not None:
-        runtime.decay_task.cancel()
-        await asyncio.gather(runtime.decay_task, return_exceptions=True)
+    for task in (runtime.decay_task, runtime.maintenance_task):
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
     if runtime.scheduler is not None:
         await runtime.scheduler.drain(DRAIN_SECONDS)
     if runtime.memory is not None:
@@ -146,6 +154,16 @@ async def decay_loop(memory: Memory) -> None:
         except StoreError as exc:
             log.error("decay failed", error=str(exc))
             await asyncio.sleep(60)
+
+
+async def maintenance_loop(memory: Memory) -> None:
+    """Merge full-text segments and checkpoint the WAL every ``MAINTENANCE_SECONDS``, between extractions."""
+    while True:
+        await asyncio.sleep(MAINTENANCE_SECONDS)
+        try:
+            await memory.maintain()
+        except StoreError as exc:
+            log.error("maintenance failed", error=str(exc))
 
 
 # --- TaskRun created ----------------------------------------------------------------------

@@ -12,7 +12,7 @@ import asyncio
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -125,9 +125,19 @@ class Memory:
         create: bool = True,
         catch_up: bool = True,
         update_gauges: bool = True,
+        deferred_checkpoints: bool = False,
     ) -> Memory:
-        """Open the database, load the graph view and apply missed decay cycles once."""
-        store = await Store.open(settings.store_path, busy_timeout_ms=settings.busy_timeout_ms, create=create)
+        """Open the database, load the graph view and apply missed decay cycles once.
+
+        A long-running owner (the operator) passes ``deferred_checkpoints`` and calls
+        :meth:`maintain` between extractions, so no extraction pays for a checkpoint.
+        """
+        store = await Store.open(
+            settings.store_path,
+            busy_timeout_ms=settings.busy_timeout_ms,
+            create=create,
+            deferred_checkpoints=deferred_checkpoints,
+        )
         memory = cls(store, settings, clock, update_gauges=update_gauges)
         try:
             await memory._load_graph()
@@ -151,9 +161,15 @@ class Memory:
         return self._graph
 
     async def close(self) -> None:
-        """Wait for the write in progress, then close the database."""
+        """Wait for the write in progress, tidy up (:meth:`maintain`), then close the database."""
         async with self._lock:
+            with suppress(StoreError, sqlite3.Error, ValueError):  # a failing database still closes
+                await self._store.maintain()
             await self._store.close()
+
+    async def maintain(self) -> None:
+        """Housekeeping outside extractions: merge full-text segments and checkpoint the WAL."""
+        await self._guarded("maintain", self._store.maintain)
 
     async def _load_graph(self) -> None:
         self._graph.clear()

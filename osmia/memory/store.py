@@ -22,7 +22,7 @@ import aiosqlite
 from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Kind, Node, Relation, RunSummary, Subject
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _MIGRATIONS: tuple[str, ...] = (
     # v1: the initial schema.
@@ -170,7 +170,15 @@ _MIGRATIONS: tuple[str, ...] = (
         INSERT INTO nodes_fts (rowid, content, terms) VALUES (new.seq, new.content, new.terms);
     END;
     """,
+    # v4: no automatic FTS segment merging inside writes: merging is housekeeping
+    # (Store.maintain), run by the operator between extractions and on close.
+    """
+    INSERT INTO nodes_fts (nodes_fts, rank) VALUES ('automerge', 0);
+    """,
 )
+
+# Work one maintenance pass may do on the full-text index (FTS5 'merge' pages).
+FTS_MERGE_PAGES = 500
 
 NODE_COLUMNS = (
     "id, type, tenant, kind, key, content, repository, engine, task_type, language, "
@@ -244,10 +252,19 @@ class Store:
     # --- lifecycle -----------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: Path, *, busy_timeout_ms: int = 5000, create: bool = True) -> Store:
+    async def open(
+        cls,
+        path: Path,
+        *,
+        busy_timeout_ms: int = 5000,
+        create: bool = True,
+        deferred_checkpoints: bool = False,
+    ) -> Store:
         """Open (and create or migrate) the database at ``path``.
 
         With ``create=False`` a missing file is an error rather than a new database.
+        With ``deferred_checkpoints`` the WAL is checkpointed only by :meth:`maintain`
+        (the operator runs it between extractions), not inside a commit.
         """
         path = Path(path)
         exists = path.exists()
@@ -263,6 +280,8 @@ class Store:
         store = cls(path, conn)
         try:
             await store._configure(busy_timeout_ms)
+            if deferred_checkpoints:
+                await conn.execute("PRAGMA wal_autocheckpoint = 0")
         except sqlite3.Error as exc:
             await conn.close()
             raise explain_sqlite_error(path, exc) from exc
@@ -305,6 +324,14 @@ class Store:
             await self._conn.executescript(
                 f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {target};\nCOMMIT;"
             )
+
+    async def maintain(self) -> None:
+        """Housekeeping kept out of extractions: merge full-text segments, checkpoint the WAL."""
+        async with self.transaction():
+            await self._conn.execute(
+                "INSERT INTO nodes_fts (nodes_fts, rank) VALUES ('merge', ?)", (FTS_MERGE_PAGES,)
+            )
+        await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
         """Checkpoint and close; safe to call twice."""
