@@ -9,6 +9,7 @@ concurrent callers never interleave transactions.
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -115,6 +116,7 @@ class Memory:
         self._clock = clock
         self._lock = asyncio.Lock()
         self._update_gauges = update_gauges
+        self._wrote = False  # only a memory that wrote tidies up on close: read verbs stay read-only
 
     @classmethod
     async def open(
@@ -161,10 +163,11 @@ class Memory:
         return self._graph
 
     async def close(self) -> None:
-        """Wait for the write in progress, tidy up (:meth:`maintain`), then close the database."""
+        """Wait for the write in progress, tidy up after writes (:meth:`maintain`), then close."""
         async with self._lock:
-            with suppress(StoreError, sqlite3.Error, ValueError):  # a failing database still closes
-                await self._store.maintain()
+            if self._wrote:
+                with suppress(StoreError, sqlite3.Error, ValueError):  # a failing database still closes
+                    await self._store.maintain()
             await self._store.close()
 
     async def maintain(self) -> None:
@@ -244,6 +247,7 @@ class Memory:
         if self._update_gauges:
             for node_id in facts.created | patterns.created:
                 metrics.NODES.labels(type=written[node_id].type.value).inc()
+        self._wrote = True
         return IngestResult(run.run_key, "done", nodes=len(written), edges=new_edges)
 
     # --- query ------------------------------------------------------------------
@@ -291,6 +295,7 @@ class Memory:
         else:
             result, pruned = await decay_mod.decay_now(self._store, cycles, threshold)
         self._graph.remove_nodes(pruned)
+        self._wrote = self._wrote or result.cycles > 0 or bool(pruned)
         return result
 
     async def next_decay_at(self) -> float:
@@ -354,6 +359,7 @@ class Memory:
             async with self._store.transaction():
                 await self._store.delete_node(node_id)
             self._graph.remove_nodes([node_id])
+            self._wrote = True
             return True
 
         done = await self._guarded("forget", work)
@@ -405,6 +411,7 @@ class Memory:
                 for key, value in sorted(meta.items()):
                     await self._store.set_meta(key, value)
             await self._load_graph()
+            self._wrote = True
             return len(nodes), len(edges), len(runs)
 
         counts = await self._guarded("import", work)
@@ -437,8 +444,6 @@ def _node_record(node: Node) -> dict[str, Any]:
 
 
 def _node_row(record: dict[str, Any]) -> tuple[Any, ...]:
-    import json
-
     values = [record[f] for f in _EXPORT_FIELDS]
     values[-1] = json.dumps(values[-1])
     return tuple(values)

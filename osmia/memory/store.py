@@ -450,16 +450,6 @@ class Store:
         )
         return [(r[0], int(r[1])) for r in rows]
 
-    async def repository_run_count(self, tenant: str, repository: str) -> int:
-        """Runs seen on one repository."""
-        return int(
-            await self._scalar(
-                "SELECT count(*) FROM runs WHERE tenant = ? AND repository = ?", (tenant, repository)
-            )
-        )
-
-    # --- nodes --------------------------------------------------------------------
-
     async def nodes_by_keys(self, tenant: str, keys: Iterable[str]) -> dict[str, Node]:
         """Existing nodes of one tenant with the given canonical keys."""
         wanted = sorted(set(keys))
@@ -612,10 +602,6 @@ class Store:
         if tenant is None:
             return int(await self._scalar(f"SELECT count(*) FROM {table}"))
         return int(await self._scalar(f"SELECT count(*) FROM {table} WHERE tenant = ?", (tenant,)))
-
-    async def confidences(self) -> list[float]:
-        """Every node's confidence (histogram snapshot for ``status``)."""
-        return [float(r[0]) for r in await self._rows("SELECT confidence FROM nodes")]
 
     async def apply_decay(self, cycles: int, threshold: float) -> list[str]:
         """Scale every confidence by ``(1 - decay_rate) ** cycles`` and prune below ``threshold``.
