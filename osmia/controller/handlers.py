@@ -43,6 +43,7 @@ from osmia.controller.status import extraction_patch, now_iso, phase_patch
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import StoreError
 from osmia.memory.types import MemoryContext
+from osmia.process import settle_heap
 from osmia.taskrun import TERMINAL_PHASES, Phase, TaskRun, TaskRunError, parse_taskrun
 
 log = structlog.get_logger("osmia.controller")
@@ -118,6 +119,7 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
     else:
         log.info("memory disabled: no database, no extraction, no Prior Knowledge")
     memo["runtime"] = runtime
+    settle_heap()
 
 
 @kopf.on.cleanup(registry=registry)

@@ -23,9 +23,10 @@ MAX_SOURCES_SHOWN = 2
 
 def format_sources(sources: Sequence[str]) -> str:
     """The newest few citations, newest first: ``tr/ns/a, tr/ns/b (+2 more)``."""
-    newest = [clean_text(s, 120) for s in reversed(sources)]
-    shown = ", ".join(newest[:MAX_SOURCES_SHOWN]) or "unknown run"
-    extra = len(newest) - MAX_SOURCES_SHOWN
+    shown = (
+        ", ".join(clean_text(s, 120) for s in list(reversed(sources))[:MAX_SOURCES_SHOWN]) or "unknown run"
+    )
+    extra = len(sources) - MAX_SOURCES_SHOWN
     return f"{shown} (+{extra} more)" if extra > 0 else shown
 
 

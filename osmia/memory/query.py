@@ -55,11 +55,11 @@ NEAR_TWIN = 0.75
 MAX_PER_KIND = {Kind.LEARNING: 3, Kind.FLAKY_TEST: 3, Kind.FAILING_TEST: 3}
 DEFAULT_MAX_PER_KIND = 2
 
-LIMIT_REPOSITORY = 200
+LIMIT_REPOSITORY = 60
 LIMIT_ENGINE = 60
 LIMIT_PATTERN = 60
 LIMIT_TEXT = 60
-HOP_SEEDS = 40
+HOP_SEEDS = 20
 
 
 @dataclass
@@ -86,10 +86,12 @@ def _names_engine(node: Node, engine: str) -> bool:
     return node.kind is Kind.ENGINE_CAPABILITY and node.key.rsplit(">", 1)[-1] == engine
 
 
-def relevance(node: Node, signals: dict[str, float], req: QueryRequest) -> tuple[float, tuple[str, ...]]:
-    """Combine matched signals, then discount mismatching subjects; returns value and reasons."""
+def relevance(
+    node: Node, signals: dict[str, float], req: QueryRequest
+) -> tuple[float, tuple[tuple[float, str], ...]]:
+    """Combine matched signals, then discount mismatching subjects; returns value and discounts applied."""
     value = _noisy_or(signals.values())
-    reasons = [f"{name} {v:.2f}" for name, v in sorted(signals.items())]
+    discounts: list[tuple[float, str]] = []
     s = node.subject
     for differs, factor, why in (
         (bool(s.repository) and bool(req.repository) and s.repository != req.repository,
@@ -103,8 +105,8 @@ def relevance(node: Node, signals: dict[str, float], req: QueryRequest) -> tuple
     ):  # fmt: skip
         if differs:
             value *= factor
-            reasons.append(f"× {factor} {why}")
-    return min(1.0, value), tuple(reasons)
+            discounts.append((factor, why))
+    return min(1.0, value), tuple(discounts)
 
 
 class Ranker:
@@ -202,14 +204,13 @@ class Ranker:
     async def _widen(self, req: QueryRequest, found: dict[str, _Signals]) -> None:
         """One hop over relates_to/contradicts from the strongest seeds, same tenant only."""
         seeds = sorted(found.values(), key=lambda e: (-_noisy_or(e.signals.values()), e.node.id))[:HOP_SEEDS]
+        value = {seed.node.id: _noisy_or(seed.signals.values()) for seed in seeds}
         hop: dict[str, float] = {}
-        for seed in seeds:
-            seed_value = _noisy_or(seed.signals.values())
-            for other, _rel, _w in self._graph.neighbours(
-                seed.node.id, (Relation.RELATES_TO, Relation.CONTRADICTS), req.tenant
-            ):
+        neighbours = await self._graph.neighbours(list(value), (Relation.RELATES_TO, Relation.CONTRADICTS))
+        for seed_id, others in neighbours.items():
+            for other in others:
                 if other not in found:
-                    hop[other] = max(hop.get(other, 0.0), SIGNAL_HOP_SHARE * seed_value)
+                    hop[other] = max(hop.get(other, 0.0), SIGNAL_HOP_SHARE * value[seed_id])
         if not hop:
             return
         for node in await self._store.nodes_by_ids(hop, tenant=req.tenant):
@@ -218,8 +219,11 @@ class Ranker:
 
     def score(self, entry: _Signals, req: QueryRequest, now: float) -> ScoreParts:
         """The three parts of one candidate's score."""
-        rel, reasons = relevance(entry.node, entry.signals, req)
-        return ScoreParts(rel, entry.node.confidence, recency(entry.node.last_seen, now), reasons)
+        rel, discounts = relevance(entry.node, entry.signals, req)
+        node = entry.node
+        return ScoreParts(
+            rel, node.confidence, recency(node.last_seen, now), tuple(entry.signals.items()), discounts
+        )
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int
@@ -242,11 +246,20 @@ class Ranker:
                 found = bags[node.id] = frozenset(words(node.content)) - TEMPLATE_WORDS
             return found
 
+        costs: dict[str, int] = {}
+
+        def cost(node: Node, parts: ScoreParts) -> int:
+            """Tokens the node's line would take, rendered once per query."""
+            found = costs.get(node.id)
+            if found is None:
+                found = costs[node.id] = estimate_tokens(render_line(to_injected(node, parts.score)) + "\n")
+            return found
+
         for parts, node in scored:
-            verdict = self._verdict(node, parts, kept, max_facts, budget, bag)
+            verdict = self._verdict(node, parts, kept, max_facts, budget, bag, cost)
             if verdict == "kept":
                 kept.append(node)
-                budget -= estimate_tokens(render_line(to_injected(node, parts.score)) + "\n")
+                budget -= cost(node, parts)
             out.append(Candidate(node, parts, verdict == "kept", verdict))
         return out
 
@@ -258,11 +271,14 @@ class Ranker:
         max_facts: int,
         budget: int,
         bag: Callable[[Node], frozenset[str]],
+        cost: Callable[[Node, ScoreParts], int],
     ) -> str:
         if parts.relevance < MIN_RELEVANCE:
             return f"dropped: relevance {parts.relevance:.2f} below {MIN_RELEVANCE}"
         if parts.score < MIN_SCORE:
             return f"dropped: score {parts.score:.3f} below {MIN_SCORE}"
+        if len(kept) >= max_facts:  # first of the checks that need the kept list: it is the cheapest
+            return f"dropped: max_facts_per_query ({max_facts}) reached"
         mine = bag(node)
         twin = next((k for k in kept if _jaccard(bag(k), mine) >= NEAR_TWIN), None)
         if twin is not None:
@@ -270,9 +286,7 @@ class Ranker:
         cap = MAX_PER_KIND.get(node.kind, DEFAULT_MAX_PER_KIND)
         if sum(1 for k in kept if k.kind is node.kind) >= cap:
             return f"dropped: already {cap} {node.kind.value} nodes"
-        if len(kept) >= max_facts:
-            return f"dropped: max_facts_per_query ({max_facts}) reached"
-        if estimate_tokens(render_line(to_injected(node, parts.score)) + "\n") > budget:
+        if cost(node, parts) > budget:
             return "dropped: over the token budget"
         return "kept"
 

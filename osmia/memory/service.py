@@ -2,7 +2,7 @@
 
 open → ingest / context / explain / decay → close, plus the admin reads
 (status, search, show, export, import, forget). It owns the store, the graph
-view and the metrics; it serialises access to its single connection so that
+queries and the metrics; it serialises access to its single connection so that
 concurrent callers never interleave transactions.
 """
 
@@ -110,7 +110,7 @@ class Memory:
         self, store: Store, settings: MemorySettings, clock: Callable[[], float], *, update_gauges: bool
     ) -> None:
         self._store = store
-        self._graph = KnowledgeGraph()
+        self._graph = KnowledgeGraph(store)
         self._ranker = Ranker(store, self._graph)
         self._settings = settings
         self._clock = clock
@@ -129,7 +129,7 @@ class Memory:
         update_gauges: bool = True,
         deferred_checkpoints: bool = False,
     ) -> Memory:
-        """Open the database, load the graph view and apply missed decay cycles once.
+        """Open the database, count its nodes and apply missed decay cycles once.
 
         A long-running owner (the operator) passes ``deferred_checkpoints`` and calls
         :meth:`maintain` between extractions, so no extraction pays for a checkpoint.
@@ -142,11 +142,15 @@ class Memory:
         )
         memory = cls(store, settings, clock, update_gauges=update_gauges)
         try:
-            await memory._load_graph()
+            await memory._graph.load()
             if catch_up:
                 await memory.decay()
             else:
                 await memory._refresh_gauges()
+            if memory._wrote or store.migrated:
+                # A migration or a catch-up decay rewrote much of the file into the WAL; fold it
+                # back now, so that reads come from the mapped file rather than WAL frames.
+                await memory.maintain()
         except BaseException:
             await store.close()
             raise
@@ -159,7 +163,7 @@ class Memory:
 
     @property
     def graph(self) -> KnowledgeGraph:
-        """The in-memory graph view (read-only use)."""
+        """Graph questions about this memory's nodes (neighbourhoods, relations)."""
         return self._graph
 
     async def close(self) -> None:
@@ -173,13 +177,6 @@ class Memory:
     async def maintain(self) -> None:
         """Housekeeping outside extractions: merge full-text segments and checkpoint the WAL."""
         await self._guarded("maintain", self._store.maintain)
-
-    async def _load_graph(self) -> None:
-        self._graph.clear()
-        for node_id, tenant in await self._store.node_ids_and_tenants():
-            self._graph.add_node(node_id, tenant)
-        for edge in await self._store.all_edges():
-            self._graph.add_edge(edge)
 
     async def _refresh_gauges(self) -> None:
         if not self._update_gauges:
@@ -226,26 +223,19 @@ class Memory:
             recorded = await self._store.run_counts(run.run_key)
             if recorded is not None:
                 return IngestResult(run.run_key, "duplicate", *recorded, reason="already extracted")
-            facts = await merge(self._store, run.tenant, observe(run), run.ref, now)
+            # The run is recorded first: its statistics (kept by triggers) feed the patterns.
+            # Facts and recomputed patterns are then merged together, in one read and one write.
             await self._store.insert_run(summary, 0, 0)
-            patterns = await merge(
-                self._store,
-                run.tenant,
-                await recompute(self._store, summary, self._settings.min_pattern_samples),
-                run.ref,
-                now,
-            )
-            edges = [*facts.edges, *patterns.edges]
-            new_edges = await self._store.insert_edges(edges)
-            written = {**facts.nodes, **patterns.nodes}
+            patterns = await recompute(self._store, summary, self._settings.min_pattern_samples)
+            merged = await merge(self._store, run.tenant, [*observe(run), *patterns], run.ref, now)
+            new_edges = await self._store.insert_edges(merged.edges)
+            written = merged.nodes
             await self._store.set_run_counts(run.run_key, len(written), new_edges)
+        self._graph.nodes_added(len(merged.created))
         for node in written.values():
-            self._graph.add_node(node.id, node.tenant)
             metrics.CONFIDENCE.observe(node.confidence)
-        for edge in edges:
-            self._graph.add_edge(edge)
         if self._update_gauges:
-            for node_id in facts.created | patterns.created:
+            for node_id in merged.created:
                 metrics.NODES.labels(type=written[node_id].type.value).inc()
         self._wrote = True
         return IngestResult(run.run_key, "done", nodes=len(written), edges=new_edges)
@@ -294,7 +284,7 @@ class Memory:
             metrics.LAST_DECAY.set(boundary)
         else:
             result, pruned = await decay_mod.decay_now(self._store, cycles, threshold)
-        self._graph.remove_nodes(pruned)
+        self._graph.nodes_removed(len(pruned))
         self._wrote = self._wrote or result.cycles > 0 or bool(pruned)
         return result
 
@@ -358,7 +348,7 @@ class Memory:
                 return False
             async with self._store.transaction():
                 await self._store.delete_node(node_id)
-            self._graph.remove_nodes([node_id])
+            self._graph.nodes_removed(1)
             self._wrote = True
             return True
 
@@ -410,7 +400,7 @@ class Memory:
                 await self._store.insert_run_rows(runs)
                 for key, value in sorted(meta.items()):
                     await self._store.set_meta(key, value)
-            await self._load_graph()
+            await self._graph.load()
             self._wrote = True
             return len(nodes), len(edges), len(runs)
 

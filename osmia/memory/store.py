@@ -22,7 +22,7 @@ import aiosqlite
 from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Kind, Node, Relation, RunSummary, Subject
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _MIGRATIONS: tuple[str, ...] = (
     # v1: the initial schema.
@@ -175,15 +175,27 @@ _MIGRATIONS: tuple[str, ...] = (
     """
     INSERT INTO nodes_fts (nodes_fts, rank) VALUES ('automerge', 0);
     """,
+    # v5: the reverse edge index covers the one-hop query (dst, relation → src) without reading
+    # the table row: ranking asks for the neighbours of its strongest candidates on every query.
+    """
+    DROP INDEX edges_dst;
+    CREATE INDEX edges_dst ON edges (dst, relation, src);
+    """,
 )
 
 # Work one maintenance pass may do on the full-text index (FTS5 'merge' pages).
 FTS_MERGE_PAGES = 500
+# Reads go through a memory map of up to this many bytes of the file instead of a read() system
+# call per page: a query touches a few hundred scattered pages, and copying each one into the
+# 2 MB page cache was most of a query at 100k nodes (docs/performance.md). Writes still use
+# write(); the mapped pages are the kernel's page cache, counted in RSS only once touched.
+MMAP_BYTES = 256 * 1024 * 1024
 
 NODE_COLUMNS = (
     "id, type, tenant, kind, key, content, repository, engine, task_type, language, "
     "confidence, decay_rate, valid_from, valid_to, last_seen, occurrences, sources"
 )
+_FIXED_NODE_COLUMNS = frozenset({"id", "type", "tenant", "kind", "key"})
 RUN_COLUMNS = (
     "run_key, ref, tenant, repository, language, engine, task_type, success, "
     "failure_class, duration, finished_at, nodes, edges"
@@ -248,6 +260,7 @@ class Store:
     def __init__(self, path: Path, conn: aiosqlite.Connection) -> None:
         self.path = path
         self._conn = conn
+        self.migrated = False  # whether open() upgraded the schema (the file was written)
 
     # --- lifecycle -----------------------------------------------------------
 
@@ -299,6 +312,7 @@ class Store:
             raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
         await self._conn.execute("PRAGMA foreign_keys = ON")
         await self._conn.execute("PRAGMA synchronous = NORMAL")
+        await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         await self._migrate(version)
 
     async def _check_schema(self) -> int:
@@ -324,6 +338,7 @@ class Store:
             await self._conn.executescript(
                 f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {target};\nCOMMIT;"
             )
+            self.migrated = True
 
     async def maintain(self) -> None:
         """Housekeeping kept out of extractions: merge full-text segments, checkpoint the WAL."""
@@ -369,13 +384,12 @@ class Store:
     # --- small helpers ------------------------------------------------------------
 
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._conn.execute(sql, params) as cur:
-            row = await cur.fetchone()
-        return row[0] if row else None
+        rows = await self._rows(sql, params)
+        return rows[0][0] if rows else None
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        # One trip to aiosqlite's thread (execute, fetch and close together), not three.
+        return list(await self._conn.execute_fetchall(sql, params))
 
     async def _nodes(self, where: str, params: Sequence[Any] = ()) -> list[Node]:
         rows = await self._rows(f"SELECT {NODE_COLUMNS} FROM nodes WHERE {where}", params)
@@ -486,7 +500,9 @@ class Store:
         if not nodes:
             return
         cols = [*NODE_COLUMNS.split(", "), "terms"]
-        updates = ", ".join(f"{c} = excluded.{c}" for c in cols[1:])
+        # Only what a node's life changes: SQLite rewrites every index over an assigned column,
+        # so assigning the fixed ones (type, tenant, kind, key) rewrote two indexes for nothing.
+        updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c not in _FIXED_NODE_COLUMNS)
         await self._conn.executemany(
             f"INSERT INTO nodes ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
             f"ON CONFLICT (id) DO UPDATE SET {updates}",
@@ -559,9 +575,24 @@ class Store:
             return await self._nodes("1 ORDER BY id")
         return await self._nodes("tenant = ? ORDER BY id", (tenant,))
 
-    async def node_ids_and_tenants(self) -> list[tuple[str, str]]:
-        """Just ids and tenants: enough to build the graph view cheaply."""
-        return [(r[0], r[1]) for r in await self._rows("SELECT id, tenant FROM nodes")]
+    async def neighbour_ids(self, ids: Sequence[str], relations: Sequence[Relation]) -> list[tuple[str, str]]:
+        """``(node, neighbour)`` for every edge of ``relations`` touching one of ``ids``, either way.
+
+        Both halves read an index only: the primary key ``(src, dst, relation)`` and
+        ``edges_dst (dst, relation, src)``.
+        """
+        if not ids or not relations:
+            return []
+        marks, rels = ", ".join("?" * len(ids)), ", ".join("?" * len(relations))
+        names = [r.value for r in relations]
+        return [
+            (r[0], r[1])
+            for r in await self._rows(
+                f"SELECT src, dst FROM edges WHERE src IN ({marks}) AND relation IN ({rels}) "
+                f"UNION ALL SELECT dst, src FROM edges WHERE dst IN ({marks}) AND relation IN ({rels})",
+                [*ids, *names, *ids, *names],
+            )
+        ]
 
     async def all_edges(self) -> list[Edge]:
         """Every edge, in a stable order."""

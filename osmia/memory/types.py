@@ -188,7 +188,17 @@ class ScoreParts:
     relevance: float
     confidence: float
     recency: float
-    reasons: tuple[str, ...]
+    signals: tuple[tuple[str, float], ...] = ()
+    discounts: tuple[tuple[float, str], ...] = ()
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """Why the relevance is what it is, for ``explain``: matched signals, then discounts.
+
+        Formatted on demand: a query scores hundreds of candidates and shows none of this.
+        """
+        matched = tuple(f"{name} {value:.2f}" for name, value in sorted(self.signals))
+        return matched + tuple(f"× {factor} {why}" for factor, why in self.discounts)
 
     @property
     def score(self) -> float:

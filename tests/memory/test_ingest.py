@@ -73,7 +73,9 @@ async def test_success_after_failure_contradicts_and_wins_on_confidence(memory: 
         e.relation is Relation.CONTRADICTS and e.src == success["id"] and e.dst == failure["id"]
         for e in shown[1]
     )
-    assert (success["id"], failure["id"], Relation.CONTRADICTS) in memory.graph.relations_of(success["id"])
+    assert (success["id"], failure["id"], Relation.CONTRADICTS) in await memory.graph.relations_of(
+        success["id"]
+    )
 
 
 async def test_flaky_report_supersedes_failing_test_and_closes_it(memory: Memory, clock: Clock) -> None:
@@ -187,19 +189,33 @@ async def test_a_crash_mid_extraction_leaves_nothing_and_the_retry_counts_once(
     assert (await memory.status())["runs"] == 1
 
 
-async def test_graph_view_matches_the_store_after_reopen(
+async def test_graph_node_count_follows_ingest_forget_and_reopen(
     memory: Memory, settings: MemorySettings, clock: Clock
 ) -> None:
     await memory.ingest(
         make_run("a", success=False, tests_failed=("TestX",), learnings=("Use -race always",))
     )
     await memory.ingest(make_run("b", flaky=("TestX",)))
-    live = (memory.graph.node_count, memory.graph.edge_count)
+    assert memory.graph.node_count == (await memory.status())["nodes"] > 0
+    victim = (await memory.export())["nodes"][0]["id"]
+    assert await memory.forget(victim)
+    live = memory.graph.node_count
+    assert live == (await memory.status())["nodes"]
     await memory.close()
     reopened = await Memory.open(settings, clock=clock, update_gauges=False)
     try:
-        status = await reopened.status()
-        assert live == (status["nodes"], status["edges"])
-        assert (reopened.graph.node_count, reopened.graph.edge_count) == live
+        assert reopened.graph.node_count == live
     finally:
         await reopened.close()
+
+
+async def test_neighbours_follow_edges_both_ways_and_only_the_relations_asked(memory: Memory) -> None:
+    await memory.ingest(make_run("a", success=False, tests_failed=("TestX",)))
+    edges = [tuple(e) for e in (await memory.export())["edges"]]
+    relates = [(src, dst) for src, dst, rel, *_ in edges if rel == Relation.RELATES_TO.value]
+    assert relates
+    src, dst = relates[0]
+    found = await memory.graph.neighbours([src, dst], (Relation.RELATES_TO,))
+    assert dst in found[src] and src in found[dst]
+    assert await memory.graph.neighbours([src, dst], (Relation.SUPERSEDES,)) == {}
+    assert await memory.graph.neighbours([], (Relation.RELATES_TO,)) == {}
