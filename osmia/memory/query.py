@@ -46,6 +46,9 @@ DISCOUNT_OTHER_REPOSITORY = 0.5
 DISCOUNT_OTHER_TASK_TYPE = 0.8
 DISCOUNT_OTHER_ENGINE = 0.85
 DISCOUNT_OTHER_LANGUAGE = 0.6
+# A pattern is a statistic about one task type: about another one it says little about this ticket
+# (the engine's profile covers its other task types).
+DISCOUNT_PATTERN_OTHER_TASK_TYPE = 0.4
 
 RECENCY_HALF_LIFE_DAYS = 30.0
 MIN_RELEVANCE = 0.2
@@ -97,7 +100,8 @@ def relevance(
         (bool(s.repository) and bool(req.repository) and s.repository != req.repository,
          DISCOUNT_OTHER_REPOSITORY, "other repository"),
         (bool(s.task_type) and bool(req.task_type) and s.task_type != req.task_type,
-         DISCOUNT_OTHER_TASK_TYPE, "other task type"),
+         DISCOUNT_PATTERN_OTHER_TASK_TYPE if node.kind is Kind.PATTERN else DISCOUNT_OTHER_TASK_TYPE,
+         "other task type"),
         (bool(s.engine) and bool(req.engine) and s.engine != req.engine
          and not _names_engine(node, req.engine), DISCOUNT_OTHER_ENGINE, "other engine"),
         (bool(s.language) and bool(req.language) and s.language != req.language and node.kind is Kind.PATTERN,
@@ -284,11 +288,23 @@ class Ranker:
         if twin is not None:
             return f"dropped: near-twin of {twin.id}"
         cap = MAX_PER_KIND.get(node.kind, DEFAULT_MAX_PER_KIND)
-        if sum(1 for k in kept if k.kind is node.kind) >= cap:
-            return f"dropped: already {cap} {node.kind.value} nodes"
+        group = _cap_group(node)
+        if sum(1 for k in kept if _cap_group(k) == group) >= cap:
+            scope = "repository" if group[1] else "tenant-wide"
+            return f"dropped: already {cap} {scope} {node.kind.value} nodes"
         if cost(node, parts) > budget:
             return "dropped: over the token budget"
         return "kept"
+
+
+def _cap_group(node: Node) -> tuple[Kind, bool]:
+    """What :data:`MAX_PER_KIND` counts together: one kind, about a repository or tenant-wide.
+
+    A repository's own patterns (its failure mode) and tenant-wide ones (success
+    rates, durations) answer different questions; sharing one cap, the
+    tenant-wide ones crowded the failure mode out (docs/performance.md).
+    """
+    return node.kind, bool(node.subject.repository)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

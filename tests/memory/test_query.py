@@ -5,13 +5,23 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from osmia.memory.prompt import HEADING
-from osmia.memory.query import recency
+from osmia.memory.query import (
+    DISCOUNT_OTHER_TASK_TYPE,
+    DISCOUNT_PATTERN_OTHER_TASK_TYPE,
+    MIN_RELEVANCE,
+    SIGNAL_ENGINE,
+    Ranker,
+    recency,
+    relevance,
+)
 from osmia.memory.service import Memory, MemorySettings
+from osmia.memory.types import Kind, Node, QueryRequest, ScoreParts, Subject
 from tests.memory.conftest import DAY, Clock, make_run
 
 OTHER = "https://github.com/org/billing"
@@ -195,3 +205,36 @@ async def test_no_tenant_scoped_query_ever_returns_another_tenants_node(
                 assert node.tenant == flow
         finally:
             await mem.close()
+
+
+def _node(key: str, kind: Kind, **subject: str) -> Node:
+    return Node(
+        id=f"n-{key}", tenant="ticketing", kind=kind, key=key, content=f"fact {key}",
+        subject=Subject(**subject), confidence=0.9, decay_rate=0.01, valid_from=0.0, last_seen=0.0,
+    )  # fmt: skip
+
+
+def test_a_pattern_about_another_task_type_is_discounted_more_than_a_fact() -> None:
+    req = QueryRequest(tenant="ticketing", engine="codex", task_type="feature", language="go")
+    signals = {"engine": SIGNAL_ENGINE}
+    pattern = _node("p", Kind.PATTERN, engine="codex", task_type="bug", language="go")
+    failure = _node("f", Kind.FAILURE, engine="codex", task_type="bug")
+    pattern_value, pattern_why = relevance(pattern, signals, req)
+    failure_value, _ = relevance(failure, signals, req)
+    assert pattern_value == pytest.approx(SIGNAL_ENGINE * DISCOUNT_PATTERN_OTHER_TASK_TYPE)
+    assert pattern_value < MIN_RELEVANCE  # engine-only evidence about another task type: dropped
+    assert failure_value == pytest.approx(SIGNAL_ENGINE * DISCOUNT_OTHER_TASK_TYPE)
+    assert pattern_why == ((DISCOUNT_PATTERN_OTHER_TASK_TYPE, "other task type"),)
+
+
+def test_repository_and_tenant_wide_nodes_of_a_kind_are_capped_apart() -> None:
+    tenant_wide = [_node(f"rate{i}", Kind.PATTERN, engine="codex", task_type="bug") for i in range(2)]
+    failure_mode = _node("failmode", Kind.PATTERN, repository="github.com/org/api")
+    another_rate = _node("rate9", Kind.PATTERN, engine="codex", task_type="bug")
+    parts = ScoreParts(0.9, 0.9, 1.0)
+
+    def verdict(node: Node, kept: list[Node]) -> str:
+        return Ranker._verdict(node, parts, kept, 10, 10_000, lambda n: frozenset({n.key}), lambda n, p: 10)
+
+    assert verdict(failure_mode, tenant_wide) == "kept"
+    assert verdict(another_rate, tenant_wide) == "dropped: already 2 tenant-wide pattern nodes"
