@@ -9,10 +9,13 @@ prints one JSON object on its last stdout line, so that peak RSS
   per run, decay passes seen during the history, peak RSS while ingesting;
 * ``replicate``: grow a built store to N nodes with plain SQL (see
   :func:`benchmarks.workload.replicate_store`);
-* ``serve``: what the operator does with a store: ``Memory.open`` (schema
-  check, graph load, catch-up decay) → ``context()`` for new tickets (query
-  latency, and the injected ids for the quality evaluation) → ingest a few
-  more runs (extraction latency at this size) → ``decay(cycles=1)`` passes.
+* ``serve``: what the operator does with a store: ``Memory.open`` with
+  deferred checkpoints (schema check and migration, node count, catch-up
+  decay) and ``settle_heap()`` → ``context()`` for new tickets (query latency,
+  and the injected ids for the quality evaluation) → ingest a few more runs
+  (extraction latency at this size), with ``Memory.maintain()`` every
+  ``MAINTENANCE_SECONDS`` of the simulated clock between them, timed apart →
+  ``decay(cycles=1)`` passes.
   Baselines on the same file, with the plain ``sqlite3`` module: an FTS5
   ``MATCH … ORDER BY bm25 LIMIT 10`` with the same match expression Osmia
   builds from each ticket, and one ``UPDATE nodes SET confidence =
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.quality import evaluate
+from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, summary_ms
 from benchmarks.workload import Clock, GroundTruth, World, build_store, replicate_store, scenarios
 from osmia.controller.handlers import MAINTENANCE_SECONDS
 from osmia.memory.service import Memory, MemorySettings, request_for
@@ -41,33 +45,10 @@ from osmia.memory.text import fts_query
 from osmia.process import settle_heap
 from osmia.taskrun import parse_taskrun
 
-EXTRACTION_WARMUP = 10
-QUERY_WARMUP = 20
-
 
 def peak_rss_mb() -> float:
     """This process's peak resident set size in MiB (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-
-
-def pct(values: list[float], q: float) -> float:
-    """The q-quantile (nearest rank) of ``values``, in milliseconds when given seconds × 1000."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
-
-
-def summary_ms(values: list[float]) -> dict[str, float]:
-    """p50/p95/p99/max of durations given in seconds, in milliseconds."""
-    ms = [v * 1000.0 for v in values]
-    return {
-        "n": len(ms),
-        "p50": pct(ms, 0.5),
-        "p95": pct(ms, 0.95),
-        "p99": pct(ms, 0.99),
-        "max": max(ms or [0]),
-    }
 
 
 def db_bytes(path: Path) -> int:

@@ -20,13 +20,21 @@ from benchmarks.workload import World, scenarios
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Any]]:
-    out = tmp_path_factory.mktemp("bench")
-    env = {
+def _env() -> dict[str, str]:
+    return {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
     }
+
+
+@pytest.fixture(scope="module")
+def smoke_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("bench")
+
+
+@pytest.fixture(scope="module")
+def smoke(smoke_dir: Path) -> tuple[str, dict[str, Any]]:
+    out, env = smoke_dir, _env()
     proc = subprocess.run(
         [sys.executable, "-m", "benchmarks.report", "--smoke", "--quiet", "--out", str(out)],
         cwd=ROOT,
@@ -103,3 +111,21 @@ def test_the_workload_is_reproducible_from_its_seed() -> None:
         pass
     truth = world.truth()
     assert [s.doc for s in scenarios(truth, 5)] == [s.doc for s in scenarios(truth, 5)]
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="needs the git checkout (git worktree)")
+def test_the_ab_comparison_runs_both_engines_on_copies_of_one_store(
+    smoke: tuple[str, dict[str, Any]], smoke_dir: Path
+) -> None:
+    store = smoke_dir / "runs-smoke.db"
+    before = store.read_bytes()
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.ab", "--db", str(store), "--base", "HEAD", "--rounds", "1",
+         "--queries", "5", "--ingest", "5"],
+        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=240, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| 1 |")]
+    assert [row.split(" | ")[1] for row in rows] == ["base (HEAD)", "candidate (working tree)"]
+    assert all(len(row.split(" / ")) == 5 for row in rows)  # p50/p95/p99 twice
+    assert store.read_bytes() == before  # each round worked on a copy

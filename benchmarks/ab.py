@@ -1,0 +1,173 @@
+"""A/B: the same serving loop against two versions of the engine, alternately, in one session.
+
+    python -m benchmarks.ab --db STORE --base REV [--candidate REV] [--rounds 3]
+
+On this shared machine the same measurement taken minutes apart differs by up
+to 30 %, so a before/after comparison is only worth quoting when both sides
+ran interleaved: base, candidate, base, candidate, ... each on a fresh copy of
+``STORE`` (which must be readable by both versions: an older engine refuses a
+newer schema). The harness (workload, tickets, timing) is this checkout's; only
+the ``osmia`` package comes from each revision (a ``git worktree``; the
+candidate defaults to this working tree). Each round, in a fresh process:
+open → settle the heap if that engine's operator does → 20 warm-up tickets →
+``--queries`` timed tickets → ``--ingest`` timed extractions after 10 warm-up
+ones, with ``Memory.maintain()`` every 15 simulated seconds if that engine has
+it (timed apart, as the serve step does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def _child(db: Path, queries: int, ingest: int, seed: int) -> dict[str, Any]:
+    from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, summary_ms
+    from benchmarks.workload import Clock, GroundTruth, World, scenarios
+    from osmia.memory.service import Memory, MemorySettings
+    from osmia.taskrun import parse_taskrun
+
+    try:
+        from osmia.controller.handlers import MAINTENANCE_SECONDS  # the operator's cadence
+    except ImportError:  # an engine without a maintenance loop
+        MAINTENANCE_SECONDS = math.inf
+
+    truth = GroundTruth.from_json(db.with_suffix(".truth.json").read_text())
+    copies_file = db.with_suffix(".copies")
+    copies = int(copies_file.read_text()) if copies_file.exists() else 1
+    clock = Clock(truth.end + 60.0)
+    cases = [parse_taskrun(c.doc) for c in scenarios(truth, queries, seed=seed + 1000, copies=copies)]
+    warm = [parse_taskrun(c.doc) for c in scenarios(truth, QUERY_WARMUP, seed=seed + 2000, copies=copies)]
+    more = list(World(truth.seed).continued(truth.runs, ingest + EXTRACTION_WARMUP))
+    options: dict[str, Any] = {"clock": clock, "update_gauges": False}
+    if "deferred_checkpoints" in inspect.signature(Memory.open).parameters:
+        options["deferred_checkpoints"] = True
+    memory = await Memory.open(MemorySettings(store_path=db), **options)
+    try:
+        from osmia.process import settle_heap  # the engines whose operator freezes its heap
+    except ImportError:
+        pass
+    else:
+        settle_heap()
+    out: dict[str, Any] = {}
+    try:
+        for run in warm:
+            await memory.context(run)
+        latencies = []
+        for run in cases:
+            started = time.perf_counter()
+            await memory.context(run)
+            latencies.append(time.perf_counter() - started)
+        out["query_ms"] = summary_ms(latencies)
+        latencies, maintained_at = [], clock.now
+        maintain = getattr(memory, "maintain", None)
+        for doc, at in more:
+            clock.now = at
+            if maintain is not None and at - maintained_at >= MAINTENANCE_SECONDS:
+                await maintain()
+                maintained_at = at
+            run = parse_taskrun(doc)
+            started = time.perf_counter()
+            await memory.ingest(run, finished_at=at)
+            latencies.append(time.perf_counter() - started)
+        out["extraction_ms"] = summary_ms(latencies[EXTRACTION_WARMUP:])
+    finally:
+        await memory.close()
+    return out
+
+
+def _engine_path(rev: str | None, work: Path) -> Path:
+    """A directory whose ``osmia`` is the engine at ``rev`` and whose ``benchmarks`` is this harness."""
+    tree = ROOT
+    if rev is not None:
+        tree = work / f"tree-{rev}"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--force", str(tree), rev],
+                       check=True, capture_output=True)  # fmt: skip
+    path = work / f"path-{rev or 'working-tree'}"
+    path.mkdir()
+    (path / "osmia").symlink_to(tree / "osmia")
+    (path / "benchmarks").symlink_to(ROOT / "benchmarks")
+    return path
+
+
+def _copy_store(db: Path, to: Path) -> Path:
+    for side in ("", "-wal", "-shm"):
+        if Path(f"{to}{side}").exists():
+            Path(f"{to}{side}").unlink()
+    shutil.copyfile(db, to)
+    for suffix in (".truth.json", ".copies"):
+        if db.with_suffix(suffix).exists():
+            shutil.copyfile(db.with_suffix(suffix), to.with_suffix(suffix))
+    return to
+
+
+def _round(path: Path, store: Path, args: argparse.Namespace) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": str(path)}
+    cmd = [sys.executable, "-m", "benchmarks.ab", "child", "--db", str(store), "--queries", str(args.queries),
+           "--ingest", str(args.ingest), "--seed", str(args.seed)]  # fmt: skip
+    done = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True, cwd=path)
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _fmt(s: dict[str, float]) -> str:
+    return f"{s['p50']:.2f} / {s['p95']:.2f} / {s['p99']:.2f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("mode", nargs="?", default="compare", choices=("compare", "child"))
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--base", help="git revision of the engine to compare against")
+    parser.add_argument("--candidate", help="git revision (default: this working tree)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--ingest", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    if args.mode == "child":
+        print(json.dumps(asyncio.run(_child(args.db, args.queries, args.ingest, args.seed))))
+        return 0
+    if not args.base:
+        parser.error("--base REV is required")
+    with tempfile.TemporaryDirectory(prefix="osmia-ab-") as tmp:
+        work = Path(tmp)
+        sides = {"base": _engine_path(args.base, work), "candidate": _engine_path(args.candidate, work)}
+        names = {"base": args.base, "candidate": args.candidate or "working tree"}
+        print(f"store {args.db}; {args.queries} tickets, {args.ingest} extractions per round")
+        print("| round | engine | query p50 / p95 / p99 ms | extraction p50 / p95 / p99 ms |")
+        print("| --- | --- | --- | --- |")
+        try:
+            for i in range(1, args.rounds + 1):
+                for side, path in sides.items():
+                    store = _copy_store(args.db, work / "store.db")
+                    r = _round(path, store, args)
+                    cells = (str(i), f"{side} ({names[side]})", _fmt(r["query_ms"]), _fmt(r["extraction_ms"]))
+                    print("| " + " | ".join(cells) + " |", flush=True)
+        finally:
+            for rev in (args.base, args.candidate):
+                if rev is not None:
+                    tree = str(work / f"tree-{rev}")
+                    subprocess.run(
+                        ["git", "-C", str(ROOT), "worktree", "remove", "--force", tree], capture_output=True
+                    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
