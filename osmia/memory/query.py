@@ -29,7 +29,8 @@ from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
 
 SIGNAL_REPOSITORY = 0.7
-SIGNAL_ENGINE_PROFILE = 0.55
+# Below the engine's own patterns for this task type (0.45): the profile summarises every task type.
+SIGNAL_ENGINE_PROFILE = 0.35
 SIGNAL_ENGINE = 0.45
 SIGNAL_TASK_TYPE = 0.3
 SIGNAL_LANGUAGE = 0.25
@@ -50,7 +51,10 @@ DISCOUNT_OTHER_LANGUAGE = 0.6
 # (the engine's profile covers its other task types).
 DISCOUNT_PATTERN_OTHER_TASK_TYPE = 0.4
 
-RECENCY_HALF_LIFE_DAYS = 30.0
+# Long next to the decay half-lives (14-69 days, merge.DECAY_RATES): confidence already fades with
+# age, so recency only separates facts whose confidence is alike. At 30 days a fact's age counted
+# twice and sparse histories lost their repository facts (docs/performance.md, profile 8).
+RECENCY_HALF_LIFE_DAYS = 180.0
 MIN_RELEVANCE = 0.2
 MIN_SCORE = 0.03
 NEAR_TWIN = 0.75

@@ -15,6 +15,7 @@ from osmia.memory.query import (
     DISCOUNT_OTHER_TASK_TYPE,
     DISCOUNT_PATTERN_OTHER_TASK_TYPE,
     MIN_RELEVANCE,
+    RECENCY_HALF_LIFE_DAYS,
     SIGNAL_ENGINE,
     Ranker,
     recency,
@@ -143,10 +144,12 @@ async def test_hostile_stored_text_cannot_escape_the_section(memory: Memory) -> 
     assert max(len(x) for x in lines) < 600
 
 
-def test_recency_halves_every_thirty_days() -> None:
+def test_recency_halves_every_half_life() -> None:
+    half = RECENCY_HALF_LIFE_DAYS * DAY
     assert recency(0.0, 0.0) == 1.0
-    assert abs(recency(0.0, 30 * DAY) - 0.5) < 1e-9
-    assert recency(0.0, 60 * DAY) < recency(0.0, 30 * DAY)
+    assert abs(recency(0.0, half) - 0.5) < 1e-9
+    assert abs(recency(0.0, 2 * half) - 0.25) < 1e-9
+    assert recency(0.0, -DAY) == 1.0  # a clock behind last_seen does not boost
 
 
 tenants = st.sampled_from(["ticketing", "incident-triage"])
