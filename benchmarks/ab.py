@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 async def _child(db: Path, queries: int, ingest: int, seed: int) -> dict[str, Any]:
-    from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, summary_ms
+    from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, summary_ms, timed_extractions
     from benchmarks.workload import Clock, GroundTruth, World, scenarios
     from osmia.memory.service import Memory, MemorySettings
     from osmia.taskrun import parse_taskrun
@@ -72,17 +72,7 @@ async def _child(db: Path, queries: int, ingest: int, seed: int) -> dict[str, An
             await memory.context(run)
             latencies.append(time.perf_counter() - started)
         out["query_ms"] = summary_ms(latencies)
-        latencies, maintained_at = [], clock.now
-        maintain = getattr(memory, "maintain", None)
-        for doc, at in more:
-            clock.now = at
-            if maintain is not None and at - maintained_at >= MAINTENANCE_SECONDS:
-                await maintain()
-                maintained_at = at
-            run = parse_taskrun(doc)
-            started = time.perf_counter()
-            await memory.ingest(run, finished_at=at)
-            latencies.append(time.perf_counter() - started)
+        latencies, _upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS)
         out["extraction_ms"] = summary_ms(latencies[EXTRACTION_WARMUP:])
     finally:
         await memory.close()

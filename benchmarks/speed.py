@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.quality import evaluate
-from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, summary_ms
+from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, summary_ms, timed_extractions
 from benchmarks.workload import Clock, GroundTruth, World, build_store, replicate_store, scenarios
 from osmia.controller.handlers import MAINTENANCE_SECONDS
 from osmia.memory.service import Memory, MemorySettings, request_for
@@ -191,19 +191,7 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, seed: int) ->
         out["injected_per_query"] = statistics.fmean(len(i) for i in injected) if injected else 0.0
         out["quality"] = evaluate(db, truth, cases, injected, now)
 
-        latencies, upkeep = [], []
-        maintained_at = clock.now
-        for doc, at in more:
-            clock.now = at
-            if at - maintained_at >= MAINTENANCE_SECONDS:  # the operator's loop, on the simulated clock
-                t0 = time.perf_counter()
-                await memory.maintain()
-                upkeep.append(time.perf_counter() - t0)
-                maintained_at = at
-            run = parse_taskrun(doc)
-            t0 = time.perf_counter()
-            await memory.ingest(run, finished_at=at)
-            latencies.append(time.perf_counter() - t0)
+        latencies, upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS)
         out["extraction_warmup_ms"] = [v * 1000.0 for v in latencies[:EXTRACTION_WARMUP]]
         latencies = latencies[EXTRACTION_WARMUP:]
         out["extraction_ms"] = summary_ms(latencies)
