@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+from osmia.cli.dashboard import cmd_serve
 from osmia.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, FAILURES, USAGE_ERRORS, print_error
 from osmia.cli.ingest import cmd_ingest
 from osmia.cli.maintenance import cmd_decay, cmd_export, cmd_import
@@ -31,6 +32,7 @@ VERBS: dict[str, Verb] = {
     "import": cmd_import,
     "forget": cmd_forget,
     "decay": cmd_decay,
+    "serve": cmd_serve,
 }
 """Each ``osmia memory`` verb and the coroutine that does it."""
 

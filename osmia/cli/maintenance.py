@@ -11,6 +11,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
+
 from osmia.cli.errors import EXIT_OK, Failure, UsageError
 from osmia.cli.session import Session
 from osmia.cli.shapes import export_text, print_json
@@ -32,6 +34,8 @@ def _write_atomically(path: Path, text: str) -> None:
 
 async def cmd_export(args: argparse.Namespace, session: Session) -> int:
     """The graph (or one tenant's part) as JSON, to FILE or stdout."""
+    if args.format != "json":
+        return await _export_graph(args, session)
     async with session.open(create=False) as memory:
         data = await memory.export(session.tenant)
     text = export_text(data)
@@ -42,6 +46,29 @@ async def cmd_export(args: argparse.Namespace, session: Session) -> int:
         if not session.json:
             counts = f"{len(data['nodes'])} nodes, {len(data['edges'])} edges, {len(data['runs'])} runs"
             print(f"exported {counts} to {args.file}", file=sys.stderr)
+    return EXIT_OK
+
+
+async def _export_graph(args: argparse.Namespace, session: Session) -> int:
+    """GraphML or GEXF through networkx: nodes with their attributes, typed edges (not re-importable)."""
+    async with session.open(create=False) as memory:
+        graph = await memory.graph_for_export(session.tenant)
+    write = nx.write_graphml if args.format == "graphml" else nx.write_gexf
+    if args.file in (None, STDIN):
+        write(graph, sys.stdout.buffer)
+        sys.stdout.flush()
+    else:
+        path = Path(args.file)
+        folder = path.parent if str(path.parent) else Path(".")
+        try:
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{path.name}.", delete=False) as tmp:
+                write(graph, tmp)
+            os.replace(tmp.name, path)
+        except OSError as exc:
+            raise Failure(f"{path}: cannot write: {exc.strerror or exc}") from exc
+        if not session.json:
+            counts = f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges"
+            print(f"exported {counts} as {args.format} to {args.file}", file=sys.stderr)
     return EXIT_OK
 
 

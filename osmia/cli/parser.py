@@ -20,6 +20,13 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    value = _non_negative_int(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1-65535, got {value}")
+    return value
+
+
 def _add_memory_options(parser: argparse.ArgumentParser, *, on_verb: bool) -> None:
     """The options every memory verb shares; repeated on each verb so they may follow it.
 
@@ -77,6 +84,12 @@ VERB_HELP = {
         "--replace is given. Creates the database if missing.",
     ),
     "forget": ("delete one node and its edges", None),
+    "serve": (
+        "serve the read-only dashboard in a browser",
+        "Serve the memory dashboard (overview, search, node, graph, run pages) over HTTP until "
+        "Ctrl-C. Read-only: no page or endpoint writes. Binds 127.0.0.1 by default; it shows every "
+        "tenant's memory, so bind elsewhere only behind access control.",
+    ),
     "decay": (
         "apply decay cycles and prune now",
         "Without --cycles, apply the cycles that are due by the clock (as the operator does); "
@@ -94,6 +107,14 @@ def _add_verb_arguments(verbs: dict[str, argparse.ArgumentParser]) -> None:
     for name in ("show", "forget"):
         verbs[name].add_argument("node_id", metavar="ID", help="node id, as shown by search or explain")
     verbs["export"].add_argument("file", nargs="?", metavar="FILE", help="output file (default: stdout)")
+    verbs["export"].add_argument(
+        "--format",
+        choices=("json", "graphml", "gexf"),
+        default="json",
+        help="json (re-importable, the default), or graphml / gexf for Gephi and Cytoscape desktop",
+    )
+    verbs["serve"].add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    verbs["serve"].add_argument("--port", type=_port, default=8470, help="port (default 8470)")
     verbs["import"].add_argument("file", metavar="FILE", help="an export (- for stdin)")
     verbs["import"].add_argument(
         "--replace", action="store_true", help="wipe a non-empty database before importing"

@@ -19,9 +19,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+import networkx as nx
+
 from osmia import metrics
 from osmia.config import MemoryConfig
 from osmia.memory import decay as decay_mod
+from osmia.memory.browse import GraphBrowser, to_networkx
 from osmia.memory.extractor import observe, summarize
 from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.merge import merge
@@ -338,6 +341,42 @@ class Memory:
             return node, await self._store.edges_of(node_id)
 
         return await self._guarded("status", work)
+
+    def browser(self) -> GraphBrowser:
+        """Read-only views of the graph for people (the dashboard, graph exports)."""
+        return GraphBrowser(self._store)
+
+    async def graph_for_export(self, tenant: str | None = None) -> nx.MultiDiGraph:
+        """The whole graph (or one tenant's part) as networkx, for GraphML/GEXF exports."""
+
+        async def work() -> nx.MultiDiGraph:
+            nodes = await self._store.iter_nodes(tenant)
+            ids = {n.id for n in nodes}
+            edges = [e for e in await self._store.all_edges() if e.src in ids and e.dst in ids]
+            return to_networkx(nodes, edges)
+
+        return await self._guarded("export", work)
+
+    async def explain_run(self, ref: str) -> tuple[dict[str, Any], list[Candidate]] | None:
+        """Every candidate the ranking considers now for a run like ``ref`` (``NAMESPACE/NAME``).
+
+        Rebuilt from the run's recorded subject (tenant, repository, engine, task type,
+        language): the ticket's text is not stored, so full-text matches are not part of it.
+        ``None`` when no such run was learned.
+        """
+        learned = await self._guarded("status", lambda: self.browser().run(ref))
+        if not learned["runs"]:
+            return None
+        subject: dict[str, Any] = learned["runs"][-1]
+        req = QueryRequest(
+            tenant=subject["tenant"],
+            repository=subject["repository"],
+            engine=subject["engine"],
+            task_type=subject["task_type"],
+            language=subject["language"],
+            text="",
+        )
+        return subject, await self._rank(req)
 
     async def forget(self, node_id: str, tenant: str | None = None) -> bool:
         """Delete one node and its edges for good (the admin's explicit choice)."""

@@ -1,0 +1,297 @@
+"""Read-only views of the graph for people: what the dashboard and the graph exports show.
+
+The ranking path (:mod:`osmia.memory.query`) answers "what should this run be told"; this module
+answers "what does memory believe": counts, filtered listings, a node's neighbourhood, what one run
+taught. Every method only reads, and every listing is bounded, so a page costs the same on a graph
+of a thousand nodes as on one of a million. networkx is used where it is the right tool, off the
+operator's hot path: connected parts and degrees of a neighbourhood, and the GraphML/GEXF exports.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import networkx as nx
+
+from osmia.memory.store import Store
+from osmia.memory.text import fts_query
+from osmia.memory.types import Edge, Kind, Node, Relation
+
+Validity = Literal["valid", "superseded", "all"]
+MAX_LISTING = 200
+MAX_NEIGHBOURHOOD = 150
+REPOSITORY_SEEDS = 40
+
+
+@dataclass(frozen=True)
+class NodeFilter:
+    """What a listing may be narrowed to; empty strings mean "any"."""
+
+    text: str = ""
+    tenant: str = ""
+    kind: str = ""
+    repository: str = ""
+    engine: str = ""
+    validity: Validity = "valid"
+    limit: int = 50
+
+
+@dataclass
+class Neighbourhood:
+    """A bounded piece of one tenant's graph around some centre nodes."""
+
+    centre: list[str]
+    nodes: dict[str, Node] = field(default_factory=dict)
+    edges: list[Edge] = field(default_factory=list)
+    hops: int = 1
+    truncated: bool = False
+
+    def graph(self) -> nx.MultiDiGraph:
+        """The piece as a networkx graph (node and edge attributes as in the export)."""
+        return to_networkx(self.nodes.values(), self.edges)
+
+    def components(self) -> list[list[str]]:
+        """Weakly connected parts, largest first (ids sorted inside each part)."""
+        parts = nx.weakly_connected_components(self.graph())
+        return sorted((sorted(p) for p in parts), key=lambda p: (-len(p), p[0]))
+
+    def degrees(self) -> dict[str, int]:
+        """Each node's number of edges within the piece."""
+        return {str(n): int(d) for n, d in self.graph().degree()}
+
+
+class GraphBrowser:
+    """Bounded read-only questions about the graph, for the dashboard and exports."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def overview(self, tenant: str = "", newest: int = 12) -> dict[str, Any]:
+        """Counts by type and tenant, edges by relation, runs and outcomes, the newest facts."""
+        where, params = _tenant_clause(tenant)
+        store = self._store
+        nodes = await store._rows(
+            f"SELECT tenant, type, kind, count(*), sum(valid_to IS NULL) FROM nodes {where} "
+            "GROUP BY tenant, type, kind ORDER BY tenant, type, kind",
+            params,
+        )
+        edges = await store._rows(
+            "SELECT n.tenant, e.relation, count(*) FROM edges e JOIN nodes n ON n.id = e.src "
+            f"{where.replace('tenant', 'n.tenant')} GROUP BY n.tenant, e.relation ORDER BY 1, 2",
+            params,
+        )
+        runs = await store._rows(
+            f"SELECT tenant, success, failure_class, count(*) FROM runs {where} "
+            "GROUP BY tenant, success, failure_class ORDER BY tenant, success DESC, failure_class",
+            params,
+        )
+        newest_nodes = await store._nodes(
+            f"{'tenant = ? AND ' if tenant else ''}1 ORDER BY valid_from DESC, id LIMIT ?",
+            (*params, newest),
+        )
+        connected = await store._rows(
+            "SELECT id, count(*) AS degree FROM (SELECT src AS id FROM edges UNION ALL "
+            "SELECT dst FROM edges) GROUP BY id ORDER BY degree DESC, id LIMIT ?",
+            (newest * 4,),
+        )
+        by_id = {n.id: n for n in await store.nodes_by_ids([r[0] for r in connected], tenant or None)}
+        return {
+            "nodes": [
+                {"tenant": r[0], "type": r[1], "kind": r[2], "count": r[3], "valid": r[4]} for r in nodes
+            ],
+            "edges": [{"tenant": r[0], "relation": r[1], "count": r[2]} for r in edges],
+            "runs": [
+                {"tenant": r[0], "success": bool(r[1]), "failure_class": r[2], "count": r[3]} for r in runs
+            ],
+            "newest": newest_nodes,
+            "most_connected": [(by_id[r[0]], int(r[1])) for r in connected if r[0] in by_id][:newest],
+        }
+
+    async def find(self, f: NodeFilter) -> list[Node]:
+        """Nodes matching every filter: full-text ranked when ``text`` is given, else by confidence."""
+        limit = max(1, min(f.limit, MAX_LISTING))
+        clauses, params = _filter_clauses(f)
+        if f.text.strip():
+            match = fts_query(f.text)
+            if not match:
+                return []
+            # Ranked by BM25, then filtered: a generous window keeps filters from emptying the page.
+            found = await self._store.search_text(match, f.tenant or None, limit * 8)
+            wanted = {n.id for n in await self._store.nodes_by_ids([n.id for n, _ in found])
+                      if _matches(n, f)}  # fmt: skip
+            return [n for n, _rank in found if n.id in wanted][:limit]
+        where = " AND ".join(clauses) or "1"
+        return await self._store._nodes(f"{where} ORDER BY confidence DESC, id LIMIT ?", (*params, limit))
+
+    async def node(self, node_id: str) -> tuple[Node, list[Edge], dict[str, Node]] | None:
+        """One node, its edges, and the nodes at their other ends (same tenant by construction)."""
+        node = await self._store.get_node(node_id)
+        if node is None:
+            return None
+        edges = await self._store.edges_of(node_id)
+        others = {e.dst if e.src == node_id else e.src for e in edges}
+        return node, edges, {n.id: n for n in await self._store.nodes_by_ids(others, node.tenant)}
+
+    async def neighbourhood(self, centre: Sequence[str], hops: int = 1) -> Neighbourhood:
+        """The nodes within ``hops`` (1 or 2) edges of ``centre``, in the centre's tenant, bounded."""
+        hops = 1 if hops < 2 else 2
+        seeds = await self._store.nodes_by_ids(centre)
+        out = Neighbourhood(centre=[n.id for n in seeds], hops=hops)
+        if not seeds:
+            return out
+        tenant = seeds[0].tenant
+        out.nodes = {n.id: n for n in seeds if n.tenant == tenant}
+        frontier = list(out.nodes)
+        for _ in range(hops):
+            pairs = await self._store.neighbour_ids(frontier, tuple(Relation))
+            new = sorted({b for _a, b in pairs} - out.nodes.keys())
+            room = MAX_NEIGHBOURHOOD - len(out.nodes)
+            if len(new) > room:
+                out.truncated = True
+                new = new[: max(room, 0)]
+            found = await self._store.nodes_by_ids(new, tenant)
+            out.nodes.update((n.id, n) for n in found)
+            frontier = [n.id for n in found]
+            if not frontier:
+                break
+        ids = list(out.nodes)
+        rows = await self._store._rows(
+            f"SELECT src, dst, relation, weight, created_at FROM edges WHERE src IN ({_marks(ids)}) "
+            f"AND dst IN ({_marks(ids)}) ORDER BY src, dst, relation",
+            (*ids, *ids),
+        )
+        out.edges = [Edge(r[0], r[1], Relation(r[2]), r[3], r[4]) for r in rows]
+        return out
+
+    async def repository(self, tenant: str, repository: str, hops: int = 1) -> Neighbourhood:
+        """A repository's strongest facts and their neighbourhood."""
+        seeds = await self._store._nodes(
+            "tenant = ? AND repository = ? ORDER BY confidence DESC, id LIMIT ?",
+            (tenant, repository, REPOSITORY_SEEDS),
+        )
+        return await self.neighbourhood([n.id for n in seeds], hops)
+
+    async def run(self, ref: str) -> dict[str, Any]:
+        """What one TaskRun (``tr/NAMESPACE/NAME`` or ``NAMESPACE/NAME``) taught: its run rows and nodes."""
+        ref = ref if ref.startswith("tr/") else f"tr/{ref}"
+        rows = await self._store._rows(
+            "SELECT run_key, tenant, repository, language, engine, task_type, success, failure_class, "
+            "duration, finished_at, nodes, edges FROM runs WHERE ref = ? ORDER BY finished_at",
+            (ref,),
+        )
+        taught = await self._store._nodes(
+            "sources LIKE ? ESCAPE '\\' ORDER BY confidence DESC, id LIMIT ?",
+            (f'%"{_like(ref)}"%', MAX_LISTING),
+        )
+        keys = ("run_key", "tenant", "repository", "language", "engine", "task_type", "success",
+                "failure_class", "duration", "finished_at", "nodes", "edges")  # fmt: skip
+        return {"ref": ref, "runs": [dict(zip(keys, r, strict=True)) for r in rows], "taught": taught}
+
+    async def trend(self, node_id: str, now: float | None = None) -> list[TrendPoint]:
+        """How a fact's confidence moved: first seen, each reinforcement, the decay since, now.
+
+        Without a per-run history (stores before provenance) the trend is what the node itself
+        records: its confidence when last seen, decayed cycle by cycle to now.
+        """
+        node = await self._store.get_node(node_id)
+        if node is None:
+            return []
+        moment = time.time() if now is None else now
+        points = [TrendPoint(node.valid_from, node.confidence, "first seen")]
+        if node.last_seen > node.valid_from:
+            points.append(TrendPoint(node.last_seen, node.confidence, "last reinforced"))
+        points.append(TrendPoint(max(moment, node.last_seen), node.confidence, "now"))
+        return points
+
+    async def facets(self) -> dict[str, list[str]]:
+        """The values filters can take: tenants, kinds, repositories and engines that occur."""
+        out: dict[str, list[str]] = {"kind": [k.value for k in Kind]}
+        for column in ("tenant", "repository", "engine"):
+            rows = await self._store._rows(
+                f"SELECT DISTINCT {column} FROM nodes WHERE {column} != '' ORDER BY 1 LIMIT ?", (MAX_LISTING,)
+            )
+            out[column] = [r[0] for r in rows]
+        return out
+
+
+def to_networkx(nodes: Iterable[Node], edges: Iterable[Edge]) -> nx.MultiDiGraph:
+    """A networkx multigraph with scalar attributes only, so GraphML and GEXF can hold it."""
+    graph = nx.MultiDiGraph()
+    for n in nodes:
+        graph.add_node(n.id, **node_attributes(n))
+    for e in edges:
+        graph.add_edge(e.src, e.dst, key=e.relation.value, relation=e.relation.value, weight=e.weight,
+                       created_at=e.created_at)  # fmt: skip
+    return graph
+
+
+def node_attributes(n: Node) -> dict[str, Any]:
+    """The exported attributes of one node (lists as JSON text: GraphML has no list type)."""
+    return {
+        "label": n.content,
+        "tenant": n.tenant,
+        "kind": n.kind.value,
+        "type": n.type.value,
+        "key": n.key,
+        "repository": n.subject.repository,
+        "engine": n.subject.engine,
+        "task_type": n.subject.task_type,
+        "language": n.subject.language,
+        "confidence": float(n.confidence),
+        "decay_rate": float(n.decay_rate),
+        "valid_from": float(n.valid_from),
+        "valid_to": float(n.valid_to) if n.valid_to is not None else -1.0,
+        "last_seen": float(n.last_seen),
+        "occurrences": int(n.occurrences),
+        "sources": json.dumps(n.sources),
+    }
+
+
+def _matches(n: Node, f: NodeFilter) -> bool:
+    return (
+        (not f.tenant or n.tenant == f.tenant)
+        and (not f.kind or n.kind.value == f.kind)
+        and (not f.repository or n.subject.repository == f.repository)
+        and (not f.engine or n.subject.engine == f.engine)
+        and (f.validity == "all" or (f.validity == "valid") == n.valid)
+    )
+
+
+def _filter_clauses(f: NodeFilter) -> tuple[list[str], list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, value in (("tenant", f.tenant), ("kind", f.kind), ("repository", f.repository),
+                          ("engine", f.engine)):  # fmt: skip
+        if value:
+            clauses.append(f"{column} = ?")
+            params.append(value)
+    if f.validity == "valid":
+        clauses.append("valid_to IS NULL")
+    elif f.validity == "superseded":
+        clauses.append("valid_to IS NOT NULL")
+    return clauses, params
+
+
+def _tenant_clause(tenant: str) -> tuple[str, tuple[str, ...]]:
+    return ("WHERE tenant = ?", (tenant,)) if tenant else ("", ())
+
+
+def _marks(items: Sequence[object]) -> str:
+    return ", ".join("?" * len(items)) or "NULL"
+
+
+def _like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+@dataclass(frozen=True)
+class TrendPoint:
+    """A fact's confidence at one moment, and what happened then (``observed``, ``decay``, ``now``...)."""
+
+    at: float
+    confidence: float
+    what: str
