@@ -127,8 +127,8 @@ def test_graph_draws_the_neighbourhood_and_clicks_open_nodes(
     page.goto(f"{served}/graph?node={centre}&hops=2")
     page.wait_for_function("window.osmiaGraph !== undefined")
     drawn_nodes = set(page.evaluate("window.osmiaGraph.nodes().map(n => n.id())"))
-    drawn_edges = {tuple(e) for e in page.evaluate(
-        "window.osmiaGraph.edges().map(e => [e.source().id(), e.target().id(), e.data('relation')])")}  # fmt: skip
+    edges_js = "window.osmiaGraph.edges().map(e => [e.source().id(), e.target().id(), e.data('relation')])"
+    drawn_edges = {tuple(e) for e in page.evaluate(edges_js)}
     assert drawn_nodes == want_nodes and centre in drawn_nodes
     assert drawn_edges == want_edges and {r for _s, _t, r in drawn_edges} <= {
         "relates_to",
