@@ -45,7 +45,7 @@ def hostile_nodes(now: float) -> list[Node]:
             kind=Kind.LEARNING,
             key=f"learning:hostile:{i}",
             content=f"XSS probe {i}: {payload}",
-            subject=Subject(repository="acme/payments-api"),
+            subject=Subject(repository="github.com/acme/payments-api"),
             confidence=0.5,
             decay_rate=0.04,
             valid_from=now - 3600,
