@@ -8,8 +8,9 @@ handler cannot run even if escaping were ever bypassed. The tenant is shown on e
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,62 @@ import jinja2
 from aiohttp import web
 
 from osmia.dashboard.charts import trend_svg
+from osmia.logging import get_logger
 from osmia.memory import GraphBrowser, Memory, NodeFilter
 from osmia.memory.types import Kind, Node
 
+log = get_logger("osmia.dashboard")
+
 HERE = Path(__file__).resolve().parent
+SNAPSHOT_SECONDS = 60.0
+
+
+class Snapshot:
+    """The graph-wide figures (overview counts, filter values), taken in the background.
+
+    Counting every node by kind, or listing every repository, reads the whole graph: on a large
+    store that is far too slow for a page view, and it need not be fresh to the second. So the
+    dashboard takes them once at start and then every ``SNAPSHOT_SECONDS``, and pages show when.
+    """
+
+    def __init__(self, memory: Memory) -> None:
+        self._memory = memory
+        self.taken_at = 0.0
+        self.overview: dict[str, Any] = {}
+        self.facets: dict[str, list[str]] = {}
+        self._ready = asyncio.Event()
+
+    async def take(self) -> None:
+        """Read the figures now (one pass; the page handlers never wait for a second one)."""
+        browser = self._memory.browser()
+        overview, facets = await browser.overview(), await browser.facets()
+        next_decay = await self._memory.next_decay_at()
+        interval = self._memory.settings.decay_interval_hours
+        overview["decay"] = {
+            "next": next_decay,
+            "last": next_decay - interval * 3600,
+            "interval_hours": interval,
+        }
+        self.overview, self.facets, self.taken_at = overview, facets, time.time()
+        self._ready.set()
+
+    async def ready(self) -> Snapshot:
+        """This snapshot once the first one is taken."""
+        await self._ready.wait()
+        return self
+
+    async def keep_fresh(self) -> None:
+        """Retake every ``SNAPSHOT_SECONDS`` until cancelled; a failed pass keeps the last one."""
+        while True:
+            try:
+                await self.take()
+            except Exception as exc:  # a locked or busy database: keep serving the last snapshot
+                log.warning("dashboard snapshot failed", error=str(exc))
+            await asyncio.sleep(SNAPSHOT_SECONDS)
+
+
 MEMORY: web.AppKey[Memory] = web.AppKey("memory", Memory)
+SNAPSHOT: web.AppKey[Snapshot] = web.AppKey("snapshot", Snapshot)
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -34,6 +86,8 @@ def create_app(memory: Memory) -> web.Application:
     """The dashboard over an open :class:`Memory` (the caller owns it and closes it)."""
     app = web.Application(middlewares=[_security_headers])
     app[MEMORY] = memory
+    app[SNAPSHOT] = Snapshot(memory)
+    app.cleanup_ctx.append(_refresh_snapshot)
     app.router.add_get("/", overview, name="overview")
     app.router.add_get("/search", search, name="search")
     app.router.add_get("/node/{node_id}", node_page, name="node")
@@ -50,6 +104,13 @@ async def serve(memory: Memory, host: str, port: int) -> web.AppRunner:
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     return runner
+
+
+async def _refresh_snapshot(app: web.Application) -> AsyncIterator[None]:
+    task = asyncio.create_task(app[SNAPSHOT].keep_fresh(), name="osmia-dashboard-snapshot")
+    yield
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
 
 
 @web.middleware
@@ -78,7 +139,12 @@ def _when(timestamp: float | None) -> str:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _when_exact(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
 _templates.filters["when"] = _when
+_templates.filters["when_exact"] = _when_exact
 _templates.globals["kinds"] = {k.value: k.label for k in Kind}
 
 
@@ -98,18 +164,34 @@ def _query(request: web.Request, name: str, default: str = "", limit: int = 200)
 
 async def overview(request: web.Request) -> web.Response:
     """Nodes by type and tenant, edges by relation, runs and outcomes, decay clock, newest facts."""
-    memory = request.app[MEMORY]
+    snap = await request.app[SNAPSHOT].ready()
     tenant = _query(request, "tenant")
-    data = await _browser(request).overview(tenant)
-    status = await memory.status(tenant or None)
+
+    def mine(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [r for r in rows if not tenant or r["tenant"] == tenant]
+
+    data = snap.overview
+    view = {
+        "nodes": mine(data["nodes"]),
+        "edges": mine(data["edges"]),
+        "runs": mine(data["runs"]),
+        "newest": [n for n in data["newest"] if not tenant or n.tenant == tenant],
+        "most_connected": [(n, d) for n, d in data["most_connected"] if not tenant or n.tenant == tenant],
+    }
+    counts = {
+        "nodes": sum(r["count"] for r in view["nodes"]),
+        "edges": sum(r["count"] for r in view["edges"]),
+        "runs": sum(r["count"] for r in view["runs"]),
+    }
     return _render(
         "overview.html",
         title="Overview",
         tenant=tenant,
-        data=data,
-        status=status,
-        next_decay=await memory.next_decay_at(),
-        facets=await _browser(request).facets(),
+        data=view,
+        counts=counts,
+        decay=data["decay"],
+        taken_at=snap.taken_at,
+        facets=snap.facets,
     )
 
 
@@ -125,10 +207,9 @@ async def search(request: web.Request) -> web.Response:
         validity=validity if validity in ("valid", "superseded", "all") else "valid",  # type: ignore[arg-type]
         limit=50,
     )
-    browser = _browser(request)
-    return _render(
-        "search.html", title="Search", f=f, nodes=await browser.find(f), facets=await browser.facets()
-    )
+    nodes = await _browser(request).find(f)
+    facets = (await request.app[SNAPSHOT].ready()).facets
+    return _render("search.html", title="Search", f=f, nodes=nodes, facets=facets)
 
 
 async def node_page(request: web.Request) -> web.Response:
@@ -159,7 +240,7 @@ async def graph_page(request: web.Request) -> web.Response:
         tenant=_query(request, "tenant"),
         repository=_query(request, "repository"),
         hops=_hops(request),
-        facets=await _browser(request).facets(),
+        facets=(await request.app[SNAPSHOT].ready()).facets,
     )
 
 

@@ -70,45 +70,48 @@ class GraphBrowser:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def overview(self, tenant: str = "", newest: int = 12) -> dict[str, Any]:
-        """Counts by type and tenant, edges by relation, runs and outcomes, the newest facts."""
-        where, params = _tenant_clause(tenant)
+    async def overview(self, newest: int = 12) -> dict[str, Any]:
+        """Counts by tenant, type and kind, edges by relation, run outcomes, newest and best-connected facts.
+
+        The node and edge counts scan the graph (O(n)): the dashboard takes this as a snapshot in the
+        background and serves it with its age, rather than on every page view. Run outcomes come
+        from the running aggregates the runs table keeps (schema v2), the newest facts from the
+        rowid order: both O(1) in the graph's size.
+        """
         store = self._store
         nodes = await store._rows(
-            f"SELECT tenant, type, kind, count(*), sum(valid_to IS NULL) FROM nodes {where} "
-            "GROUP BY tenant, type, kind ORDER BY tenant, type, kind",
-            params,
+            "SELECT tenant, type, kind, count(*), sum(valid_to IS NULL) FROM nodes "
+            "GROUP BY tenant, type, kind ORDER BY tenant, type, kind"
         )
         edges = await store._rows(
             "SELECT n.tenant, e.relation, count(*) FROM edges e JOIN nodes n ON n.id = e.src "
-            f"{where.replace('tenant', 'n.tenant')} GROUP BY n.tenant, e.relation ORDER BY 1, 2",
-            params,
+            "GROUP BY n.tenant, e.relation ORDER BY 1, 2"
         )
-        runs = await store._rows(
-            f"SELECT tenant, success, failure_class, count(*) FROM runs {where} "
-            "GROUP BY tenant, success, failure_class ORDER BY tenant, success DESC, failure_class",
-            params,
+        runs = await store._rows("SELECT tenant, sum(runs), sum(successes) FROM run_stats GROUP BY tenant")
+        failures = await store._rows(
+            "SELECT tenant, failure_class, sum(runs) FROM run_failures GROUP BY tenant, failure_class "
+            "ORDER BY tenant, failure_class"
         )
-        newest_nodes = await store._nodes(
-            f"{'tenant = ? AND ' if tenant else ''}1 ORDER BY valid_from DESC, id LIMIT ?",
-            (*params, newest),
-        )
+        newest_nodes = await store._nodes("1 ORDER BY seq DESC LIMIT ?", (newest,))
         connected = await store._rows(
             "SELECT id, count(*) AS degree FROM (SELECT src AS id FROM edges UNION ALL "
             "SELECT dst FROM edges) GROUP BY id ORDER BY degree DESC, id LIMIT ?",
-            (newest * 4,),
+            (newest,),
         )
-        by_id = {n.id: n for n in await store.nodes_by_ids([r[0] for r in connected], tenant or None)}
+        by_id = {n.id: n for n in await store.nodes_by_ids([r[0] for r in connected])}
+        outcomes = [{"tenant": r[0], "success": True, "failure_class": "", "count": int(r[2])} for r in runs]
+        outcomes += [
+            {"tenant": r[0], "success": False, "failure_class": r[1], "count": int(r[2])} for r in failures
+        ]
         return {
             "nodes": [
                 {"tenant": r[0], "type": r[1], "kind": r[2], "count": r[3], "valid": r[4]} for r in nodes
             ],
             "edges": [{"tenant": r[0], "relation": r[1], "count": r[2]} for r in edges],
-            "runs": [
-                {"tenant": r[0], "success": bool(r[1]), "failure_class": r[2], "count": r[3]} for r in runs
-            ],
+            "runs": sorted(outcomes, key=lambda o: (o["tenant"], not o["success"], o["failure_class"])),
+            "runs_total": sum(int(r[1]) for r in runs),
             "newest": newest_nodes,
-            "most_connected": [(by_id[r[0]], int(r[1])) for r in connected if r[0] in by_id][:newest],
+            "most_connected": [(by_id[r[0]], int(r[1])) for r in connected if r[0] in by_id],
         }
 
     async def find(self, f: NodeFilter) -> list[Node]:
@@ -274,10 +277,6 @@ def _filter_clauses(f: NodeFilter) -> tuple[list[str], list[Any]]:
     elif f.validity == "superseded":
         clauses.append("valid_to IS NOT NULL")
     return clauses, params
-
-
-def _tenant_clause(tenant: str) -> tuple[str, tuple[str, ...]]:
-    return ("WHERE tenant = ?", (tenant,)) if tenant else ("", ())
 
 
 def _marks(items: Sequence[object]) -> str:
