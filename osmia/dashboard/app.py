@@ -291,7 +291,10 @@ async def run_page(request: web.Request) -> web.Response:
     ref = _query(request, "ref")
     browser = _browser(request)
     data = await browser.run(ref) if ref else None
-    explained = await request.app[MEMORY].explain_run(ref) if ref else None
+    explained = None
+    if data and data["runs"]:
+        subject = data["runs"][-1]
+        explained = subject, await request.app[MEMORY].explain_like(subject)
     return _render("run.html", title="Run", ref=ref, data=data, explained=explained)
 
 

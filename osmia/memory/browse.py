@@ -119,7 +119,9 @@ class GraphBrowser:
         limit = max(1, min(f.limit, MAX_LISTING))
         clauses, params = _filter_clauses(f)
         if f.text.strip():
-            match = fts_query(f.text)
+            # Every word must occur (AND): what a search box means, and far cheaper than the
+            # OR-ed terms ranking uses, because FTS5 scores only the intersection.
+            match = " ".join(part for part in fts_query(f.text).split(" OR ") if part)
             if not match:
                 return []
             # Ranked by BM25, then filtered: a generous window keeps filters from emptying the page.

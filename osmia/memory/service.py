@@ -12,7 +12,7 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -357,26 +357,22 @@ class Memory:
 
         return await self._guarded("export", work)
 
-    async def explain_run(self, ref: str) -> tuple[dict[str, Any], list[Candidate]] | None:
-        """Every candidate the ranking considers now for a run like ``ref`` (``NAMESPACE/NAME``).
+    async def explain_like(self, run: Mapping[str, Any]) -> list[Candidate]:
+        """Every candidate the ranking considers now for a run with ``run``'s subject.
 
-        Rebuilt from the run's recorded subject (tenant, repository, engine, task type,
-        language): the ticket's text is not stored, so full-text matches are not part of it.
-        ``None`` when no such run was learned.
+        ``run`` is a learned run as :meth:`GraphBrowser.run` lists it (tenant, repository,
+        engine, task type, language). The ticket's text is not stored, so full-text matches
+        are not part of this; ``explain`` on the TaskRun itself gives the exact breakdown.
         """
-        learned = await self._guarded("status", lambda: self.browser().run(ref))
-        if not learned["runs"]:
-            return None
-        subject: dict[str, Any] = learned["runs"][-1]
         req = QueryRequest(
-            tenant=subject["tenant"],
-            repository=subject["repository"],
-            engine=subject["engine"],
-            task_type=subject["task_type"],
-            language=subject["language"],
+            tenant=str(run["tenant"]),
+            repository=str(run["repository"]),
+            engine=str(run["engine"]),
+            task_type=str(run["task_type"]),
+            language=str(run["language"]),
             text="",
         )
-        return subject, await self._rank(req)
+        return await self._rank(req)
 
     async def forget(self, node_id: str, tenant: str | None = None) -> bool:
         """Delete one node and its edges for good (the admin's explicit choice)."""

@@ -82,8 +82,7 @@ async def test_run_page_data_matches_sources(memory: Memory) -> None:
     ref = node.sources[0]
     learned = await browser.run(ref)
     assert learned["runs"] and node.id in {n.id for n in learned["taught"]}
-    explained = await memory.explain_run(ref)
-    assert explained is not None
-    subject, candidates = explained
+    subject = learned["runs"][-1]
+    candidates = await memory.explain_like(subject)
     assert subject["tenant"] == node.tenant and candidates
     assert all(c.node.tenant == node.tenant for c in candidates)
