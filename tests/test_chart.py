@@ -325,7 +325,8 @@ def test_command_probes_and_ports(default: list[dict[str, Any]]) -> None:
         "metrics": config["operator"]["metrics_port"],
         "health": config["operator"]["liveness_port"],
     }
-    assert ports == {"metrics": OperatorConfig.metrics_port, "health": OperatorConfig.liveness_port}
+    defaults = OperatorConfig()
+    assert ports == {"metrics": defaults.metrics_port, "health": defaults.liveness_port}
     for probe in ("livenessProbe", "readinessProbe"):
         assert c[probe]["httpGet"] == {"path": "/healthz", "port": "health"}
     assert c["resources"]["limits"]["memory"] and c["resources"]["requests"]["cpu"]
