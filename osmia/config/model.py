@@ -24,7 +24,11 @@ from pydantic_core import PydanticCustomError
 from osmia.config.types import (
     DNS_LABEL,
     DNS_SUBDOMAIN,
+    DOC_TYPE,
+    EXPECTED,
+    NULL,
     NULL_IS_EMPTY_LIST,
+    RANGE,
     Quantity,
     ReadOnlyMapping,
     StorePath,
@@ -143,7 +147,12 @@ class OperatorConfig(Section):
         tuple[Namespace, ...],
         NULL_IS_EMPTY_LIST,
         AfterValidator(unique_items),
-        listing("a list of namespace names", uniqueItems=True, **chart_sets("watchNamespaces")),
+        listing(
+            "a list of namespace names",
+            "namespace names (DNS labels), no repeats",
+            uniqueItems=True,
+            **chart_sets("watchNamespaces"),
+        ),
     ] = ()
     """`osmia run`: the namespaces whose TaskRuns are watched; empty watches all namespaces
     (cluster-wide)."""
@@ -151,7 +160,10 @@ class OperatorConfig(Section):
     metrics_port: Port = Field(default=9090, json_schema_extra=chart_sets("metrics.port"))
     """`osmia run`: port of the Prometheus `/metrics` server; `0` disables it."""
 
-    metrics_host: Annotated[str, text("a host name or IP address (non-empty, no spaces)", r"\S+")] = "0.0.0.0"
+    metrics_host: Annotated[
+        str,
+        text("a host name or IP address (non-empty, no spaces)", r"\S+", doc_range="non-empty, no spaces"),
+    ] = "0.0.0.0"
     """`osmia run`: address the metrics server binds to."""
 
     liveness_port: Port = Field(default=8080, json_schema_extra=chart_sets("probes.port"))
@@ -165,6 +177,7 @@ class OperatorConfig(Section):
             rf"({DNS_SUBDOMAIN})?",
             min_len=0,
             max_len=253,
+            doc_range='`""` or a DNS subdomain name',
         ),
     ] = Field(default="", json_schema_extra=chart_sets("peering.enabled"))
     """`osmia run`: kopf peering object name, so that only one operator is active; `""` runs
@@ -203,6 +216,7 @@ class ExecutionConfig(Section):
         text(
             "an absolute directory path such as /osmia/prompt (not '/'; no ':' or spaces)",
             r"/[^\s:\x00]*[^\s:\x00/]",
+            doc_range="absolute path, not `/`, no `:` or spaces",
         ),
     ] = "/osmia/prompt"
     """Controller (job mode): directory where the prompt ConfigMap is mounted in the agent
@@ -280,7 +294,10 @@ class ContainerResources(Section):
 class EngineConfig(Section):
     """How to run one agent engine as a container in a Kubernetes Job."""
 
-    image: Annotated[str, text("a container image reference (non-empty, no spaces)", r"\S+")]
+    image: Annotated[
+        str,
+        text("a container image reference (non-empty, no spaces)", r"\S+", doc_range="non-empty, no spaces"),
+    ]
     """Container image of the agent runner."""
 
     command: Args = ()
@@ -290,7 +307,11 @@ class EngineConfig(Section):
     """Container `args`."""
 
     env: ReadOnlyMapping[EnvName, Arg] = Field(
-        default_factory=empty_mapping, json_schema_extra={"x-osmia-doc-type": "mapping of strings"}
+        default_factory=empty_mapping,
+        json_schema_extra={
+            DOC_TYPE: "mapping of strings",
+            RANGE: "names: letters, digits, `_`, `-`, `.`, not starting with a digit; values: strings",
+        },
     )
     """Plain environment variables of the container; values must be strings (quote `"40"`,
     `"true"`). The file is not secret: put no credentials here."""
@@ -302,6 +323,7 @@ class EngineConfig(Section):
                 "a ServiceAccount name (DNS subdomain, at most 253 characters)",
                 DNS_SUBDOMAIN,
                 max_len=253,
+                doc_range="DNS subdomain name",
             ),
         ]
         | None
@@ -310,7 +332,13 @@ class EngineConfig(Section):
 
     resources: Annotated[
         ContainerResources,
-        Field(json_schema_extra={"x-osmia-null": "empty", "x-osmia-doc-type": "mapping"}),
+        Field(
+            json_schema_extra={
+                NULL: "empty",
+                DOC_TYPE: "mapping",
+                RANGE: "keys `limits`, `requests` (resource name → quantity) and `claims`",
+            }
+        ),
     ] = Field(default_factory=ContainerResources)
     """The container's `resources`: `limits` and `requests` (resource name → quantity such as
     `500m`, `2Gi`, `1`) and `claims` (list of `{name, request}`), passed verbatim."""
@@ -353,7 +381,7 @@ class Config(Section):
 
     engines: ReadOnlyMapping[EngineName, EngineConfig] = Field(
         default_factory=empty_mapping,
-        json_schema_extra={"x-osmia-expected": "a mapping of engine names to settings"},
+        json_schema_extra={EXPECTED: "a mapping of engine names to settings"},
     )
     """A mapping from engine name to how that engine runs in job mode. The name is what
     `spec.engine` and `spec.fallbackEngines` refer to and must match

@@ -9,6 +9,7 @@ are stripped from the chart's schema:
 - ``x-osmia-expected``: what a value must be, completing "KEY must be ...".
 - ``x-osmia-null``: ``"empty"`` when ``null`` means an empty list or mapping.
 - ``x-osmia-doc-type``: the type column of the docs table, when the JSON type is not enough.
+- ``x-osmia-range``: the range column of the docs table, when ``x-osmia-expected`` is too long.
 - ``x-osmia-chart``: the chart value that sets this key (the key is left out of the chart's schema).
 - ``x-osmia-ignored``: the key is accepted but ignored; the reason goes into a warning.
 """
@@ -27,6 +28,7 @@ from pydantic import (
     AfterValidator,
     BeforeValidator,
     Field,
+    JsonValue,
     PlainValidator,
     ValidationInfo,
     WithJsonSchema,
@@ -49,6 +51,7 @@ QUANTITY_PATTERN: Final = r"^(\d+(\.\d*)?|\.\d+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?
 EXPECTED: Final = "x-osmia-expected"
 NULL: Final = "x-osmia-null"
 DOC_TYPE: Final = "x-osmia-doc-type"
+RANGE: Final = "x-osmia-range"
 CHART: Final = "x-osmia-chart"
 IGNORED: Final = "x-osmia-ignored"
 
@@ -58,13 +61,27 @@ def anchored(pattern: str) -> str:
     return f"^(?:{pattern})$" if not (pattern.startswith("^") and pattern.endswith("$")) else pattern
 
 
-def text(expected: str, pattern: str | None = None, *, min_len: int = 1, max_len: int = 1024) -> Any:
-    """Constraints of a string (``Annotated[str, text(...)]``); ``expected`` words its errors."""
+def text(
+    expected: str,
+    pattern: str | None = None,
+    *,
+    min_len: int = 1,
+    max_len: int = 1024,
+    doc_range: str | None = None,
+) -> Any:
+    """Constraints of a string (``Annotated[str, text(...)]``).
+
+    ``expected`` words its errors; ``doc_range`` is the docs table's range column
+    (default: ``expected``).
+    """
+    extra: dict[str, JsonValue] = {EXPECTED: expected}
+    if doc_range is not None:
+        extra[RANGE] = doc_range
     return Field(
         pattern=anchored(pattern) if pattern is not None else None,
         min_length=min_len,
         max_length=max_len,
-        json_schema_extra={EXPECTED: expected},
+        json_schema_extra=extra,
     )
 
 
@@ -78,9 +95,9 @@ NULL_IS_EMPTY_LIST: Final = BeforeValidator(_as_tuple)
 """A YAML list (or ``null``, meaning empty) becomes the tuple the field holds."""
 
 
-def listing(expected: str, **extra: Any) -> Any:
+def listing(expected: str, doc_range: str = "", **extra: Any) -> Any:
     """Schema words of a list field (``Annotated[tuple[X, ...], NULL_IS_EMPTY_LIST, listing(...)]``)."""
-    return Field(json_schema_extra={EXPECTED: expected, NULL: "empty", **extra})
+    return Field(json_schema_extra={EXPECTED: expected, RANGE: doc_range, NULL: "empty", **extra})
 
 
 def _freeze(value: Mapping[Any, Any]) -> Mapping[Any, Any]:
@@ -173,6 +190,7 @@ StorePath = Annotated[
             "minLength": 1,
             "pattern": r"^\S(.*[^/\s])?$",
             EXPECTED: STORE_PATH_EXPECTED,
+            RANGE: "non-empty, not ending in `/`",
             DOC_TYPE: "path (string)",
         }
     ),
