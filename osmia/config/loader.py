@@ -117,8 +117,9 @@ def _check_size(root: yaml.Node, source: str) -> None:
 
 def parse_yaml(text: str, source: str) -> Any:
     """Parse one YAML document with the strict reader; ``ConfigError`` for anything unusable."""
-    loader = _StrictLoader(text)
+    loader: _StrictLoader | None = None
     try:
+        loader = _StrictLoader(text)
         node = loader.get_single_node()
         if node is None:
             return None
@@ -135,7 +136,8 @@ def parse_yaml(text: str, source: str) -> Any:
         detail = " ".join(str(exc).split())
         raise ConfigError(f"{source}: invalid YAML: {detail[:200]}") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _warnings(model: BaseModel, path: str, source: str) -> list[str]:
