@@ -160,3 +160,12 @@ def test_many_problems_are_all_kept_and_the_message_is_bounded() -> None:
 def test_the_document_itself_must_be_a_mapping(tmp_path: Path) -> None:
     error = refused(tmp_path, "42\n")
     assert "the document must be a mapping with sections memory, operator, execution, engines" in str(error)
+
+
+def test_an_unprintable_file_name_is_shown_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "conf\x1b[2J\udcff.yaml"
+    with pytest.raises(ConfigError) as info:
+        load_config(path, environ={})
+    message = str(info.value)
+    assert "\x1b" not in message and "not found" in message
+    message.encode("utf-8")

@@ -219,7 +219,7 @@ def load_config(path: Path | None, *, environ: Mapping[str, str] | None = None) 
         config = parse_config(None, "<defaults>")
     else:
         path = Path(path)
-        source = str(path)
+        source = str(path) if str(path).isprintable() else repr(str(path))
         try:
             if path.exists() and not path.is_file():
                 what = "a directory" if path.is_dir() else "not a regular file"
