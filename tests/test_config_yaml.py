@@ -169,3 +169,20 @@ def test_an_unprintable_file_name_is_shown_escaped(tmp_path: Path) -> None:
     message = str(info.value)
     assert "\x1b" not in message and "not found" in message
     message.encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("execution: {ttl_seconds_after_finished: 2001-12-14}", "got a date"),
+        ("engines: {2001-12-14: {image: i}}", "a key of engines must be an engine name"),
+        ("memory: !!set {a, b}", "memory must be a mapping; got a set"),
+        (
+            "memory: {enabled: !!binary aGVsbG8=}",
+            "memory.enabled must be a boolean (true or false); got binary data",
+        ),
+        ("memory: {? [a] : 1}", "found unhashable key"),
+    ],
+)
+def test_other_yaml_types_are_named(tmp_path: Path, text: str, shown: str) -> None:
+    assert shown in str(refused(tmp_path, text + "\n"))

@@ -64,6 +64,8 @@ def show(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list | tuple):
         return "a list"
+    if isinstance(value, bytes | bytearray):
+        return "binary data"
     return f"a {type(value).__name__}"
 
 
@@ -217,7 +219,7 @@ def problems_of(error: ValidationError, model: type[BaseModel]) -> list[str]:
             parent_path, mapping, _ = _locate(loc[:-2], root)
             names = split_nullable(mapping, root)[0].get("propertyNames", {})
             what = expected(names, root) if names else "a string"
-            problems.append(f"a key of {parent_path} must be {what}; got {show(loc[-2])}")
+            problems.append(f"a key of {parent_path} must be {what}; got {show(item.get('input', loc[-2]))}")
         elif kind in ("extra_forbidden", "invalid_key"):
             section, holder, _ = _locate(loc[:-1], root)
             key_path = f"{section}.{key_text(loc[-1])}" if section else key_text(loc[-1])
