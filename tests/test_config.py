@@ -21,6 +21,7 @@ from osmia.config import (
     Config,
     ConfigError,
     ContainerResources,
+    DashboardConfig,
     EngineConfig,
     ExecutionConfig,
     MemoryConfig,
@@ -37,6 +38,7 @@ SECTIONS: dict[str, type[Any]] = {
     "memory": MemoryConfig,
     "operator": OperatorConfig,
     "execution": ExecutionConfig,
+    "dashboard": DashboardConfig,
 }
 
 
@@ -238,6 +240,9 @@ def test_full_example_round_trip(tmp_path: Path) -> None:
 
 # yaml value in the file -> expected attribute value; must differ from the default.
 NON_DEFAULT: dict[str, tuple[Any, Any]] = {
+    "dashboard.enabled": (True, True),
+    "dashboard.host": ("0.0.0.0", "0.0.0.0"),
+    "dashboard.port": (9470, 9470),
     "memory.enabled": (True, True),
     "memory.store_path": ("/srv/osmia/other.db", Path("/srv/osmia/other.db")),
     "memory.decay_interval_hours": (6, 6.0),
@@ -295,6 +300,7 @@ def test_every_key_is_read(tmp_path: Path) -> None:
         "memory": MemoryConfig(),
         "operator": OperatorConfig(),
         "execution": ExecutionConfig(),
+        "dashboard": DashboardConfig(),
         "engines": EngineConfig(image="default"),
     }
     for key in documented_keys():

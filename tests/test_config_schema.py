@@ -103,6 +103,9 @@ def test_keys_the_chart_sets_name_real_chart_values() -> None:
         "operator.metrics_port",
         "operator.liveness_port",
         "operator.peering",
+        "dashboard.enabled",
+        "dashboard.host",
+        "dashboard.port",
     }
     for path, source in owned:
         node: Any = values

@@ -35,5 +35,13 @@ def cmd_run(args: argparse.Namespace, kopf_args: Sequence[str]) -> int:
     for warning in config.warnings:
         log.warning(warning)
     operator = _load_operator()
-    code = operator.run(config, list(kopf_args))
+    services = []
+    if config.dashboard.enabled and config.memory.enabled:
+        from osmia.dashboard import service  # only when asked for: jinja2 and networkx load lazily
+
+        services.append(service(config.dashboard.host, config.dashboard.port))
+        log.info("dashboard enabled", host=config.dashboard.host, port=config.dashboard.port)
+    elif config.dashboard.enabled:
+        log.warning("dashboard.enabled is ignored: memory is disabled, there is nothing to show")
+    code = operator.run(config, list(kopf_args), services=services)
     return code if isinstance(code, int) else EXIT_OK

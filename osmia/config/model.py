@@ -43,7 +43,7 @@ from osmia.config.types import (
 ENGINE_NAME_PATTERN: Final = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 """Allowed engine names (a DNS label, at most 63 characters), e.g. ``claude-code``."""
 
-SECTIONS: Final = ("memory", "operator", "execution", "engines")
+SECTIONS: Final = ("memory", "operator", "execution", "dashboard", "engines")
 """The top-level sections of the file, in documentation order."""
 
 
@@ -360,6 +360,29 @@ EngineName = Annotated[
 
 
 # --------------------------------------------------------------------------
+# dashboard
+
+
+class DashboardConfig(Section):
+    """The read-only memory dashboard served by the operator (docs/dashboard.md)."""
+
+    enabled: bool = Field(default=False, json_schema_extra=chart_sets("dashboard.enabled"))
+    """`osmia run`: serve the dashboard on `host:port` while memory is on. It shows every
+    tenant's memory: bind it where only people who may read all of memory can reach it."""
+
+    host: Annotated[
+        str,
+        text("a host name or IP address (non-empty, no spaces)", r"\S+", doc_range="non-empty, no spaces"),
+    ] = Field(default="127.0.0.1", json_schema_extra=chart_sets("dashboard.enabled"))
+    """`osmia run`: address the dashboard binds to (loopback by default)."""
+
+    port: Annotated[int, Field(ge=1, le=65535)] = Field(
+        default=8470, json_schema_extra=chart_sets("dashboard.port")
+    )
+    """`osmia run`: port of the dashboard. Must differ from the metrics and liveness ports."""
+
+
+# --------------------------------------------------------------------------
 # The whole file
 
 
@@ -379,6 +402,9 @@ class Config(Section):
     execution: ExecutionConfig = Field(default_factory=ExecutionConfig)
     """Defaults for TaskRuns run as Jobs (`spec.execution.mode: job`)."""
 
+    dashboard: DashboardConfig = Field(default_factory=DashboardConfig)
+    """The read-only memory dashboard the operator can serve (off by default)."""
+
     engines: ReadOnlyMapping[EngineName, EngineConfig] = Field(
         default_factory=empty_mapping,
         json_schema_extra={EXPECTED: "a mapping of engine names to settings"},
@@ -389,6 +415,16 @@ class Config(Section):
     below are read by the controller when it builds the Job's container."""
 
     _warnings: tuple[str, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="after")
+    def _dashboard_port_is_free(self) -> Config:
+        port, op = self.dashboard.port, self.operator
+        if self.dashboard.enabled and port in (op.metrics_port, op.liveness_port):
+            raise PydanticCustomError(
+                "osmia",
+                f"dashboard.port ({port}) must differ from operator.metrics_port and operator.liveness_port",
+            )
+        return self
 
     @property
     def warnings(self) -> tuple[str, ...]:

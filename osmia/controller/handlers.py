@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -57,6 +57,11 @@ TERMINAL = frozenset(p.value for p in TERMINAL_PHASES)
 NO_CONTEXT = MemoryContext(injected=(), section="")
 
 
+# Something served beside the operator while memory is open (the dashboard): started with the open
+# Memory, it returns the coroutine function that stops it.
+MemoryService = Callable[[Memory], Awaitable[Callable[[], Awaitable[None]]]]
+
+
 @dataclass
 class Runtime:
     """What the handlers share, kept in kopf's memo."""
@@ -68,6 +73,7 @@ class Runtime:
     decay_task: asyncio.Task[None] | None = None
     maintenance_task: asyncio.Task[None] | None = None
     phases: dict[str, str] = field(default_factory=dict)
+    stops: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     def track_phase(self, uid: str, phase: str | None) -> None:
         """Keep the ``osmia_taskruns{phase}`` gauge in step with what the watch shows."""
@@ -117,6 +123,8 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
             maintenance_loop(runtime.memory), name="osmia-maintenance"
         )
         log.info("memory open", store=str(config.memory.store_path))
+        for start in memo.get("services", ()):
+            runtime.stops.append(await start(runtime.memory))
     else:
         log.info("memory disabled: no database, no extraction, no Prior Knowledge")
     memo["runtime"] = runtime
@@ -133,6 +141,8 @@ async def cleanup(memo: kopf.Memo, **_: Any) -> None:
     runtime: Runtime | None = memo.get("runtime")
     if runtime is None:
         return
+    for stop in runtime.stops:
+        await stop()
     for task in (runtime.decay_task, runtime.maintenance_task):
         if task is not None:
             task.cancel()

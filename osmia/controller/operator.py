@@ -60,8 +60,12 @@ def kopf_options(config: Config, argv: Sequence[str]) -> KopfOptions:
     )
 
 
-def run(config: Config, argv: Sequence[str]) -> None:
-    """Run the operator until SIGTERM/SIGINT; cleanup handlers close memory cleanly."""
+def run(config: Config, argv: Sequence[str], services: Sequence[handlers.MemoryService] = ()) -> None:
+    """Run the operator until SIGTERM/SIGINT; cleanup handlers close memory cleanly.
+
+    ``services`` start once memory is open and are stopped before it closes (the CLI passes the
+    dashboard here, so the controller never imports an entry point).
+    """
     options = kopf_options(config, argv)
     if config.operator.metrics_port:
         readiness.start_server(config.operator.metrics_port, config.operator.metrics_host, metrics.REGISTRY)
@@ -80,5 +84,5 @@ def run(config: Config, argv: Sequence[str]) -> None:
         peering_name=options.peering,
         priority=options.priority,
         liveness_endpoint=options.liveness,
-        memo=kopf.Memo(config=config),
+        memo=kopf.Memo(config=config, services=tuple(services)),
     )

@@ -5,6 +5,6 @@ An entry point like the CLI (DESIGN.md, layer 4): it reads through the memory fa
 ``osmia memory serve --db FILE`` runs it alone; the operator serves it when ``dashboard.enabled``.
 """
 
-from osmia.dashboard.app import create_app, serve
+from osmia.dashboard.app import create_app, serve, service
 
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "serve", "service"]

@@ -113,6 +113,17 @@ async def _refresh_snapshot(app: web.Application) -> AsyncIterator[None]:
     await asyncio.gather(task, return_exceptions=True)
 
 
+def service(host: str, port: int) -> Callable[[Memory], Awaitable[Callable[[], Awaitable[None]]]]:
+    """The dashboard as a service the operator starts once memory is open (``dashboard.enabled``)."""
+
+    async def start(memory: Memory) -> Callable[[], Awaitable[None]]:
+        runner = await serve(memory, host, port)
+        log.info("dashboard served", url=f"http://{host}:{port}/")
+        return runner.cleanup
+
+    return start
+
+
 @web.middleware
 async def _security_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     response = await handler(request)

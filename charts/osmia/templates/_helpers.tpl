@@ -77,7 +77,8 @@ chart owns filled in from the other values.
       "liveness_port" (int .Values.probes.port)
       "peering" (include "osmia.peeringName" .)
     ) ($config.operator | default dict) }}
-{{- $out := dict "memory" $memory "operator" $operator }}
+{{- $dashboard := dict "enabled" .Values.dashboard.enabled "host" "0.0.0.0" "port" (int .Values.dashboard.port) }}
+{{- $out := dict "memory" $memory "operator" $operator "dashboard" $dashboard }}
 {{- with $config.execution }}{{ $_ := set $out "execution" . }}{{ end }}
 {{- with $config.engines }}{{ $_ := set $out "engines" . }}{{ end }}
 {{- toYaml $out }}
