@@ -24,6 +24,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / ".data"
+DASHBOARD_PORT = 8470
 sys.path.insert(0, str(REPO / "hack" / "controlplane"))
 
 from controlplane import ControlPlane  # noqa: E402
@@ -63,7 +64,10 @@ class Demo:
         self.cp.up(fresh=True)
         self.kubectl("apply", "-f", str(REPO / "deploy" / "crds"))
         self.kubectl("wait", "--for=condition=Established", "crd/taskruns.osmia.dev", "--timeout=60s")
-        print("2/5 starting the operator (memory in .data/memory.db, metrics on :9090) ...", flush=True)
+        print(
+            "2/5 starting the operator (memory in .data/memory.db, metrics on :9090, dashboard on :8470) ...",
+            flush=True,
+        )
         for stale in DATA.glob("memory.db*"):
             stale.unlink()
         env = {
@@ -71,6 +75,10 @@ class Demo:
             "KUBECONFIG": str(self.cp.kubeconfig),
             "OSMIA_MEMORY_STORE_PATH": str(DATA / "memory.db"),
         }
+        # The example config, plus the read-only dashboard on loopback.
+        config = yaml.safe_load((REPO / "examples" / "osmia-config.yaml").read_text())
+        config["dashboard"] = {"enabled": True, "host": "127.0.0.1", "port": DASHBOARD_PORT}
+        (DATA / "osmia-config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
         log = (DATA / "operator.log").open("wb")
         self.operator = subprocess.Popen(
             [
@@ -79,7 +87,7 @@ class Demo:
                 "osmia",
                 "run",
                 "--config",
-                str(REPO / "examples" / "osmia-config.yaml"),
+                str(DATA / "osmia-config.yaml"),
                 "--standalone",
                 "--all-namespaces",
             ],
@@ -151,6 +159,10 @@ class Demo:
         print(f"5/5 the Prior Knowledge that tr/{meta['namespace']}/{meta['name']} received:\n")
         print("## Prior Knowledge" + section if "## Prior Knowledge" in prompt else "(none)")
         print("\n" + self.kubectl("get", "taskruns", "-A"))
+        print(
+            f"The memory dashboard (read-only): http://127.0.0.1:{DASHBOARD_PORT}/ while the operator runs "
+            f"(scripts/demo --keep leaves it up; or: .venv/bin/osmia memory --db {DATA / 'memory.db'} serve)"
+        )
 
     def stop(self) -> None:
         if self.keep:
