@@ -8,8 +8,8 @@ defined, not incidental:
    first (:data:`SHRINK_ORDER`): the summary, tool-call counts (the most used
    kept), learnings, changed files, flaky tests, failed tests, the failure
    reason. Strings keep their beginning, marked with ``…`` where cut;
-   lists keep their first items (no marker item: a list of file names must
-   hold only file names).
+   lists keep their first items (no marker item, and names of files and
+   tests are never cut: a list of file names must hold only file names).
 2. If that is not enough, whole fields are dropped in :data:`DROP_ORDER`.
    ``success`` is never dropped.
 
@@ -74,10 +74,19 @@ def _cut(text: str, length: int) -> str:
     return text if len(text) <= length else text[: max(length - 1, 0)] + ELLIPSIS
 
 
-def _shrink_steps(value: Any) -> list[Any]:
+IDENTIFIER_LISTS = frozenset({"filesChanged", "testsFailed", "flakyTests"})
+"""Lists of names: shortened by keeping fewer names, never by cutting one (a cut path is no path)."""
+
+
+def _shrink_steps(key: str, value: Any) -> list[Any]:
     """Ever smaller versions of one field's value, the last one the smallest kept."""
     steps: list[Any] = []
-    if isinstance(value, str):
+    if isinstance(value, list) and key in IDENTIFIER_LISTS:
+        keep = len(value)
+        while keep > 1:
+            keep //= 2
+            steps.append(value[:keep])
+    elif isinstance(value, str):
         length = len(value)
         while length > _MIN_TEXT:
             length = max(length // 2, _MIN_TEXT)
@@ -107,7 +116,7 @@ def fit_result(result: Mapping[str, Any], limit: int = TERMINATION_LIMIT) -> dic
     for key in SHRINK_ORDER:
         if key not in fitted:
             continue
-        for smaller in _shrink_steps(fitted[key]):
+        for smaller in _shrink_steps(key, fitted[key]):
             fitted[key] = smaller
             if encoded_size(fitted) <= limit:
                 return fitted

@@ -83,15 +83,17 @@ class EngineReport:
             self.error = f"{self.error}; {message}" if self.error else message
 
 
+MAX_COUNT = 10**12
+"""No engine run uses a trillion tokens; a bigger figure is garbage."""
+
+
 def count(value: Any) -> int:
     """A non-negative int from an untrusted value, else 0 (``True`` is not a count)."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         return 0
-    if isinstance(value, int):
-        return max(value, 0)
-    if isinstance(value, float) and value == value and value >= 0:
-        return int(value)
-    return 0
+    if value != value or not 0 <= value <= MAX_COUNT:
+        return 0
+    return int(value)
 
 
 def money(value: Any) -> float | None:
@@ -99,7 +101,7 @@ def money(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     amount = float(value)
-    if amount != amount or amount < 0 or amount == float("inf"):
+    if amount != amount or not 0 <= amount <= MAX_COUNT:
         return None
     return amount
 
@@ -159,7 +161,7 @@ class JsonLinesAdapter(EngineAdapter):
             return
         try:
             understood = self.on_event(event, report)
-        except (AttributeError, TypeError, ValueError, KeyError):  # a field of an unexpected shape
+        except (AttributeError, TypeError, ValueError, KeyError, OverflowError):  # an unexpected shape
             understood = False
         if understood:
             report.events += 1

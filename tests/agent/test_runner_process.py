@@ -1,0 +1,196 @@
+"""The runner end to end as a process: a local bare remote, a fake engine per adapter, a fake test command.
+
+Every result is checked field by field, in the termination log (≤ 4 KiB) and
+in the pod log, together with what reached the remote.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from osmia.result_fit import TERMINATION_LIMIT
+from tests.agent.conftest import API_KEY, GIT_TOKEN, TRANSCRIPTS, RunAgent, git
+from tests.agent.test_adapters import EXPECTED
+
+BRANCH = re.compile(r"^osmia/proj-7-[0-9a-f]{8}$")
+
+
+def running(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie waiting for a reaper that is not ours has ended)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("engine", sorted(TRANSCRIPTS))
+def test_a_successful_run_is_measured_field_by_field(engine: str, run_agent: RunAgent) -> None:
+    run = run_agent(engine)
+    assert run.code == 0, run.stderr
+    result = run.result
+    want = EXPECTED[engine]
+    assert result["success"] is True
+    assert "failureReason" not in result
+    assert result["exitCode"] == 0
+    assert result["filesChanged"] == ["calc.py"]  # not the learnings file, not the JUnit report
+    assert "testsFailed" not in result
+    assert result["flakyTests"] == ["test_flaky"]
+    assert result["tokenUsage"] == want["tokens"]
+    if want["cost"] is None:
+        assert "costEstimateUSD" not in result
+    else:
+        assert result["costEstimateUSD"] == pytest.approx(want["cost"], abs=1e-4)
+    assert result["toolCalls"] == want["tool_calls"]
+    summary = result["summary"].replace("`", "'") if engine == "aider" else result["summary"]
+    assert summary == want["summary"]
+    assert 0 < result["durationSeconds"] < 120
+    assert result["learnings"] == [
+        "Run 'python -m pytest -q' from the repository root; tests import calc directly.",
+        "add() had its operator flipped; check the sign first.",
+        "The API key is [redacted] do not share.",
+    ]
+    assert BRANCH.match(result["branchName"])
+    # What was pushed: the run's branch only, one commit on top of main, changing calc.py only.
+    assert sorted(run.remote_branches()) == sorted(["main", result["branchName"]])
+    changed = git("diff", "--name-only", "main", result["branchName"], cwd=run.remote).split()
+    assert changed == ["calc.py"]
+    assert "a + b" in git("show", f"{result['branchName']}:calc.py", cwd=run.remote)
+    # The termination log is the same result (it fits whole here), compact and under the limit.
+    assert run.fitted == result
+    assert len(run.termination.encode()) <= TERMINATION_LIMIT
+    # The engine got the prompt the way its adapter says, the model, and never the git token.
+    record = run.record
+    prompt_in_argv = any("Fix add() in calc.py" in a for a in record["argv"])
+    prompt_on_stdin = "Fix add() in calc.py" in record["stdin"]
+    assert prompt_in_argv or prompt_on_stdin or "--message-file" in record["argv"]
+    assert "test-model" in record["argv"]
+    assert record["git_token_visible"] is False
+    # Secrets never reach the pod log; the engine's output does (streamed).
+    assert API_KEY not in run.stdout + run.stderr and GIT_TOKEN not in run.stdout + run.stderr
+    assert f"[{engine}] " in run.stdout
+
+
+def test_a_change_that_deletes_tests_is_blocked_and_not_pushed(run_agent: RunAgent) -> None:
+    run = run_agent(FAKE_ACTION="delete-test")
+    assert run.code == 1
+    assert run.result["success"] is False
+    assert run.result["failureReason"] == "guard-rail block: deleted tests tests/test_calc.py"
+    assert "branchName" not in run.result
+    assert run.remote_branches() == ["main"]
+    assert sorted(run.result["filesChanged"]) == ["calc.py", "tests/test_calc.py"]
+
+
+def test_a_change_that_adds_a_skip_marker_is_blocked(run_agent: RunAgent) -> None:
+    run = run_agent(FAKE_ACTION="skip-test")
+    assert run.code == 1
+    assert run.result["failureReason"] == "guard-rail block: added skip markers at tests/test_calc.py:4"
+    assert run.remote_branches() == ["main"]
+
+
+def test_a_protected_branch_is_never_pushed(run_agent: RunAgent) -> None:
+    run = run_agent(OSMIA_PROTECTED_BRANCHES="main,osmia/*")
+    assert run.code == 1
+    assert run.result["failureReason"].startswith(
+        "guard-rail block: refused to push to protected branch osmia/"
+    )
+    assert run.remote_branches() == ["main"]
+
+
+def test_failing_tests_are_read_from_junit(run_agent: RunAgent) -> None:
+    run = run_agent(FAKE_ACTION="wrong-fix")
+    assert run.code == 1
+    assert run.result["success"] is False
+    assert run.result["testsFailed"] == ["test_add"]
+    assert run.result["failureReason"] == "tests failed: test_add"
+    # Work is still pushed for people to look at; only a guard-rail block keeps it back.
+    assert BRANCH.match(run.result["branchName"])
+
+
+def test_the_deadline_stops_the_engine_and_everything_it_started(run_agent: RunAgent, tmp_path) -> None:
+    child_pid = tmp_path / "child.pid"
+    start = time.monotonic()
+    run = run_agent(FAKE_ACTION="sleep", OSMIA_ENGINE_TIMEOUT_SECONDS="2", FAKE_CHILD_PID=str(child_pid))
+    assert time.monotonic() - start < 60
+    assert run.code == 1
+    assert run.result["success"] is False
+    assert run.result["failureReason"] == "timed out: the engine ran past its deadline of 2 s"
+    assert run.result["exitCode"] == 128 + 15  # SIGTERM
+    assert not running(int(child_pid.read_text()))
+    # What the engine had done by then is measured, and tests were not run against half-done work.
+    assert run.result["filesChanged"] == ["calc.py"]
+    assert "[tests]" not in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("engine", "lines", "reason"),
+    [
+        (
+            "codex",
+            '{"type":"turn.started"}\n{"type":"turn.failed","error":{"message":"stream error: 429 Too Many Requests"}}',
+            "engine error: rate limit (stream error: 429 Too Many Requests)",
+        ),
+        (
+            "claude-code",
+            '{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key · Please run /login"}',
+            "engine error: authentication (Invalid API key · Please run /login)",
+        ),
+        (
+            "opencode",
+            '{"type":"error","error":{"name":"APIError","data":{"message":"prompt is too long: 210000 tokens"}}}',
+            "engine error: context overflow (prompt is too long: 210000 tokens)",
+        ),
+    ],
+)
+def test_an_engine_error_is_classified(engine: str, lines: str, reason: str, run_agent: RunAgent) -> None:
+    run = run_agent(engine, FAKE_ACTION="none", FAKE_LINES=lines, FAKE_EXIT="1")
+    assert run.code == 1
+    assert run.result["success"] is False
+    assert run.result["failureReason"] == reason
+    assert run.result["exitCode"] == 1
+
+
+def test_an_oversized_result_is_fitted_into_the_termination_log(run_agent: RunAgent) -> None:
+    run = run_agent(FAKE_ACTION="huge")
+    assert run.code == 0
+    full = run.result
+    assert len(full["filesChanged"]) == 151  # the whole result is in the pod log
+    fitted = run.fitted
+    assert len(run.termination.encode()) <= TERMINATION_LIMIT
+    # The most important fields survive whole; long lists are shortened, not dropped, and hold only real paths.
+    for key in (
+        "success",
+        "exitCode",
+        "branchName",
+        "flakyTests",
+        "tokenUsage",
+        "costEstimateUSD",
+        "durationSeconds",
+    ):
+        assert fitted[key] == full[key], key
+    assert 0 < len(fitted["filesChanged"]) < len(full["filesChanged"])
+    assert set(fitted["filesChanged"]) <= set(full["filesChanged"])
+
+
+def test_a_misconfigured_runner_exits_2_and_still_reports(run_agent: RunAgent) -> None:
+    run = run_agent(OSMIA_ENGINE="no-such-engine")
+    assert run.code == 2
+    assert run.result["success"] is False
+    assert run.result["failureReason"].startswith("runner misconfigured: unknown engine 'no-such-engine'")
+    assert run.fitted == run.result
+
+
+def test_an_unreachable_repository_is_a_workspace_failure(run_agent: RunAgent, tmp_path) -> None:
+    run = run_agent(OSMIA_REPOSITORY_URL=f"file://{tmp_path}/missing.git")
+    assert run.code == 1
+    assert run.result["failureReason"].startswith("workspace: git clone failed")
+    assert run.record == {}  # the engine never ran
