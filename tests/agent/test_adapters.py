@@ -56,7 +56,8 @@ EXPECTED = {
         "last_test": ("", None),
     },
     "aider": {
-        "summary": "I changed 'add' in calc.py to return a + b.\nRun the tests with python -m pytest -q to confirm.",
+        "summary": "I changed 'add' in calc.py to return a + b.\n"
+        "Run the tests with python -m pytest -q to confirm.",
         "tokens": 3000 + 420 + 3600 + 85,
         "cost": 0.0274,
         "tool_calls": {"edit": 1},
@@ -188,7 +189,8 @@ def test_gemini_object_after_warnings_on_stdout_is_found() -> None:
             [
                 '{"type":"turn.started"}',
                 '{"type":"error","message":"exceeded retry limit, last status: 429 Too Many Requests"}',
-                '{"type":"turn.failed","error":{"message":"exceeded retry limit, last status: 429 Too Many Requests"}}',
+                '{"type":"turn.failed","error":'
+                '{"message":"exceeded retry limit, last status: 429 Too Many Requests"}}',
             ],
             ENGINE_RATE_LIMIT,
         ),
@@ -201,14 +203,16 @@ def test_gemini_object_after_warnings_on_stdout_is_found() -> None:
             "opencode",
             [
                 '{"type":"error","timestamp":1,"sessionID":"s","error":{"name":"APIError",'
-                '"data":{"message":"This model\'s maximum context length is 200000 tokens","statusCode":400}}}'
+                '"data":{"message":"This model\'s maximum context length is 200000 tokens",'
+                '"statusCode":400}}}'
             ],
             ENGINE_CONTEXT,
         ),
         (
             "aider",
             [
-                "litellm.RateLimitError: AnthropicException - rate_limit_error: Number of request tokens exceeded"
+                "litellm.RateLimitError: AnthropicException - rate_limit_error: "
+                "Number of request tokens exceeded"
             ],
             ENGINE_RATE_LIMIT,
         ),

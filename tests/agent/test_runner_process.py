@@ -136,17 +136,20 @@ def test_the_deadline_stops_the_engine_and_everything_it_started(run_agent: RunA
     [
         (
             "codex",
-            '{"type":"turn.started"}\n{"type":"turn.failed","error":{"message":"stream error: 429 Too Many Requests"}}',
+            '{"type":"turn.started"}\n'
+            '{"type":"turn.failed","error":{"message":"stream error: 429 Too Many Requests"}}',
             "engine error: rate limit (stream error: 429 Too Many Requests)",
         ),
         (
             "claude-code",
-            '{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key · Please run /login"}',
+            '{"type":"result","subtype":"success","is_error":true,'
+            '"result":"Invalid API key · Please run /login"}',
             "engine error: authentication (Invalid API key · Please run /login)",
         ),
         (
             "opencode",
-            '{"type":"error","error":{"name":"APIError","data":{"message":"prompt is too long: 210000 tokens"}}}',
+            '{"type":"error","error":{"name":"APIError",'
+            '"data":{"message":"prompt is too long: 210000 tokens"}}}',
             "engine error: context overflow (prompt is too long: 210000 tokens)",
         ),
     ],
@@ -166,7 +169,8 @@ def test_an_oversized_result_is_fitted_into_the_termination_log(run_agent: RunAg
     assert len(full["filesChanged"]) == 151  # the whole result is in the pod log
     fitted = run.fitted
     assert len(run.termination.encode()) <= TERMINATION_LIMIT
-    # The most important fields survive whole; long lists are shortened, not dropped, and hold only real paths.
+    # The most important fields survive whole; long lists are shortened, not dropped,
+    # and hold only real paths.
     for key in (
         "success",
         "exitCode",
