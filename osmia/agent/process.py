@@ -84,6 +84,7 @@ def run_streaming(
     redactor: Redactor,
     stdin_text: str | None = None,
     on_stdout: Callable[[str], None] | None = None,
+    on_stderr: Callable[[str], None] | None = None,
     prefix: str = "",
     sink: IO[str] | None = None,
 ) -> Finished:
@@ -111,7 +112,7 @@ def run_streaming(
             target=_pump, args=(child.stdout, sink, prefix, redactor, on_stdout, out_tail, lock), daemon=True
         ),
         threading.Thread(
-            target=_pump, args=(child.stderr, sink, prefix, redactor, None, err_tail, lock), daemon=True
+            target=_pump, args=(child.stderr, sink, prefix, redactor, on_stderr, err_tail, lock), daemon=True
         ),
     ]
     for pump in pumps:

@@ -120,6 +120,7 @@ class Runner:
             redactor=self.redactor,
             stdin_text=prompt if adapter.prompt_mode == "stdin" else None,
             on_stdout=lambda line: adapter.feed(line, report),
+            on_stderr=lambda line: adapter.feed_stderr(line, report),
             prefix=f"[{s.engine}] ",
             sink=self.out,
         )

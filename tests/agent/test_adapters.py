@@ -231,10 +231,10 @@ def test_command_line_is_non_interactive_machine_readable_and_carries_model_and_
     assert argv[0] == adapter.executable
     assert "some-model" in argv and "--extra" in argv
     machine = {
-        "claude-code": ["--output-format", "stream-json", "--verbose", "-p"],
-        "codex": ["exec", "--json"],
-        "gemini-cli": ["--output-format", "json"],
-        "opencode": ["run", "--format", "json"],
+        "claude-code": ["--output-format", "stream-json", "--verbose", "-p", "--permission-mode"],
+        "codex": ["exec", "--json", "--sandbox", "workspace-write"],
+        "gemini-cli": ["--output-format", "json", "--approval-mode", "yolo", "--prompt"],
+        "opencode": ["run", "--format", "json", "--auto"],
         "aider": ["--message-file", "/p/prompt.md", "--yes-always", "--no-auto-commits"],
     }[engine]
     assert all(flag in argv for flag in machine)
@@ -260,3 +260,30 @@ def test_aider_token_figures() -> None:
         0,
         0,
     ]
+
+
+# --- output captured from the real CLIs at the pinned versions (tests/fixtures/engines/README.md) ---
+
+
+def test_real_gemini_failure_object_on_stderr_is_read() -> None:
+    adapter = adapter_for("gemini-cli")
+    report = adapter.new_report()
+    for line in (FIXTURES / "gemini-cli-auth-error.stderr").read_text().splitlines():
+        adapter.feed_stderr(line, report)
+    adapter.finish(report)
+    assert report.is_error
+    assert report.error.startswith("Please set an Auth method")
+    assert classify_engine_error(report.error) == ENGINE_AUTH
+    assert adapter.env({}) == {"GEMINI_CLI_TRUST_WORKSPACE": "true"}
+
+
+def test_real_codex_reconnect_errors_count_only_when_no_turn_completes() -> None:
+    lines = (FIXTURES / "codex-network-error.jsonl").read_text().splitlines()
+    failed = parse("codex", lines)
+    assert failed.is_error
+    assert failed.error.startswith("Reconnecting... waiting for network")
+    assert failed.ignored == 0  # every event of the real stream is understood
+    recovered = parse(
+        "codex", [*lines, '{"type":"turn.completed","usage":{"input_tokens":10,"output_tokens":2}}']
+    )
+    assert not recovered.is_error and recovered.tokens() == 12

@@ -137,6 +137,9 @@ class EngineAdapter:
         """Take one line of the engine's standard output."""
         raise NotImplementedError
 
+    def feed_stderr(self, line: str, report: EngineReport) -> None:
+        """Take one line of the engine's standard error (ignored unless the engine reports there)."""
+
     def finish(self, report: EngineReport) -> None:
         """Called once after the last line (for formats that are only whole at the end)."""
 

@@ -7,6 +7,11 @@ JSON Lines: ``thread.started``, ``turn.started``, ``item.started`` /
 (``input_tokens``, ``cached_input_tokens``, ``output_tokens``),
 ``turn.failed`` with ``error.message``, and ``error``. Codex reports no
 cost. The prompt goes on standard input (``-``).
+
+Seen with the real CLI (0.171.0): ``error`` events are also transient
+notices (``Reconnecting... 2/5``); a turn that completes after them
+succeeded. So ``error`` events count only when no turn completes after them;
+``turn.failed`` always counts.
 """
 
 from __future__ import annotations
@@ -26,9 +31,26 @@ class Codex(JsonLinesAdapter):
     name = "codex"
     executable = "codex"
 
+    def __init__(self) -> None:
+        self._pending: list[str] = []
+
+    def new_report(self) -> EngineReport:
+        """A fresh report; no pending errors."""
+        self._pending = []
+        return EngineReport()
+
+    def finish(self, report: EngineReport) -> None:
+        """Errors that no completed turn followed are the run's errors (the last one leads)."""
+        if self._pending:
+            report.note_error(self._pending[-1])
+
     def command(self, prompt: str, *, model: str, extra_args: Sequence[str], prompt_file: str) -> list[str]:
-        """Non-interactive exec, JSON events, workspace-write sandbox without approval prompts."""
-        argv = [self.executable, "exec", "--json", "--full-auto", "--skip-git-repo-check"]
+        """Non-interactive exec (it never asks), JSON events, writes confined to the checkout.
+
+        In a pod whose seccomp profile does not allow Codex's own sandbox, pass
+        ``--dangerously-bypass-approvals-and-sandbox`` in ``engine_args``: the pod is the sandbox.
+        """
+        argv = [self.executable, "exec", "--json", "--sandbox", "workspace-write", "--skip-git-repo-check"]
         if model:
             argv += ["--model", model]
         return [*argv, *extra_args, "-"]
@@ -49,6 +71,7 @@ class Codex(JsonLinesAdapter):
                 # cached_input_tokens is a part of input_tokens, not an addition to it.
                 report.add_tokens(usage.get("input_tokens"), usage.get("output_tokens"))
             report.turns = (report.turns or 0) + 1
+            self._pending = []
             return True
         if kind == "turn.failed":
             error = event.get("error")
@@ -58,7 +81,8 @@ class Codex(JsonLinesAdapter):
                 report.add_tokens(usage.get("input_tokens"), usage.get("output_tokens"))
             return True
         if kind == "error":
-            report.note_error(event.get("message"))
+            message = text_of(event.get("message")) or "error"
+            self._pending.append(message)
             return True
         return False
 

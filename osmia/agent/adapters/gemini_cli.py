@@ -6,12 +6,18 @@ with ``prompt``, ``candidates``, ``total``, ``cached``, ``thoughts``;
 ``tools.totalCalls`` and ``tools.byName.<tool>.count``) and, on failure,
 ``error`` (``type``, ``message``, ``code``). Gemini reports no cost. The
 prompt goes as the ``--prompt`` argument.
+
+Seen with the real CLI (0.61.0): the object of a failed run (e.g. no
+credentials, exit code 41) is printed on standard error, after plain-text
+notices; and in headless mode an untrusted folder makes Gemini refuse or
+override ``--approval-mode``, so the runner marks its fresh checkout trusted
+(``GEMINI_CLI_TRUST_WORKSPACE=true``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from osmia.agent.adapters.base import EngineAdapter, EngineReport, count, text_of
@@ -28,7 +34,12 @@ class GeminiCli(EngineAdapter):
 
     def __init__(self) -> None:
         self._buffer: list[str] = []
+        self._errors: list[str] = []
         self._size = 0
+
+    def env(self, base: Mapping[str, str]) -> dict[str, str]:
+        """The checkout is the runner's own fresh clone: trust it, so headless mode keeps yolo."""
+        return {"GEMINI_CLI_TRUST_WORKSPACE": "true"}
 
     def command(self, prompt: str, *, model: str, extra_args: Sequence[str], prompt_file: str) -> list[str]:
         """Headless prompt, one JSON object at the end, tools approved without asking (yolo)."""
@@ -39,18 +50,34 @@ class GeminiCli(EngineAdapter):
 
     def new_report(self) -> EngineReport:
         """A fresh report, and an empty buffer for the object."""
-        self._buffer, self._size = [], 0
+        self._buffer, self._errors, self._size = [], [], 0
         return EngineReport()
 
     def feed(self, line: str, report: EngineReport) -> None:
-        """Buffer the output; the object is parsed whole in ``finish``."""
+        """Buffer standard output; the object is parsed whole in ``finish``."""
+        self._keep(self._buffer, line)
+
+    def feed_stderr(self, line: str, report: EngineReport) -> None:
+        """Buffer standard error too: a failed run's object is printed there."""
+        self._keep(self._errors, line)
+
+    def _keep(self, buffer: list[str], line: str) -> None:
         if self._size + len(line) <= _MAX_BUFFER:
-            self._buffer.append(line)
+            buffer.append(line)
             self._size += len(line)
 
     def finish(self, report: EngineReport) -> None:
-        """Find the last top-level JSON object with a ``response``, ``stats`` or ``error`` and apply it."""
-        text = "\n".join(self._buffer)
+        """Apply the result object from standard output, else the one from standard error."""
+        for buffer in (self._buffer, self._errors):
+            found = self._last_object("\n".join(buffer), report)
+            if found is not None:
+                report.events += 1
+                self._apply(found, report)
+                return
+
+    @staticmethod
+    def _last_object(text: str, report: EngineReport) -> dict[str, Any] | None:
+        """The last top-level JSON object with a ``response``, ``stats`` or ``error`` key in ``text``."""
         found: dict[str, Any] | None = None
         decoder = json.JSONDecoder()
         index = text.find("{")
@@ -64,10 +91,7 @@ class GeminiCli(EngineAdapter):
             if isinstance(value, dict) and {"response", "stats", "error"} & value.keys():
                 found = value
             index = text.find("{", end)
-        if found is None:
-            return
-        report.events += 1
-        self._apply(found, report)
+        return found
 
     @staticmethod
     def _apply(payload: dict[str, Any], report: EngineReport) -> None:

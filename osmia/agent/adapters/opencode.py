@@ -33,8 +33,8 @@ class OpenCode(JsonLinesAdapter):
         return EngineReport()
 
     def command(self, prompt: str, *, model: str, extra_args: Sequence[str], prompt_file: str) -> list[str]:
-        """``run`` is non-interactive and approves tools; JSON events on standard output."""
-        argv = [self.executable, "run", "--format", "json"]
+        """``run`` is non-interactive; ``--auto`` approves tools not denied by config; JSON events."""
+        argv = [self.executable, "run", "--format", "json", "--auto"]
         if model:
             argv += ["--model", model]
         return [*argv, *extra_args, prompt]
