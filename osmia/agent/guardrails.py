@@ -41,17 +41,20 @@ class GuardRailReport:
     removed_test_cases: list[str] = field(default_factory=list)
     skip_markers: list[str] = field(default_factory=list)
     protected_branch: str = ""
+    tampered: str = ""
+    """Set when the engine broke the workspace itself (e.g. replaced ``.git``)."""
 
     @property
     def blocked(self) -> bool:
         """True when the change must not be pushed."""
-        return bool(
-            self.deleted_tests or self.removed_test_cases or self.skip_markers or self.protected_branch
-        )
+        rules = (self.deleted_tests, self.removed_test_cases, self.skip_markers)
+        return any(rules) or bool(self.protected_branch or self.tampered)
 
     def reason(self) -> str:
         """``guard-rail block: ...`` naming what was broken (memory files it as a guard-rail block)."""
         parts = []
+        if self.tampered:
+            parts.append(self.tampered)
         if self.protected_branch:
             parts.append(f"refused to push to protected branch {self.protected_branch}")
         if self.deleted_tests:

@@ -92,6 +92,7 @@ class Runner:
         else:
             self.git.init_empty()
         base = self.git.head()
+        self.git.snapshot_config()
         self.measured.branch = branch_name(s.ticket_slug, s.taskrun, s.engine, base)
         self.git.create_branch(self.measured.branch)
         self.log(f"workspace {self.repo} at {base[:12]}, branch {self.measured.branch}")
@@ -169,6 +170,11 @@ class Runner:
     def record_change(self, base: str) -> None:
         """Commit the work on the run's branch and measure it against the base commit."""
         s = self.settings
+        tampered = self.git.restore_config()
+        if tampered:
+            self.measured.guard.tampered = tampered
+            self.log(self.measured.guard.reason())
+            return
         reports = [str(self.repo / r) for r in self.measured.tests.reports + self.measured.tests.broken]
         untracked_reports = self.git.untracked_or_ignored(
             [str(Path(r).relative_to(self.repo)) for r in reports]

@@ -66,20 +66,28 @@ class Git:
             "GIT_COMMITTER_NAME": name.strip() or "Osmia Agent",
             "GIT_COMMITTER_EMAIL": email.rstrip(">").strip() or "agent@osmia.invalid",
         }
+        self._env["GIT_CONFIG_GLOBAL"] = os.devnull  # the engine may have written ~/.gitconfig
+        self._auth: dict[str, str] = {}
         if credentials.token:
-            self._env.update(
-                GIT_ASKPASS=str(write_askpass(scratch)),
-                OSMIA_ASKPASS_USERNAME=credentials.username,
-                OSMIA_ASKPASS_TOKEN=credentials.token,
-            )
+            self._auth = {
+                "GIT_ASKPASS": str(write_askpass(scratch)),
+                "OSMIA_ASKPASS_USERNAME": credentials.username,
+                "OSMIA_ASKPASS_TOKEN": credentials.token,
+            }
+        self._config_snapshot: bytes | None = None
 
-    def run(self, *args: str, cwd: Path | None = None, check: bool = True) -> str:
-        """Run ``git args`` and return its standard output; :class:`GitError` (redacted) on failure."""
+    def run(self, *args: str, cwd: Path | None = None, check: bool = True, auth: bool = False) -> str:
+        """Run ``git args`` and return its standard output; :class:`GitError` (redacted) on failure.
+
+        Hooks and the file-system monitor are always off, so nothing the engine put in
+        the checkout runs; the token is in the environment only with ``auth`` (clone, push).
+        """
+        env = {**self._env, **self._auth} if auth else self._env
         try:
             done = subprocess.run(
-                ["git", *args],
+                ["git", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", *args],
                 cwd=cwd or self.directory,
-                env=self._env,
+                env=env,
                 capture_output=True,
                 text=True,
                 errors="replace",
@@ -103,12 +111,28 @@ class Git:
         if ref:
             args += ["--branch", ref]
         self._log(f"cloning {self._redactor.redact(url)}" + (f" at {ref}" if ref else ""))
-        self.run(*args, "--", url, str(self.directory), cwd=self.directory.parent)
+        self.run(*args, "--", url, str(self.directory), cwd=self.directory.parent, auth=True)
+
+    def snapshot_config(self) -> None:
+        """Remember the repository's own config, before the engine can touch it."""
+        self._config_snapshot = (self.directory / ".git" / "config").read_bytes()
+
+    def restore_config(self) -> str:
+        """Put the remembered config back (a rewritten one could run commands or redirect the push).
+
+        Returns a guard-rail reason when ``.git`` is no longer the runner's own directory, else "".
+        """
+        git_dir = self.directory / ".git"
+        if git_dir.is_symlink() or not git_dir.is_dir():
+            return "the engine replaced the repository's .git"
+        if self._config_snapshot is not None:
+            (git_dir / "config").write_bytes(self._config_snapshot)
+        return ""
 
     def init_empty(self) -> None:
         """A fresh repository with one empty commit, for runs without a repository."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        self.run("init", "--quiet")
+        self.run("init", "--quiet", "--initial-branch=main")
         self.run("commit", "--quiet", "--allow-empty", "-m", "osmia: empty workspace")
 
     def head(self) -> str:
@@ -173,7 +197,7 @@ class Git:
 
     def push(self, remote: str, branch: str) -> None:
         """Push HEAD to ``refs/heads/<branch>`` only (no other ref, no force)."""
-        self.run("push", "--quiet", "--no-verify", remote, f"HEAD:refs/heads/{branch}")
+        self.run("push", "--quiet", "--no-verify", remote, f"HEAD:refs/heads/{branch}", auth=True)
 
 
 def branch_name(ticket_slug: str, taskrun: str, engine: str, base: str) -> str:

@@ -44,6 +44,14 @@ if action == "huge":
     folder.mkdir(parents=True)
     for i in range(150):
         (folder / f"module_with_a_rather_long_descriptive_name_{i:03}.py").write_text(f"VALUE = {i}\n")
+if os.environ.get("FAKE_GIT_CONFIG"):
+    with (repo / ".git" / "config").open("a") as handle:
+        handle.write(os.environ["FAKE_GIT_CONFIG"])
+if action == "replace-git":
+    import shutil
+
+    shutil.move(str(repo / ".git"), str(repo.parent / "moved-git"))
+    (repo / ".git").write_text(f"gitdir: {repo.parent / 'moved-git'}\n")
 learnings = repo / ".osmia" / "learnings.md"
 learnings.parent.mkdir(exist_ok=True)
 learnings.write_text(

@@ -299,3 +299,21 @@ def test_settings_defaults_and_lists() -> None:
 def test_bad_settings_name_the_variable(extra: dict, message: str) -> None:
     with pytest.raises(SettingsError, match=message.replace("(", r"\(").replace(")", r"\)")):
         from_env({**BASE_ENV, **extra})
+
+
+def test_report_globs_and_the_walk_never_follow_links(tmp_path: Path) -> None:
+    from osmia.agent.junit import glob_regex
+
+    assert glob_regex("**/junit*.xml").match("junit.xml") and glob_regex("**/junit*.xml").match(
+        "a/b/junit-x.xml"
+    )
+    assert not glob_regex("reports/*.xml").match("reports/sub/a.xml")
+    outside = tmp_path / "outside"
+    write(outside / "junit.xml", '<testsuite><testcase name="test_outside"><failure/></testcase></testsuite>')
+    repo = tmp_path / "repo"
+    write(repo / "reports" / "junit.xml", '<testsuite><testcase name="test_in"/></testsuite>')
+    (repo / "link").symlink_to(outside)
+    (repo / "junit-link.xml").symlink_to(outside / "junit.xml")
+    write(repo / ".git" / "junit.xml", "<testsuite/>")
+    reports = find_reports(repo, ["**/junit*.xml"], since=0)
+    assert reports == [repo / "reports" / "junit.xml"]

@@ -198,3 +198,30 @@ def test_an_unreachable_repository_is_a_workspace_failure(run_agent: RunAgent, t
     assert run.code == 1
     assert run.result["failureReason"].startswith("workspace: git clone failed")
     assert run.record == {}  # the engine never ran
+
+
+def test_an_engine_that_rewrites_git_config_runs_nothing_and_redirects_nothing(
+    run_agent: RunAgent, tmp_path
+) -> None:
+    marker = tmp_path / "hook-ran"
+    evil = tmp_path / "evil.git"
+    git("init", "--quiet", "--bare", str(evil), cwd=tmp_path)
+    # The stand-in engine appends this to the checkout's .git/config before editing.
+    config = (
+        f'[core]\n\tfsmonitor = "touch {marker}; false"\n\thooksPath = /tmp\n'
+        f'[remote "origin"]\n\tpushurl = file://{evil}\n'
+        f'[credential]\n\thelper = "!touch {marker}"\n'
+    )
+    run = run_agent(FAKE_GIT_CONFIG=config)
+    assert run.code == 0, run.stderr
+    assert not marker.exists()
+    assert BRANCH.match(run.result["branchName"])
+    assert run.result["branchName"] in run.remote_branches()
+    assert git("for-each-ref", cwd=evil).strip() == ""  # nothing went to the engine's remote
+
+
+def test_an_engine_that_replaces_git_is_a_guard_rail_block(run_agent: RunAgent) -> None:
+    run = run_agent(FAKE_ACTION="replace-git")
+    assert run.code == 1
+    assert run.result["failureReason"] == "guard-rail block: the engine replaced the repository's .git"
+    assert run.remote_branches() == ["main"]
