@@ -311,8 +311,8 @@ def test_example_file_parses() -> None:
     assert config.memory.enabled is True
     assert config.memory.store_path == EXAMPLE.parent / ".data" / "memory.db"
     assert {name: e.image for name, e in config.engines.items()} == {
-        "claude-code": "ghcr.io/example/claude-code-runner:1.0",
-        "aider": "ghcr.io/example/aider-runner:1.0",
+        "claude-code": "ghcr.io/osmia-dev/osmia-runner:0.1.0",
+        "aider": "ghcr.io/osmia-dev/osmia-runner:0.1.0",
     }
     assert config.warnings == ()
 

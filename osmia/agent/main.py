@@ -112,7 +112,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point (``osmia agent`` and ``osmia-agent``)."""
-    build_parser().parse_args(argv)
+    _args, extra = build_parser().parse_known_args(argv)
+    if extra:
+        # Container args from an old engine entry: say so where the operator reads it, then stop.
+        message = (
+            f"unexpected arguments {' '.join(extra)!r}: the runner takes none "
+            "(engine arguments go in engines.<name>.engine_args, docs/engines.md)"
+        )
+        print(f"osmia-agent: {message}", file=sys.stderr)
+        termination = Path(os.environ.get("OSMIA_TERMINATION_LOG", "").strip() or "/dev/termination-log")
+        failure = {"success": False, "failureReason": f"runner misconfigured: {message}"}
+        write_result(failure, termination, sys.stdout, sys.stderr)
+        return EXIT_CONFIG
     try:
         return run_agent(os.environ, sys.stdout, sys.stderr)
     except KeyboardInterrupt:

@@ -6,6 +6,7 @@ in the pod log, together with what reached the remote.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -225,3 +226,23 @@ def test_an_engine_that_replaces_git_is_a_guard_rail_block(run_agent: RunAgent) 
     assert run.code == 1
     assert run.result["failureReason"] == "guard-rail block: the engine replaced the repository's .git"
     assert run.remote_branches() == ["main"]
+
+
+def test_container_args_meant_for_an_engine_are_refused_with_a_result(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    termination = tmp_path / "termination-log"
+    done = subprocess.run(
+        [sys.executable, "-m", "osmia.agent", "--prompt-file", "/osmia/prompt/prompt.md"],
+        env={**os.environ, "OSMIA_TERMINATION_LOG": str(termination)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    reason = json.loads(termination.read_text())["failureReason"]
+    assert reason.startswith(
+        "runner misconfigured: unexpected arguments '--prompt-file /osmia/prompt/prompt.md'"
+    )
