@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import IO, Any
 
 from osmia.agent.adapters import UnknownEngine, adapter_for, known_engines
 from osmia.agent.credentials import CredentialError, git_credentials, redactor_for
+from osmia.agent.process import request_stop
 from osmia.agent.redact import Redactor
 from osmia.agent.runner import Runner
 from osmia.agent.settings import SettingsError, from_env
@@ -124,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         failure = {"success": False, "failureReason": f"runner misconfigured: {message}"}
         write_result(failure, termination, sys.stdout, sys.stderr)
         return EXIT_CONFIG
-    try:
-        return run_agent(os.environ, sys.stdout, sys.stderr)
-    except KeyboardInterrupt:
-        return 130
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        # The kubelet sends SIGTERM at the Job's deadline: stop the engine, then measure and report.
+        signal.signal(sig, lambda _signum, _frame: request_stop())
+    return run_agent(os.environ, sys.stdout, sys.stderr)

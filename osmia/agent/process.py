@@ -27,7 +27,18 @@ from osmia.agent.redact import Redactor
 MAX_LINE = 1024 * 1024
 """A longer line is cut (engines print whole files on one JSON line; a megabyte is plenty)."""
 GRACE_SECONDS = 10.0
+STOP_GRACE_SECONDS = 5.0
+"""Grace for the engine when the pod itself is being stopped (the kubelet's own grace is 30 s)."""
 TAIL_LINES = 60
+POLL_SECONDS = 0.2
+
+STOP = threading.Event()
+"""Set by :func:`request_stop` (the runner's SIGTERM handler): end the child now and report."""
+
+
+def request_stop() -> None:
+    """Ask the running child (and every later one) to stop; safe to call from a signal handler."""
+    STOP.set()
 
 
 @dataclass
@@ -38,6 +49,8 @@ class Finished:
     """The exit status; 128 + n when killed by signal n (as a shell reports it)."""
     timed_out: bool
     seconds: float
+    stopped: bool = False
+    """Ended because the runner itself was asked to stop (SIGTERM)."""
     stderr_tail: list[str] = field(default_factory=list)
     stdout_tail: list[str] = field(default_factory=list)
     start_error: str = ""
@@ -119,21 +132,31 @@ def run_streaming(
         pump.start()
     if stdin_text is not None and child.stdin is not None:
         threading.Thread(target=_feed_stdin, args=(child.stdin, stdin_text), daemon=True).start()
-    timed_out = False
-    try:
-        child.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _stop_group(child)
-    else:
+    timed_out = stopped = False
+    deadline = start + timeout
+    while True:
+        try:
+            child.wait(timeout=max(min(POLL_SECONDS, deadline - time.monotonic()), 0))
+        except subprocess.TimeoutExpired:
+            if STOP.is_set():
+                stopped = True
+                _stop_group(child, STOP_GRACE_SECONDS)
+                break
+            if time.monotonic() >= deadline:
+                timed_out = True
+                _stop_group(child, GRACE_SECONDS)
+                break
+            continue
         _kill_leftovers(child)
+        break
     for pump in pumps:
-        pump.join(timeout=GRACE_SECONDS)
+        pump.join(timeout=STOP_GRACE_SECONDS if stopped else GRACE_SECONDS)
     code = child.returncode if child.returncode is not None else -signal.SIGKILL
     exit_code = 128 - code if code < 0 else code
     return Finished(
         exit_code=exit_code,
         timed_out=timed_out,
+        stopped=stopped,
         seconds=time.monotonic() - start,
         stderr_tail=list(err_tail),
         stdout_tail=list(out_tail),
@@ -154,9 +177,9 @@ def _kill_leftovers(child: subprocess.Popen[bytes]) -> None:
         os.killpg(child.pid, signal.SIGKILL)
 
 
-def _stop_group(child: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the child's process group, SIGKILL it after the grace period."""
-    for sig, wait in ((signal.SIGTERM, GRACE_SECONDS), (signal.SIGKILL, GRACE_SECONDS)):
+def _stop_group(child: subprocess.Popen[bytes], grace: float) -> None:
+    """SIGTERM the child's process group, SIGKILL it after ``grace`` seconds."""
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, grace)):
         try:
             os.killpg(child.pid, sig)
         except ProcessLookupError:

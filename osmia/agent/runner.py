@@ -21,7 +21,7 @@ from osmia.agent.credentials import engine_environment
 from osmia.agent.guardrails import GuardRailReport, check_change, is_protected
 from osmia.agent.junit import TestOutcome, find_reports, read_reports
 from osmia.agent.learnings import read_learnings
-from osmia.agent.process import Finished, run_streaming
+from osmia.agent.process import STOP, Finished, run_streaming
 from osmia.agent.redact import Redactor
 from osmia.agent.settings import RunnerSettings
 from osmia.agent.workspace import Change, Git, GitError, branch_name
@@ -149,7 +149,8 @@ class Runner:
         """The configured test command (if any), then every JUnit report written during the run."""
         s = self.settings
         engine = self.measured.engine
-        if s.test_command and engine is not None and not engine.timed_out and not engine.start_error:
+        usable = engine is not None and not (engine.timed_out or engine.start_error or engine.stopped)
+        if s.test_command and usable and not STOP.is_set():
             self.log(f"tests: {s.test_command}")
             self.measured.test_command = run_streaming(
                 ["sh", "-c", s.test_command],
@@ -194,7 +195,7 @@ class Runner:
     def push(self) -> None:
         """Push the run's branch, only it, when there is something to push and nothing blocks it."""
         s, m = self.settings, self.measured
-        if not s.push or m.change is None or not m.change.files or m.guard.blocked:
+        if not s.push or m.change is None or not m.change.files or m.guard.blocked or STOP.is_set():
             return
         remote = s.push_remote or ("origin" if "origin" in self.git.remotes() else "")
         if not remote:
@@ -215,7 +216,8 @@ class Runner:
         result: dict[str, Any] = {"success": not reason}
         if reason:
             result["failureReason"] = reason
-        summary = report.summary or "\n".join(m.engine.stdout_tail[-5:] if m.engine else [])
+        # The engine's final message; without one, its own error words (never raw output lines).
+        summary = report.summary or report.error
         if summary.strip():
             result["summary"] = summary.strip()[:SUMMARY_CHARS]
         if m.engine is not None:
@@ -263,6 +265,8 @@ class Runner:
             return f"{failure.ENGINE_OTHER}: {engine.start_error}"
         if engine.timed_out:
             return f"timed out: the engine ran past its deadline of {self.settings.timeout_seconds:.0f} s"
+        if engine.stopped or STOP.is_set():
+            return "timed out: the pod was stopped (SIGTERM: the Job's deadline or an eviction) before the end"
         if engine.exit_code == 137 and not report.is_error:
             return "resources: the engine was killed (exit code 137, out of memory?)"
         if m.guard.blocked:

@@ -246,3 +246,55 @@ def test_container_args_meant_for_an_engine_are_refused_with_a_result(tmp_path: 
     assert reason.startswith(
         "runner misconfigured: unexpected arguments '--prompt-file /osmia/prompt/prompt.md'"
     )
+
+
+def test_sigterm_stops_the_engine_and_still_reports_what_was_measured(
+    tmp_path: Path, run_agent: RunAgent
+) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    from tests.agent.conftest import FIXTURES, HERE, PROMPT
+
+    # Start the runner by hand (run_agent waits for the end), stop it like the kubelet does.
+    fake_bin = next(tmp_path.glob("bin"), None)
+    assert fake_bin is not None
+    remote = tmp_path / "remote.git"
+    prompt = tmp_path / "prompt.md"
+    prompt.write_text(PROMPT.format(engine="claude-code"))
+    termination = tmp_path / "termination-log"
+    env = {
+        "PATH": f"{fake_bin}{os.pathsep}{os.environ['PATH']}",
+        "HOME": str(tmp_path),
+        "OSMIA_PROMPT_FILE": str(prompt),
+        "OSMIA_ENGINE": "claude-code",
+        "OSMIA_TICKET_ID": "PROJ-7",
+        "OSMIA_REPOSITORY_URL": f"file://{remote}",
+        "OSMIA_WORKSPACE": str(tmp_path / "ws"),
+        "OSMIA_TERMINATION_LOG": str(termination),
+        "FAKE_TRANSCRIPT": str(FIXTURES / "claude-code.jsonl"),
+        "FAKE_ACTION": "sleep",
+        "FAKE_CHILD_PID": str(tmp_path / "child.pid"),
+        "PYTHONPATH": str(HERE.parents[1]),
+    }
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "osmia.agent"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "child.pid").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    runner.send_signal(signal.SIGTERM)
+    start = time.monotonic()
+    out, _err = runner.communicate(timeout=60)
+    assert time.monotonic() - start < 20  # well inside the kubelet's 30 s grace
+    assert runner.returncode == 1
+    result = json.loads(termination.read_text())
+    assert result["failureReason"].startswith("timed out: the pod was stopped (SIGTERM")
+    assert result["filesChanged"] == ["calc.py"] and result["tokenUsage"] > 0
+    assert "[tests]" not in out and "branchName" not in result
+    assert not running(int((tmp_path / "child.pid").read_text()))
