@@ -266,7 +266,7 @@ class Runner:
         if engine.timed_out:
             return f"timed out: the engine ran past its deadline of {self.settings.timeout_seconds:.0f} s"
         if engine.stopped or STOP.is_set():
-            return "timed out: the pod was stopped (SIGTERM: the Job's deadline or an eviction) before the end"
+            return "timed out: the pod was stopped (SIGTERM: the Job's deadline or an eviction)"
         if engine.exit_code == 137 and not report.is_error:
             return "resources: the engine was killed (exit code 137, out of memory?)"
         if m.guard.blocked:
