@@ -180,7 +180,9 @@ def test_multi_stage_on_a_pinned_slim_python_311(commands: list) -> None:  # typ
             continue  # FROM <earlier stage>
         repo, _, tag = image.partition(":")
         if repo in ("node", "docker.io/library/node"):  # the runner image's Node engines (Dockerfile)
-            assert re.fullmatch(r"\d+\.\d+\.\d+-bookworm-slim", tag), f"{image}: want an exact bookworm-slim tag"
+            assert re.fullmatch(r"\d+\.\d+\.\d+-bookworm-slim", tag), (
+                f"{image}: want an exact bookworm-slim tag"
+            )
             continue
         assert repo in ("python", "docker.io/library/python"), image
         assert tag, f"{image}: no tag (means latest)"
