@@ -287,3 +287,11 @@ def test_real_codex_reconnect_errors_count_only_when_no_turn_completes() -> None
         "codex", [*lines, '{"type":"turn.completed","usage":{"input_tokens":10,"output_tokens":2}}']
     )
     assert not recovered.is_error and recovered.tokens() == 12
+
+
+def test_real_claude_code_without_credentials_is_an_authentication_error() -> None:
+    report = parse("claude-code", (FIXTURES / "claude-code-auth-error.jsonl").read_text().splitlines())
+    assert report.is_error and report.error == "Not logged in · Please run /login"
+    assert classify_engine_error(report.error) == ENGINE_AUTH
+    assert report.tokens() == 0 and report.cost_usd == 0 and report.turns == 1
+    assert report.ignored == 0
