@@ -182,6 +182,7 @@ class Runner:
         )
         subject = f"{s.ticket_id}: {s.engine} run" + (f" ({s.taskrun})" if s.taskrun else "")
         self.git.commit_all(subject, exclude=[s.learnings_file, *untracked_reports])
+        self.git.drop_from_commit(s.learnings_file, base)
         change = self.git.change_since(base)
         self.measured.change = change
         self.measured.guard = check_change(change.name_status, change.diff_lines)

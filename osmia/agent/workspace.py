@@ -153,6 +153,15 @@ class Git:
         self.run("commit", "--quiet", "--no-verify", "-m", message)
         return True
 
+    def drop_from_commit(self, path: str, base: str) -> None:
+        """Take ``path`` out of HEAD when it was added since ``base`` (e.g. the engine committed it)."""
+        if (
+            self.run("ls-tree", "--name-only", "HEAD", "--", path).strip()
+            and not self.run("ls-tree", "--name-only", base, "--", path).strip()
+        ):
+            self.run("rm", "--cached", "--quiet", "--", path)
+            self.run("commit", "--quiet", "--no-verify", "-m", f"osmia: {path} stays out of the repository")
+
     def change_since(self, base: str) -> Change:
         """Files and diff lines from ``base`` to HEAD (renames detected, binary files listed)."""
         raw = self.run("diff", "--name-status", "-M", "-z", base, "HEAD")

@@ -62,6 +62,11 @@ learnings.write_text(
     f"- The API key is {os.environ.get('ANTHROPIC_API_KEY', 'none')} do not share.\n"
     "- Run `python -m pytest -q` from the repository root; tests import calc directly.\n"
 )
+if action == "commit-everything":
+    calc.write_text(calc.read_text().replace("a - b", "a + b"))
+    git = ["git", "-c", "user.name=engine", "-c", "user.email=engine@example.invalid"]
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "engine's own commit"], check=True)
 print(f"fake engine: token is {os.environ.get('ANTHROPIC_API_KEY', '')}", file=sys.stderr)
 
 lines = os.environ.get("FAKE_LINES")

@@ -298,3 +298,12 @@ def test_sigterm_stops_the_engine_and_still_reports_what_was_measured(
     assert result["filesChanged"] == ["calc.py"] and result["tokenUsage"] > 0
     assert "[tests]" not in out and "branchName" not in result
     assert not running(int((tmp_path / "child.pid").read_text()))
+
+
+def test_an_engine_that_commits_its_learnings_file_does_not_push_it(run_agent: RunAgent) -> None:
+    run = run_agent(FAKE_ACTION="commit-everything")
+    assert run.code == 0, run.stderr
+    assert run.result["filesChanged"] == ["calc.py"]
+    assert len(run.result["learnings"]) == 3
+    pushed = git("ls-tree", "-r", "--name-only", run.result["branchName"], cwd=run.remote).split()
+    assert ".osmia/learnings.md" not in pushed and "calc.py" in pushed
