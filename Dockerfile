@@ -130,9 +130,16 @@ LABEL org.opencontainers.image.title="osmia-runner" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.base.name="${PYTHON_IMAGE}"
 
-# git (clone, diff, push), certificates, ssh for git@ remotes; nothing else.
+# git (clone, diff, push), certificates, ssh for git@ remotes; nothing else. Debian
+# bookworm versions, pinned (bump them with the base image).
+ARG GIT_DEB_VERSION=1:2.39.5-0+deb12u3
+ARG CA_CERTIFICATES_DEB_VERSION=20250419~deb12u2
+ARG OPENSSH_CLIENT_DEB_VERSION=1:9.2p1-2+deb12u10
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git ca-certificates openssh-client \
+ && apt-get install -y --no-install-recommends \
+      "git=${GIT_DEB_VERSION}" \
+      "ca-certificates=${CA_CERTIFICATES_DEB_VERSION}" \
+      "openssh-client=${OPENSSH_CLIENT_DEB_VERSION}" \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 65532 osmia \
  && useradd --system --uid 65532 --gid 65532 --home-dir /tmp --no-create-home --shell /usr/sbin/nologin osmia \

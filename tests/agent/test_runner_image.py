@@ -82,7 +82,7 @@ def test_the_runner_is_non_root_read_only_friendly_with_git(stages: dict[str, li
     assert env["HOME"] == "/tmp" and env["TMPDIR"] == "/tmp" and env["OSMIA_WORKSPACE"] == "/workspace"
     assert env["PATH"].startswith("/opt/osmia-agent/bin:/opt/engines/bin:")
     runs = " ".join(c.original for c in final if c.cmd == "RUN")
-    assert re.search(r"apt-get install -y --no-install-recommends git\b", runs)
+    assert re.search(r"apt-get install -y --no-install-recommends .*\"git=\$\{GIT_DEB_VERSION\}\"", runs)
     assert "rm -rf /var/lib/apt/lists/*" in runs
     assert "install -d -o 65532 -g 65532" in runs and "/workspace" in runs
     copies = [c for c in final if c.cmd == "COPY"]
