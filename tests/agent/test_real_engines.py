@@ -31,6 +31,11 @@ from install import install  # noqa: E402
 def gemini_bin() -> Path:
     if shutil.which("npm") is None or shutil.which("node") is None:
         pytest.fail("node and npm are needed for the real-engine test")
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout
+    if int(node.strip().lstrip("v").split(".")[0]) < 20:
+        pytest.skip(
+            f"Gemini CLI 0.61.0 needs Node 20 or newer (the runner image has 22); this host has {node}"
+        )
     return install("@google/gemini-cli")
 
 
