@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from osmia.config import EngineConfig
 from osmia.taskrun import TaskRun
 
 WORKSPACE = "/workspace"
@@ -44,13 +45,13 @@ def _env_from(refs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def runner_options(engine: Any) -> dict[str, Any]:
+def runner_options(engine: EngineConfig) -> dict[str, Any]:
     """The runner keywords of :func:`add_runner_spec` from an ``engines.<name>`` config section."""
     return {
-        "model": getattr(engine, "model", ""),
-        "engine_args": tuple(getattr(engine, "engine_args", ())),
-        "env_from": tuple(getattr(engine, "env_from", ())),
-        "secret_volumes": tuple(getattr(engine, "secret_volumes", ())),
+        "model": engine.model or "",
+        "engine_args": engine.engine_args,
+        "env_from": [ref.as_dict() for ref in engine.env_from],
+        "secret_volumes": [volume.as_dict() for volume in engine.secret_volumes],
     }
 
 
@@ -85,8 +86,6 @@ def add_runner_spec(
         name = f"secret-{volume['secret']}"[:63].rstrip("-.")
         path = str(volume.get("mount_path") or f"{SECRET_ROOT}/{volume['secret']}")
         secret: dict[str, Any] = {"secretName": volume["secret"], "defaultMode": 0o400}
-        if volume.get("items"):
-            secret["items"] = [dict(item) for item in volume["items"]]
         pod_spec.setdefault("volumes", []).append({"name": name, "secret": secret})
         container.setdefault("volumeMounts", []).append({"name": name, "mountPath": path, "readOnly": True})
         mounts.append(path)

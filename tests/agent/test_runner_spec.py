@@ -108,3 +108,31 @@ def test_the_prompt_asks_for_the_learnings_file_the_runner_reads() -> None:
     prompt = render_prompt(make_run("fix-1", finished=False), "")
     assert DEFAULT_LEARNINGS_FILE in GUARD_RAILS[-1] and DEFAULT_LEARNINGS_FILE in prompt
     assert "/dev/termination-log" not in prompt
+
+
+def test_engine_config_keys_reach_the_job() -> None:
+    manifest = job(
+        {
+            "image": "img/runner:1",
+            "model": "claude-sonnet-4-5",
+            "engine_args": ["--max-turns", "40"],
+            "env_from": [{"secret": "anthropic-api-key"}, {"secret": "git-push-token", "optional": True}],
+            "secret_volumes": [{"secret": "git-ssh-key", "mount_path": "/var/run/osmia/ssh"}],
+        }
+    )
+    pod = manifest["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    env = env_of(container)
+    assert env["OSMIA_MODEL"] == "claude-sonnet-4-5"
+    assert json.loads(env["OSMIA_ENGINE_ARGS"]) == ["--max-turns", "40"]
+    assert env["OSMIA_SECRET_DIRS"] == "/var/run/osmia/ssh"
+    assert container["envFrom"] == [
+        {"secretRef": {"name": "anthropic-api-key"}},
+        {"secretRef": {"name": "git-push-token", "optional": True}},
+    ]
+    assert {
+        "name": "secret-git-ssh-key",
+        "secret": {"secretName": "git-ssh-key", "defaultMode": 0o400},
+    } in pod["volumes"]
+    settings = from_env(env)
+    assert settings.model == "claude-sonnet-4-5" and settings.engine_args == ("--max-turns", "40")
