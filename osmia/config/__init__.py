@@ -16,10 +16,12 @@ from osmia.config.model import (
     ContainerResources,
     DashboardConfig,
     EngineConfig,
+    EnvFromSource,
     ExecutionConfig,
     MemoryConfig,
     OperatorConfig,
     ResourceClaim,
+    SecretVolume,
 )
 
 __all__ = [
@@ -31,10 +33,12 @@ __all__ = [
     "ContainerResources",
     "DashboardConfig",
     "EngineConfig",
+    "EnvFromSource",
     "ExecutionConfig",
     "MemoryConfig",
     "OperatorConfig",
     "ResourceClaim",
+    "SecretVolume",
     "load_config",
     "parse_config",
 ]
