@@ -552,18 +552,24 @@ def test_a_database_from_a_newer_osmia_fails_and_is_left_alone(osmia: Osmia, tmp
 def test_run_hands_config_and_kopf_options_to_the_operator(
     osmia: Osmia, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[tuple[Any, list[str]]] = []
+    calls: list[tuple[Any, list[str], Any]] = []
     monkeypatch.setattr(
-        cli_run, "_load_operator", lambda: SimpleNamespace(run=lambda c, a: calls.append((c, a)))
+        cli_run,
+        "_load_operator",
+        lambda: SimpleNamespace(run=lambda c, a, services: calls.append((c, a, services))),
     )
     config = tmp_path / "osmia-config.yaml"
     config.write_text("memory:\n  tenant_isolation: false\noperator:\n  log_format: console\n")
     outcome = osmia("run", "--namespace", "agents", "--config", config, "--standalone", "-n", "sre")
     assert outcome.code == 0, outcome.err
-    ((loaded, kopf_args),) = calls
+    ((loaded, kopf_args, services),) = calls
     assert kopf_args == ["--namespace", "agents", "--standalone", "-n", "sre"]
     assert loaded.operator.log_format == "console"
+    assert services == [], "no dashboard unless dashboard.enabled"
     assert "tenant_isolation is ignored" in outcome.err
+    config.write_text("dashboard:\n  enabled: true\n  port: 9471\n")
+    assert osmia("run", "--config", config).code == 0
+    assert len(calls[-1][2]) == 1 and callable(calls[-1][2][0]), "the dashboard is handed over as a service"
 
 
 def test_run_with_a_bad_config_is_bad_input(osmia: Osmia, tmp_path: Path) -> None:
