@@ -567,7 +567,7 @@ def test_run_hands_config_and_kopf_options_to_the_operator(
     assert loaded.operator.log_format == "console"
     assert services == [], "no dashboard unless dashboard.enabled"
     assert "tenant_isolation is ignored" in outcome.err
-    config.write_text("dashboard:\n  enabled: true\n  port: 9471\n")
+    config.write_text("memory:\n  enabled: true\ndashboard:\n  enabled: true\n  port: 9471\n")
     assert osmia("run", "--config", config).code == 0
     assert len(calls[-1][2]) == 1 and callable(calls[-1][2][0]), "the dashboard is handed over as a service"
 
