@@ -1,8 +1,16 @@
 """Decay and prune, persisted: confidence fades every interval; weak nodes go.
 
-Cycles are counted from the stored ``last_decay_at`` boundary, so a restart
-applies the cycles missed during downtime exactly once, and a crash inside a
-pass rolls the whole pass back.
+A decay pass does not touch confidences: it advances the store's decay epoch
+(reads compute ``c × (1 − rate) ^ (epoch − stamp)``, osmia/memory/fading.py)
+and deletes the nodes whose prune epoch, known since they were last written,
+has come. Cycles are counted from the stored ``last_decay_at`` boundary, so a
+restart applies the cycles missed during downtime exactly once, in one step,
+and a crash inside a pass rolls the whole pass back.
+
+When the prune threshold differs from the one the store's prune epochs were
+computed with (a configuration change, or a store migrated from schema v5),
+every prune epoch is recomputed first, in short transactions
+(:func:`reconcile_threshold`).
 """
 
 from __future__ import annotations
@@ -33,14 +41,35 @@ async def last_decay_at(store: Store, now: float) -> float:
     return float(value)
 
 
+async def reconcile_threshold(store: Store, threshold: float) -> int:
+    """Make every node's prune epoch refer to ``threshold``; returns the transactions it took (0: none).
+
+    Each batch is its own short transaction, so other writers never wait long; a crash resumes
+    where it stopped (the progress marker is in meta) and no pass prunes until it is done.
+    """
+    steps = 0
+    async with store.transaction():
+        _epoch, recorded = await store.decay_clock()
+        if recorded != float(threshold):
+            await store.set_prune_threshold(threshold)
+        pending = await store.prune_pending()
+    while pending:
+        async with store.transaction():
+            pending = not await store.recompute_prune_cycles()
+        steps += 1
+    return steps
+
+
 async def decay_due(
     store: Store, now: float, interval_seconds: float, threshold: float
-) -> tuple[DecayResult, list[str], float]:
+) -> tuple[DecayResult, list[tuple[str, str]], float]:
     """Apply every cycle due at ``now`` and prune, in one transaction.
 
-    Returns the result, the pruned ids and the new boundary.
+    Returns the result (``remaining`` left 0: the caller knows its node count), the pruned
+    ``(id, type)`` pairs and the new boundary.
     """
     started = time.perf_counter()
+    await reconcile_threshold(store, threshold)
     async with store.transaction():
         # The boundary is read inside the write transaction: the operator and
         # `osmia memory decay` may race, and the same cycles must apply once.
@@ -48,17 +77,23 @@ async def decay_due(
         last = now if stored is None else float(stored)
         cycles = cycles_due(last, now, interval_seconds)
         boundary = last + cycles * interval_seconds
-        pruned = await store.apply_decay(cycles, threshold)
+        pruned = await _advance_and_prune(store, cycles)
         if stored is None or cycles:
             await store.set_meta(LAST_DECAY_KEY, repr(boundary))
-    remaining = await store.count("nodes")
-    return DecayResult(cycles, len(pruned), remaining, time.perf_counter() - started), pruned, boundary
+    return DecayResult(cycles, len(pruned), 0, time.perf_counter() - started), pruned, boundary
 
 
-async def decay_now(store: Store, cycles: int, threshold: float) -> tuple[DecayResult, list[str]]:
+async def decay_now(store: Store, cycles: int, threshold: float) -> tuple[DecayResult, list[tuple[str, str]]]:
     """Apply ``cycles`` extra cycles and prune now (admin), leaving the schedule untouched."""
     started = time.perf_counter()
+    await reconcile_threshold(store, threshold)
     async with store.transaction():
-        pruned = await store.apply_decay(cycles, threshold)
-    remaining = await store.count("nodes")
-    return DecayResult(cycles, len(pruned), remaining, time.perf_counter() - started), pruned
+        pruned = await _advance_and_prune(store, cycles)
+    return DecayResult(cycles, len(pruned), 0, time.perf_counter() - started), pruned
+
+
+async def _advance_and_prune(store: Store, cycles: int) -> list[tuple[str, str]]:
+    epoch = await store.advance_epoch(cycles)
+    if await store.prune_pending():  # another process is still recomputing prune epochs
+        return []
+    return await store.prune_due(epoch)

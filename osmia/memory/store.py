@@ -19,10 +19,11 @@ from typing import Any
 
 import aiosqlite
 
+from osmia.memory.fading import prune_cycle
 from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Kind, Node, Relation, RunSummary, Subject
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 _MIGRATIONS: tuple[str, ...] = (
     # v1: the initial schema.
@@ -181,8 +182,46 @@ _MIGRATIONS: tuple[str, ...] = (
     DROP INDEX edges_dst;
     CREATE INDEX edges_dst ON edges (dst, relation, src);
     """,
+    # v6: decay as arithmetic on read, and provenance per (node, run). ``confidence`` now refers to
+    # the decay epoch in ``epoch`` (meta ``decay_epoch`` counts the cycles applied); ``prune_at`` is
+    # the epoch at which the node falls below the prune threshold recorded in meta (NULL: never, or
+    # not computed yet: the next decay pass computes it). ``node_runs`` holds what each run did to
+    # each fact (osmia/memory/provenance.py); ``forgotten_runs`` the runs an admin unlearned.
+    # Existing nodes keep their state as one baseline event (run 0), so replaying a node's events
+    # after a run is forgotten starts from what the store knew before the upgrade.
+    """
+    ALTER TABLE nodes ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE nodes ADD COLUMN prune_at INTEGER;
+    CREATE INDEX nodes_prune_at ON nodes (prune_at) WHERE prune_at IS NOT NULL;
+    CREATE TABLE node_runs (
+        step  INTEGER PRIMARY KEY,
+        node  INTEGER NOT NULL REFERENCES nodes (seq) ON DELETE CASCADE,
+        run   INTEGER NOT NULL,
+        event INTEGER NOT NULL,
+        epoch INTEGER NOT NULL,
+        at    REAL NOT NULL,
+        value REAL,
+        other INTEGER
+    );
+    CREATE INDEX node_runs_node ON node_runs (node, step);
+    CREATE INDEX node_runs_run ON node_runs (run);
+    CREATE TABLE forgotten_runs (
+        run_key TEXT PRIMARY KEY, ref TEXT NOT NULL, tenant TEXT NOT NULL, forgotten_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX runs_ref ON runs (ref);
+    INSERT INTO node_runs (node, run, event, epoch, at, value, other)
+        SELECT seq, 0, 4, 0, last_seen, confidence, occurrences FROM nodes;
+    INSERT INTO node_runs (node, run, event, epoch, at, value, other)
+        SELECT seq, 0, 1, 0, valid_to, NULL, NULL FROM nodes WHERE valid_to IS NOT NULL;
+    INSERT OR REPLACE INTO meta (key, value) VALUES ('decay_epoch', '0');
+    DELETE FROM meta WHERE key = 'prune_threshold';
+    """,
 )
 
+# Recomputing every ``prune_at`` after the prune threshold changed: progress marker (meta) and
+# nodes per transaction, so other writers wait at most one short batch.
+PRUNE_RECOMPUTE_KEY = "prune_recompute_after"
+PRUNE_RECOMPUTE_BATCH = 20_000
 # Work one maintenance pass may do on the full-text index (FTS5 'merge' pages).
 FTS_MERGE_PAGES = 500
 # Reads go through a memory map of up to this many bytes of the file instead of a read() system
@@ -195,6 +234,32 @@ NODE_COLUMNS = (
     "id, type, tenant, kind, key, content, repository, engine, task_type, language, "
     "confidence, decay_rate, valid_from, valid_to, last_seen, occurrences, sources"
 )
+# meta keys of the decay clock: cycles applied so far, and the threshold ``prune_at`` was computed with.
+EPOCH_KEY = "decay_epoch"
+THRESHOLD_KEY = "prune_threshold"
+# The current epoch and threshold, read inside the statement that needs them (SQLite evaluates an
+# uncorrelated scalar subquery once per statement), so every read and write sees the epoch of its
+# own snapshot even when another process (``osmia memory decay``) advanced it.
+EPOCH_SQL = f"coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{EPOCH_KEY}'), 0)"
+THRESHOLD_SQL = f"(SELECT CAST(value AS REAL) FROM meta WHERE key = '{THRESHOLD_KEY}')"
+
+
+def node_select(alias: str = "") -> str:
+    """The select list for :func:`node_from_row`: ``confidence`` is the effective one, decayed to now.
+
+    ``ORDER BY confidence`` in the same statement sorts by the effective value (an ORDER BY
+    identifier names the output column), so candidates come strongest-now first.
+    """
+    a = f"{alias}." if alias else ""
+    return ", ".join(
+        f"{a}confidence * pow(1.0 - {a}decay_rate, {EPOCH_SQL} - {a}epoch) AS confidence"
+        if c == "confidence"
+        else f"{a}{c}"
+        for c in NODE_COLUMNS.split(", ")
+    )
+
+
+NODE_SELECT = node_select()
 _FIXED_NODE_COLUMNS = frozenset({"id", "type", "tenant", "kind", "key"})
 RUN_COLUMNS = (
     "run_key, ref, tenant, repository, language, engine, task_type, success, "
@@ -207,7 +272,7 @@ class StoreError(RuntimeError):
 
 
 def node_from_row(row: Sequence[Any]) -> Node:
-    """Build a :class:`Node` from a row selected with :data:`NODE_COLUMNS`."""
+    """Build a :class:`Node` from a row selected with :data:`NODE_SELECT` (effective confidence)."""
     return Node(
         id=row[0],
         tenant=row[2],
@@ -226,7 +291,7 @@ def node_from_row(row: Sequence[Any]) -> Node:
 
 
 def node_to_row(node: Node) -> tuple[Any, ...]:
-    """The inverse of :func:`node_from_row`."""
+    """The inverse of :func:`node_from_row`: :data:`NODE_COLUMNS`, the confidence as of now."""
     s = node.subject
     return (
         node.id, node.type.value, node.tenant, node.kind.value, node.key, node.content,
@@ -311,6 +376,7 @@ class Store:
         if str(mode).lower() != "wal":
             raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
         await self._conn.execute("PRAGMA foreign_keys = ON")
+        await self._conn.create_function("osmia_prune_cycle", 4, prune_cycle, deterministic=True)
         await self._conn.execute("PRAGMA synchronous = NORMAL")
         await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         await self._migrate(version)
@@ -392,7 +458,7 @@ class Store:
         return list(await self._conn.execute_fetchall(sql, params))
 
     async def _nodes(self, where: str, params: Sequence[Any] = ()) -> list[Node]:
-        rows = await self._rows(f"SELECT {NODE_COLUMNS} FROM nodes WHERE {where}", params)
+        rows = await self._rows(f"SELECT {NODE_SELECT} FROM nodes WHERE {where}", params)
         return [node_from_row(r) for r in rows]
 
     # --- meta ---------------------------------------------------------------------
@@ -500,13 +566,19 @@ class Store:
         if not nodes:
             return
         cols = [*NODE_COLUMNS.split(", "), "terms"]
+        # The confidence given is the effective one now: it is stamped with the current epoch, and
+        # the epoch it will fall below the prune threshold at is computed from it (fading.py).
+        values = ", ".join("?" * len(cols))
+        prune = f"osmia_prune_cycle(?, ?, {EPOCH_SQL}, {THRESHOLD_SQL})"
         # Only what a node's life changes: SQLite rewrites every index over an assigned column,
         # so assigning the fixed ones (type, tenant, kind, key) rewrote two indexes for nothing.
-        updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c not in _FIXED_NODE_COLUMNS)
+        updates = ", ".join(
+            f"{c} = excluded.{c}" for c in [*cols, "epoch", "prune_at"] if c not in _FIXED_NODE_COLUMNS
+        )
         await self._conn.executemany(
-            f"INSERT INTO nodes ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
+            f"INSERT INTO nodes ({', '.join(cols)}, epoch, prune_at) VALUES ({values}, {EPOCH_SQL}, {prune}) "
             f"ON CONFLICT (id) DO UPDATE SET {updates}",
-            [(*node_to_row(n), search_terms(n.content)) for n in nodes],
+            [(*node_to_row(n), search_terms(n.content), n.confidence, n.decay_rate) for n in nodes],
         )
 
     async def insert_edges(self, edges: Sequence[Edge]) -> int:
@@ -552,7 +624,7 @@ class Store:
         if tenant is not None:
             where += " AND n.tenant = ?"
             params.append(tenant)
-        cols = ", ".join(f"n.{c}" for c in NODE_COLUMNS.split(", "))
+        cols = node_select("n")
         rows = await self._rows(
             f"SELECT {cols}, bm25(nodes_fts) AS rank FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
             f"WHERE {where} ORDER BY rank, n.id LIMIT ?",
@@ -634,23 +706,85 @@ class Store:
             return int(await self._scalar(f"SELECT count(*) FROM {table}"))
         return int(await self._scalar(f"SELECT count(*) FROM {table} WHERE tenant = ?", (tenant,)))
 
-    async def apply_decay(self, cycles: int, threshold: float) -> list[str]:
-        """Scale every confidence by ``(1 - decay_rate) ** cycles`` and prune below ``threshold``.
+    async def decay_clock(self) -> tuple[int, float | None]:
+        """The current decay epoch and the prune threshold ``prune_at`` was computed with."""
+        rows = await self._rows(f"SELECT {EPOCH_SQL}, {THRESHOLD_SQL}")
+        epoch, threshold = rows[0]
+        return int(epoch), None if threshold is None else float(threshold)
 
-        Runs inside the caller's transaction; returns the ids pruned.
+    async def advance_epoch(self, cycles: int) -> int:
+        """Count ``cycles`` more decay cycles (inside the caller's transaction); returns the new epoch.
+
+        This is the whole decay of every confidence: reads compute ``c × (1 − rate) ^ (epoch − stamp)``.
         """
+        epoch, _ = await self.decay_clock()
         if cycles > 0:
-            await self._conn.execute(
-                "UPDATE nodes SET confidence = confidence * pow(1.0 - decay_rate, ?)", (cycles,)
-            )
-        pruned = [r[0] for r in await self._rows("SELECT id FROM nodes WHERE confidence < ?", (threshold,))]
+            epoch += cycles
+            await self.set_meta(EPOCH_KEY, str(epoch))
+        return epoch
+
+    async def prune_due(self, epoch: int) -> list[tuple[str, str]]:
+        """Delete the nodes whose prune epoch has come (with edges, FTS rows and provenance).
+
+        Returns their ``(id, type)``. An index range on ``prune_at``: the cost is the nodes
+        deleted, not the graph's size.
+        """
+        pruned = [
+            (r[0], r[1]) for r in await self._rows("SELECT id, type FROM nodes WHERE prune_at <= ?", (epoch,))
+        ]
         if pruned:
-            await self._conn.execute("DELETE FROM nodes WHERE confidence < ?", (threshold,))
+            await self._conn.execute("DELETE FROM nodes WHERE prune_at <= ?", (epoch,))
         return pruned
+
+    async def set_prune_threshold(self, threshold: float) -> None:
+        """Record a new prune threshold and start recomputing every ``prune_at`` (inside a transaction).
+
+        :meth:`recompute_prune_cycles` finishes the work in short transactions; until it has,
+        :meth:`prune_pending` is true and decay passes do not prune.
+        """
+        await self.set_meta(THRESHOLD_KEY, repr(float(threshold)))
+        await self.set_meta(PRUNE_RECOMPUTE_KEY, "0")
+
+    async def prune_pending(self) -> bool:
+        """Whether some ``prune_at`` still refers to an older threshold."""
+        return await self.get_meta(PRUNE_RECOMPUTE_KEY) is not None
+
+    async def recompute_prune_cycles(self, batch: int = PRUNE_RECOMPUTE_BATCH) -> bool:
+        """Recompute ``prune_at`` for the next ``batch`` nodes (inside a transaction); True when done."""
+        start = int(await self.get_meta(PRUNE_RECOMPUTE_KEY) or 0)
+        last = await self._scalar(
+            "SELECT max(seq) FROM (SELECT seq FROM nodes WHERE seq > ? ORDER BY seq LIMIT ?)", (start, batch)
+        )
+        if last is None:
+            await self._conn.execute("DELETE FROM meta WHERE key = ?", (PRUNE_RECOMPUTE_KEY,))
+            return True
+        await self._conn.execute(
+            f"UPDATE nodes SET prune_at = osmia_prune_cycle(confidence, decay_rate, epoch, {THRESHOLD_SQL}) "
+            "WHERE seq > ? AND seq <= ?",
+            (start, int(last)),
+        )
+        await self.set_meta(PRUNE_RECOMPUTE_KEY, str(int(last)))
+        return False
+
+    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """Raw rows of one statement (for the memory modules that keep their own SQL)."""
+        return await self._rows(sql, params)
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one write statement (inside the caller's transaction); returns the rows it changed."""
+        cur = await self._conn.execute(sql, params)
+        return int(cur.rowcount)
+
+    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
+        """Run one write statement for many parameter rows (inside the caller's transaction)."""
+        await self._conn.executemany(sql, params)
 
     async def wipe(self) -> None:
         """Delete all nodes, edges, runs and meta (inside the caller's transaction; import --replace)."""
-        for table in ("edges", "nodes", "runs", "meta", "run_stats", "run_durations", "run_failures"):
+        for table in (
+            "edges", "node_runs", "nodes", "runs", "forgotten_runs", "meta", "run_stats", "run_durations",
+            "run_failures",
+        ):  # fmt: skip
             await self._conn.execute(f"DELETE FROM {table}")
 
     async def insert_run_rows(self, rows: Sequence[Sequence[Any]]) -> None:

@@ -1,0 +1,189 @@
+"""Provenance per (node, run): what each run did to each fact, so that a run can be unlearned.
+
+``node_runs`` is an event log per fact, in the order the merges happened:
+
+* ``OBSERVED``: the run observed the fact (created or reinforced it), ``value`` = the
+  observation's confidence;
+* ``CLOSED``: a fact the run observed (``other``) superseded this one;
+* ``CONTRADICTED``: a fact the run observed (``other``) contradicted this one, ``value`` = the cap
+  it put on this one's confidence;
+* ``RELATED``: a fact the run observed (``other``) was related to this one (a ``relates_to`` edge);
+* ``BASELINE``: the state a fact had when the store was upgraded to provenance (schema v6),
+  ``value`` = its confidence at epoch 0, ``other`` = its occurrences; run 0.
+
+Every event carries the decay epoch it happened at, so replaying a fact's remaining events
+(:func:`replay`) gives the confidence the fact would have had without a run: the same arithmetic as
+merging, decaying and pruning. Rows are indexed by node and by run: forgetting one run reads its own
+rows and the rows of the facts it touched, whatever the graph's size. Patterns and engine profiles
+have no rows: they are recomputed from the runs table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from osmia.memory.fading import effective, prune_cycle
+from osmia.memory.store import EPOCH_SQL, Store
+
+OBSERVED = 0
+CLOSED = 1
+CONTRADICTED = 2
+RELATED = 3
+BASELINE = 4
+_SEQ = "(SELECT seq FROM nodes WHERE id = ?)"
+ROUND = 6  # merge rounds a reinforced or contradicted confidence to this many decimals
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing one run did to one fact, before it is written (``node``/``other`` are node ids)."""
+
+    node: str
+    event: int
+    value: float | None
+    other: str | None
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One row of ``node_runs`` as :func:`replay` reads it."""
+
+    step: int
+    run: int
+    event: int
+    epoch: int
+    at: float
+    value: float | None
+    other: int | None
+
+
+@dataclass
+class Replayed:
+    """A fact's state rebuilt from its events; ``confidence`` refers to ``epoch``.
+
+    ``valid_from`` is ``None`` when it predates provenance (the pre-upgrade baseline).
+    """
+
+    confidence: float
+    epoch: int
+    valid_from: float | None
+    valid_to: float | None
+    last_seen: float
+    occurrences: int
+
+
+def run_id(run_key: str) -> int:
+    """A run's id in ``node_runs``: 63 bits of a hash of its key (0 is the pre-upgrade baseline)."""
+    return int.from_bytes(hashlib.sha256(run_key.encode()).digest()[:8], "big") >> 1 or 1
+
+
+async def record(store: Store, run_key: str, events: Sequence[Event], now: float) -> None:
+    """Append one run's events (inside the extraction's transaction, after its nodes are written)."""
+    if not events:
+        return
+    run = run_id(run_key)
+    await store.executemany(
+        f"INSERT INTO node_runs (node, run, event, epoch, at, value, other) VALUES ({_SEQ}, ?, ?, "
+        f"{EPOCH_SQL}, ?, ?, {_SEQ})",
+        [(e.node, run, e.event, now, e.value, e.other) for e in events],
+    )
+
+
+async def events_of_run(store: Store, run_key: str) -> list[tuple[int, int, int | None]]:
+    """``(node seq, event, other seq)`` of every event one run recorded (index ``node_runs_run``)."""
+    rows = await store.rows("SELECT node, event, other FROM node_runs WHERE run = ?", (run_id(run_key),))
+    return [(int(r[0]), int(r[1]), None if r[2] is None else int(r[2])) for r in rows]
+
+
+async def events_of_node(store: Store, seq: int) -> list[LoggedEvent]:
+    """A fact's events in the order they happened (index ``node_runs_node``)."""
+    rows = await store.rows(
+        "SELECT step, run, event, epoch, at, value, other FROM node_runs WHERE node = ? ORDER BY step", (seq,)
+    )
+    return [LoggedEvent(*r) for r in rows]
+
+
+def replay(
+    events: Sequence[LoggedEvent],
+    *,
+    decay_rate: float,
+    threshold: float | None,
+    gain: float,
+) -> Replayed | None:
+    """Rebuild a fact from its events as merging, decaying and pruning would have built it.
+
+    ``gain`` is merge's reinforcement gain. A fact whose confidence would have fallen below
+    ``threshold`` before a later event was pruned at that point: the later observation starts
+    it afresh. Returns ``None`` when no observation remains (nothing supports the fact).
+    """
+    state: Replayed | None = None
+    for ev in events:
+        if state is not None and pruned_before(state, decay_rate, threshold, ev.epoch):
+            state = None  # a decay pass before this event pruned it
+        if ev.event == BASELINE:
+            state = Replayed(float(ev.value or 0.0), ev.epoch, None, None, ev.at, int(ev.other or 1))
+        elif ev.event == OBSERVED:
+            value = float(ev.value or 0.0)
+            if state is None:
+                state = Replayed(value, ev.epoch, ev.at, None, ev.at, 1)
+                continue
+            now = effective(state.confidence, decay_rate, ev.epoch - state.epoch)
+            state.confidence = round(min(1.0, max(now + (1 - now) * gain, value)), ROUND)
+            state.epoch = ev.epoch
+            if state.valid_to is not None:
+                state.valid_from, state.valid_to = ev.at, None
+            state.last_seen = ev.at
+            state.occurrences += 1
+        elif state is not None and state.valid_to is None:
+            now = effective(state.confidence, decay_rate, ev.epoch - state.epoch)
+            if ev.event == CLOSED:
+                state.confidence, state.epoch, state.valid_to = now, ev.epoch, ev.at
+            elif ev.event == CONTRADICTED:
+                state.confidence = round(min(now, float(ev.value or 0.0)), ROUND)
+                state.epoch = ev.epoch
+    return state
+
+
+def pruned_before(state: Replayed, decay_rate: float, threshold: float | None, epoch: int) -> bool:
+    """Whether a decay pass that reached ``epoch`` pruned the fact (after the epoch it refers to)."""
+    due = prune_cycle(state.confidence, decay_rate, state.epoch, threshold)
+    return due is not None and (due < epoch or (due == epoch and epoch > state.epoch))
+
+
+async def export_rows(store: Store, tenant: str | None) -> list[list[Any]]:
+    """Every event (optionally one tenant's) as ``[node id, run, event, cycles ago, at, value, other id]``.
+
+    Epochs are exported relative to the store's epoch ("cycles ago"), as confidences are
+    exported effective now: the importing store has its own epoch.
+    """
+    where, params = ("WHERE n.tenant = ?", (tenant,)) if tenant is not None else ("", ())
+    rows = await store.rows(
+        f"SELECT n.id, r.run, r.event, {EPOCH_SQL} - r.epoch, r.at, r.value, o.id FROM node_runs r "
+        f"JOIN nodes n ON n.seq = r.node LEFT JOIN nodes o ON o.seq = r.other {where} ORDER BY r.step",
+        params,
+    )
+    return [list(r) for r in rows]
+
+
+async def import_rows(store: Store, rows: Sequence[Sequence[Any]]) -> None:
+    """Load exported events (inside the import's transaction, after the nodes)."""
+    await store.executemany(
+        f"INSERT INTO node_runs (node, run, event, epoch, at, value, other) VALUES ({_SEQ}, ?, ?, "
+        f"{EPOCH_SQL} - ?, ?, ?, {_SEQ})",
+        [(r[0], int(r[1]), int(r[2]), int(r[3]), float(r[4]), r[5], r[6]) for r in rows],
+    )
+
+
+async def baseline_all(store: Store) -> None:
+    """Give every node a baseline event (an import of an export made before provenance existed)."""
+    await store.execute(
+        "INSERT INTO node_runs (node, run, event, epoch, at, value, other) "
+        f"SELECT seq, 0, {BASELINE}, epoch, last_seen, confidence, occurrences FROM nodes"
+    )
+    await store.execute(
+        "INSERT INTO node_runs (node, run, event, epoch, at, value, other) "
+        f"SELECT seq, 0, {CLOSED}, epoch, valid_to, NULL, NULL FROM nodes WHERE valid_to IS NOT NULL"
+    )
