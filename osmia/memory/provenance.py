@@ -21,7 +21,7 @@ have no rows: they are recomputed from the runs table.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,30 +107,37 @@ async def events_of_node(store: Store, seq: int) -> list[LoggedEvent]:
 
 
 def replay(
-    events: Sequence[LoggedEvent],
+    events: Mapping[int, Sequence[LoggedEvent]],
     *,
-    decay_rate: float,
+    decay_rates: dict[int, float],
     threshold: float | None,
     gain: float,
-) -> Replayed | None:
-    """Rebuild a fact from its events as merging, decaying and pruning would have built it.
+    share: float,
+) -> dict[int, Replayed | None]:
+    """Rebuild facts from their events as merging, decaying and pruning would have built them.
 
-    ``gain`` is merge's reinforcement gain. A fact whose confidence would have fallen below
-    ``threshold`` before a later event was pruned at that point: the later observation starts
-    it afresh. Returns ``None`` when no observation remains (nothing supports the fact).
+    ``events`` maps node seqs to their events; they are replayed together in the order they
+    happened, so a contradiction between two of them caps the contradicted fact at ``share`` of
+    the contradicting fact's replayed confidence (a contradicting fact outside the group keeps the
+    cap recorded). ``gain`` is merge's reinforcement gain. A fact whose confidence fell below
+    ``threshold`` before a later event was pruned at that point: the later observation starts it
+    afresh. A fact maps to ``None`` when no observation remains (nothing supports it).
     """
-    state: Replayed | None = None
-    for ev in events:
-        if state is not None and pruned_before(state, decay_rate, threshold, ev.epoch):
-            state = None  # a decay pass before this event pruned it
+    states: dict[int, Replayed | None] = dict.fromkeys(events)
+    ordered = sorted(((ev.step, seq, ev) for seq, evs in events.items() for ev in evs), key=lambda t: t[0])
+    for _step, seq, ev in ordered:
+        rate = decay_rates[seq]
+        state = states[seq]
+        if state is not None and pruned_before(state, rate, threshold, ev.epoch):
+            state = states[seq] = None  # a decay pass before this event pruned it
         if ev.event == BASELINE:
-            state = Replayed(float(ev.value or 0.0), ev.epoch, None, None, ev.at, int(ev.other or 1))
+            states[seq] = Replayed(float(ev.value or 0.0), ev.epoch, None, None, ev.at, int(ev.other or 1))
         elif ev.event == OBSERVED:
             value = float(ev.value or 0.0)
             if state is None:
-                state = Replayed(value, ev.epoch, ev.at, None, ev.at, 1)
+                states[seq] = Replayed(value, ev.epoch, ev.at, None, ev.at, 1)
                 continue
-            now = effective(state.confidence, decay_rate, ev.epoch - state.epoch)
+            now = effective(state.confidence, rate, ev.epoch - state.epoch)
             state.confidence = round(min(1.0, max(now + (1 - now) * gain, value)), ROUND)
             state.epoch = ev.epoch
             if state.valid_to is not None:
@@ -138,13 +145,19 @@ def replay(
             state.last_seen = ev.at
             state.occurrences += 1
         elif state is not None and state.valid_to is None:
-            now = effective(state.confidence, decay_rate, ev.epoch - state.epoch)
+            now = effective(state.confidence, rate, ev.epoch - state.epoch)
             if ev.event == CLOSED:
                 state.confidence, state.epoch, state.valid_to = now, ev.epoch, ev.at
             elif ev.event == CONTRADICTED:
-                state.confidence = round(min(now, float(ev.value or 0.0)), ROUND)
+                cap = float(ev.value or 0.0)
+                if ev.other in states:
+                    other = states[ev.other]
+                    if other is None:
+                        continue  # the contradicting fact does not exist without the forgotten run
+                    cap = share * other.confidence
+                state.confidence = round(min(now, cap), ROUND)
                 state.epoch = ev.epoch
-    return state
+    return states
 
 
 def pruned_before(state: Replayed, decay_rate: float, threshold: float | None, epoch: int) -> bool:

@@ -419,7 +419,7 @@ class Memory:
                 "format": EXPORT_FORMAT,
                 "version": EXPORT_VERSION,
                 "tenant": tenant,
-                "meta": await self._store.meta_items(),
+                "meta": {k: v for k, v in (await self._store.meta_items()).items() if k not in INTERNAL_META},
                 "nodes": [_node_record(n) for n in nodes],
                 "edges": [[e.src, e.dst, e.relation.value, e.weight, e.created_at] for e in edges],
                 "runs": [list(r) for r in runs],

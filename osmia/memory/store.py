@@ -749,8 +749,9 @@ class Store:
         """Whether some ``prune_at`` still refers to an older threshold."""
         return await self.get_meta(PRUNE_RECOMPUTE_KEY) is not None
 
-    async def recompute_prune_cycles(self, batch: int = PRUNE_RECOMPUTE_BATCH) -> bool:
+    async def recompute_prune_cycles(self, batch: int | None = None) -> bool:
         """Recompute ``prune_at`` for the next ``batch`` nodes (inside a transaction); True when done."""
+        batch = batch or PRUNE_RECOMPUTE_BATCH
         start = int(await self.get_meta(PRUNE_RECOMPUTE_KEY) or 0)
         last = await self._scalar(
             "SELECT max(seq) FROM (SELECT seq FROM nodes WHERE seq > ? ORDER BY seq LIMIT ?)", (start, batch)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from osmia.memory.fading import effective
-from osmia.memory.merge import REINFORCE_GAIN, _apply_one
+from osmia.memory.merge import CONTRADICTED_SHARE, REINFORCE_GAIN, _apply_one
 from osmia.memory.patterns import recompute
 from osmia.memory.provenance import (
     CLOSED,
@@ -98,13 +98,20 @@ async def forget_run(
     events = await events_of_run(store, run.run_key)
     await store.execute("DELETE FROM node_runs WHERE run = ?", (run_id(run.run_key),))
     touched = sorted({seq for seq, _e, _o in events})
-    nodes = await _nodes_by_seq(store, touched)
-    for seq in touched:
-        node = nodes.get(seq)
-        if node is None:
-            continue
-        history = await events_of_node(store, seq)
-        state = replay(history, decay_rate=node.decay_rate, threshold=threshold, gain=REINFORCE_GAIN)
+    # Facts that contradict one another are replayed together: a contradiction caps a fact at a
+    # share of the other's confidence, which the forgotten run may have changed.
+    group = sorted(set(touched) | set(await _contradiction_partners(store, touched)))
+    nodes = await _nodes_by_seq(store, group)
+    histories = {seq: await events_of_node(store, seq) for seq in nodes}
+    states = replay(
+        histories,
+        decay_rates={seq: n.decay_rate for seq, n in nodes.items()},
+        threshold=threshold,
+        gain=REINFORCE_GAIN,
+        share=CONTRADICTED_SHARE,
+    )
+    for seq, node in sorted(nodes.items()):
+        state = states[seq]
         if state is None or pruned_before(state, node.decay_rate, threshold, epoch):
             await store.execute("DELETE FROM nodes WHERE seq = ?", (seq,))
             result.deleted.append((node.id, node.type.value))
@@ -118,8 +125,9 @@ async def forget_run(
             occurrences=state.occurrences,
             sources=[s for s in node.sources if s != run.ref],
         )
-        await store.upsert_nodes([rebuilt])
-        result.updated += 1
+        if rebuilt != node:
+            await store.upsert_nodes([rebuilt])
+            result.updated += 1
     result.edges_removed += await _drop_unbacked_edges(store, events)
     await store.execute("DELETE FROM runs WHERE run_key = ?", (run.run_key,))
     await store.execute(
@@ -129,6 +137,23 @@ async def forget_run(
     patterns_after = await recompute(store, run, min_samples)
     await _restate_patterns(store, run, patterns_before, patterns_after, now, result)
     result.runs.append(run.run_key)
+
+
+async def _contradiction_partners(store: Store, seqs: list[int]) -> list[int]:
+    """Nodes joined to ``seqs`` by a ``contradicts`` edge, either way (primary key and ``edges_dst``)."""
+    out: list[int] = []
+    for i in range(0, len(seqs), 400):
+        chunk = seqs[i : i + 400]
+        marks = ", ".join("?" * len(chunk))
+        rows = await store.rows(
+            f"SELECT o.seq FROM nodes n JOIN edges e ON e.src = n.id AND e.relation = 'contradicts' "
+            f"JOIN nodes o ON o.id = e.dst WHERE n.seq IN ({marks}) "
+            f"UNION SELECT o.seq FROM nodes n JOIN edges e ON e.dst = n.id AND e.relation = 'contradicts' "
+            f"JOIN nodes o ON o.id = e.src WHERE n.seq IN ({marks})",
+            [*chunk, *chunk],
+        )
+        out.extend(int(r[0]) for r in rows)
+    return out
 
 
 async def _nodes_by_seq(store: Store, seqs: list[int]) -> dict[int, Node]:
