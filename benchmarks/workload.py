@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from osmia.memory.merge import node_id
+from osmia.memory.provenance import run_id
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import normalize_repository, parse_taskrun
 
@@ -757,6 +758,19 @@ def replicate_store(base: Path, out: Path, target_nodes: int) -> dict[str, int]:
         "JOIN nodes b ON b.id = e.dst WHERE a.repository != '' AND b.repository != ''"
     )
     conn.execute("CREATE TEMP TABLE base_runs AS SELECT * FROM runs WHERE repository != ''")
+    conn.create_function("osmia_run_id", 1, run_id, deterministic=True)
+    # Provenance (schema v6): each fact's events, with the run and the other node they name.
+    provenance = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'node_runs'").fetchone() is not None
+    if provenance:
+        conn.execute(
+            "CREATE TEMP TABLE base_events AS SELECT r.*, a.tenant, a.key AS akey, b.key AS bkey "
+            "FROM node_runs r JOIN nodes a ON a.seq = r.node LEFT JOIN nodes b ON b.seq = r.other "
+            "WHERE a.repository != '' AND r.run != 0"
+        )
+        conn.execute(
+            "CREATE TEMP TABLE base_run_ids AS SELECT osmia_run_id(run_key) AS run, run_key FROM base_runs"
+        )
+        conn.execute("CREATE INDEX temp.base_run_ids_run ON base_run_ids (run)")
     for c in range(1, copies):
         exprs = []
         for col in cols:
@@ -779,6 +793,15 @@ def replicate_store(base: Path, out: Path, target_nodes: int) -> dict[str, int]:
             for col in run_cols
         ]
         conn.execute(f"INSERT INTO runs ({', '.join(run_cols)}) SELECT {', '.join(run_exprs)} FROM base_runs")
+        if provenance:
+            conn.execute(
+                "INSERT INTO node_runs (node, run, event, epoch, at, value, other) "
+                f"SELECT a2.seq, osmia_run_id(k.run_key || '#c{c}'), r.event, r.epoch, r.at, r.value, b2.seq "
+                "FROM base_events r JOIN base_run_ids k ON k.run = r.run "
+                f"JOIN nodes a2 ON a2.tenant = r.tenant AND a2.key = {_copy_sql('r.akey', c)} "
+                f"LEFT JOIN nodes b2 ON b2.tenant = r.tenant AND b2.key = {_copy_sql('r.bkey', c)} "
+                "ORDER BY r.step"
+            )
     conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     counts = {

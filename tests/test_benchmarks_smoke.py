@@ -58,7 +58,10 @@ def test_the_report_has_every_table_and_row(smoke: tuple[str, dict[str, Any]]) -
         "| query latency p50 / p95 / p99 ",
         "FTS5 MATCH:",
         "| decay + prune cycle ",
-        "one UPDATE:",
+        "eager UPDATE:",
+        "| longest write-lock wait of another writer during decay |",
+        "| `forget --run` p50 / max ",
+        "| prune threshold change: ",
         "| start-up: `Memory.open`",
         "| database size (file + WAL) |",
         "| peak RSS (ru_maxrss, per process) |",
@@ -95,6 +98,9 @@ def test_every_figure_is_measured(smoke: tuple[str, dict[str, Any]]) -> None:
         assert serve["query_ms"]["n"] > 0 and serve["fts_baseline_ms"]["n"] > 0
         assert serve["extraction_ms"]["n"] > 0
         assert serve["decay_seconds"]["osmia"] > 0 and serve["decay_seconds"]["baseline"] > 0
+        assert serve["decay_seconds"]["bare"] > 0 and serve["decay_seconds"]["lock_wait_all"]
+        assert serve["forget"]["osmia_all"] and serve["forget"]["bare_all"]
+        assert serve["threshold_change"]["batches"] > 0
         assert serve["open_seconds"] > 0 and serve["peak_rss_mb"] > 0
     assert results["nodes-smoke"]["build"]["counts"]["nodes"] >= 2_000
 
