@@ -58,13 +58,17 @@ def _observed(result: MergeResult, obs: Observation, node: Node) -> None:
         result.events.append(Event(node.id, OBSERVED, obs.confidence, None))
 
 
-def _closed(result: MergeResult, obs: Observation, node: Node, old: Node) -> None:
-    if not obs.recomputed:
+# A supersession or contradiction is recorded even when the older fact is already closed: without
+# a forgotten run it may have been open, and the replay applies the event only if it is.
+
+
+def _closed(result: MergeResult, obs: Observation, node: Node, old: Node | None) -> None:
+    if not obs.recomputed and old is not None and old.id != node.id:
         result.events.append(Event(old.id, CLOSED, None, node.id))
 
 
-def _contradicted(result: MergeResult, obs: Observation, node: Node, old: Node) -> None:
-    if not obs.recomputed:
+def _contradicted(result: MergeResult, obs: Observation, node: Node, old: Node | None) -> None:
+    if not obs.recomputed and old is not None and old.id != node.id:
         result.events.append(Event(old.id, CONTRADICTED, CONTRADICTED_SHARE * node.confidence, node.id))
 
 
@@ -132,18 +136,18 @@ async def merge(
         node = by_key[obs.key]
         for key in obs.replaces:
             old = by_key.get(key)
+            _closed(result, obs, node, old)
             if old is not None and old.valid and old.id != node.id:
                 old.valid_to = now
                 result.nodes[old.id] = old
                 result.edges.append(Edge(node.id, old.id, Relation.SUPERSEDES, 1.0, now))
-                _closed(result, obs, node, old)
         for key in obs.conflicts:
             old = by_key.get(key)
+            _contradicted(result, obs, node, old)
             if old is not None and old.valid and old.id != node.id:
                 old.confidence = round(min(old.confidence, CONTRADICTED_SHARE * node.confidence), 6)
                 result.nodes[old.id] = old
                 result.edges.append(Edge(node.id, old.id, Relation.CONTRADICTS, 1.0, now))
-                _contradicted(result, obs, node, old)
         for key in obs.relates:
             other = by_key.get(key)
             if other is not None and other.id != node.id:

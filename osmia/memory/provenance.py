@@ -20,13 +20,12 @@ have no rows: they are recomputed from the runs table.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from osmia.memory.fading import effective, prune_cycle
-from osmia.memory.store import EPOCH_SQL, Store
+from osmia.memory.store import EPOCH_SQL, Store, run_id
 
 OBSERVED = 0
 CLOSED = 1
@@ -58,13 +57,15 @@ class LoggedEvent:
     at: float
     value: float | None
     other: int | None
+    ref: str | None = None  # the run's reference (``tr/NAMESPACE/NAME``), for the sources list
 
 
 @dataclass
 class Replayed:
     """A fact's state rebuilt from its events; ``confidence`` refers to ``epoch``.
 
-    ``valid_from`` is ``None`` when it predates provenance (the pre-upgrade baseline).
+    ``valid_from`` is ``None`` when it predates provenance (the pre-upgrade baseline);
+    ``sources`` are the references of the runs that observed it since, oldest first.
     """
 
     confidence: float
@@ -73,18 +74,17 @@ class Replayed:
     valid_to: float | None
     last_seen: float
     occurrences: int
+    sources: list[str] = field(default_factory=list)
+    baseline: bool = False
+    restarted_at: float | None = None  # set when it was pruned on the way and observed afresh
 
 
-def run_id(run_key: str) -> int:
-    """A run's id in ``node_runs``: 63 bits of a hash of its key (0 is the pre-upgrade baseline)."""
-    return int.from_bytes(hashlib.sha256(run_key.encode()).digest()[:8], "big") >> 1 or 1
-
-
-async def record(store: Store, run_key: str, events: Sequence[Event], now: float) -> None:
+async def record(store: Store, run_key: str, ref: str, events: Sequence[Event], now: float) -> None:
     """Append one run's events (inside the extraction's transaction, after its nodes are written)."""
     if not events:
         return
     run = run_id(run_key)
+    await store.execute("INSERT OR IGNORE INTO run_refs (run, ref) VALUES (?, ?)", (run, ref))
     await store.executemany(
         f"INSERT INTO node_runs (node, run, event, epoch, at, value, other) VALUES ({_SEQ}, ?, ?, "
         f"{EPOCH_SQL}, ?, ?, {_SEQ})",
@@ -101,7 +101,9 @@ async def events_of_run(store: Store, run_key: str) -> list[tuple[int, int, int 
 async def events_of_node(store: Store, seq: int) -> list[LoggedEvent]:
     """A fact's events in the order they happened (index ``node_runs_node``)."""
     rows = await store.rows(
-        "SELECT step, run, event, epoch, at, value, other FROM node_runs WHERE node = ? ORDER BY step", (seq,)
+        "SELECT r.step, r.run, r.event, r.epoch, r.at, r.value, r.other, k.ref FROM node_runs r "
+        "LEFT JOIN run_refs k ON k.run = r.run WHERE r.node = ? ORDER BY r.step",
+        (seq,),
     )
     return [LoggedEvent(*r) for r in rows]
 
@@ -113,7 +115,8 @@ def replay(
     threshold: float | None,
     gain: float,
     share: float,
-) -> dict[int, Replayed | None]:
+    max_sources: int,
+) -> tuple[dict[int, Replayed | None], set[tuple[int, int, int, float]]]:
     """Rebuild facts from their events as merging, decaying and pruning would have built them.
 
     ``events`` maps node seqs to their events; they are replayed together in the order they
@@ -122,20 +125,33 @@ def replay(
     cap recorded). ``gain`` is merge's reinforcement gain. A fact whose confidence fell below
     ``threshold`` before a later event was pruned at that point: the later observation starts it
     afresh. A fact maps to ``None`` when no observation remains (nothing supports it).
+
+    Also returns the edges the replayed merges made, as ``(other seq, node seq, event, at)``:
+    a supersession or contradiction makes its edge only when it applied (the fact was open), a
+    relation whenever the fact existed.
     """
     states: dict[int, Replayed | None] = dict.fromkeys(events)
+    edges: set[tuple[int, int, int, float]] = set()
+    died: dict[int, float] = {}  # node → the time of the first event after it was pruned
     ordered = sorted(((ev.step, seq, ev) for seq, evs in events.items() for ev in evs), key=lambda t: t[0])
     for _step, seq, ev in ordered:
         rate = decay_rates[seq]
         state = states[seq]
         if state is not None and pruned_before(state, rate, threshold, ev.epoch):
-            state = states[seq] = None  # a decay pass before this event pruned it
+            state = states[seq] = None  # a decay pass before this event pruned it, with its edges
+            died[seq] = ev.at
+            edges -= {e for e in edges if seq in (e[0], e[1])}
         if ev.event == BASELINE:
-            states[seq] = Replayed(float(ev.value or 0.0), ev.epoch, None, None, ev.at, int(ev.other or 1))
+            states[seq] = Replayed(
+                float(ev.value or 0.0), ev.epoch, None, None, ev.at, int(ev.other or 1), baseline=True
+            )
         elif ev.event == OBSERVED:
             value = float(ev.value or 0.0)
             if state is None:
-                states[seq] = Replayed(value, ev.epoch, ev.at, None, ev.at, 1)
+                first = _sources([], ev.ref, max_sources)
+                states[seq] = Replayed(
+                    value, ev.epoch, ev.at, None, ev.at, 1, first, restarted_at=died.get(seq)
+                )
                 continue
             now = effective(state.confidence, rate, ev.epoch - state.epoch)
             state.confidence = round(min(1.0, max(now + (1 - now) * gain, value)), ROUND)
@@ -144,8 +160,13 @@ def replay(
                 state.valid_from, state.valid_to = ev.at, None
             state.last_seen = ev.at
             state.occurrences += 1
+            state.sources = _sources(state.sources, ev.ref, max_sources)
+        elif ev.event == RELATED and state is not None and ev.other is not None:
+            edges.add((ev.other, seq, ev.event, ev.at))
         elif state is not None and state.valid_to is None:
             now = effective(state.confidence, rate, ev.epoch - state.epoch)
+            if ev.other is not None:
+                edges.add((ev.other, seq, ev.event, ev.at))
             if ev.event == CLOSED:
                 state.confidence, state.epoch, state.valid_to = now, ev.epoch, ev.at
             elif ev.event == CONTRADICTED:
@@ -157,7 +178,14 @@ def replay(
                     cap = share * other.confidence
                 state.confidence = round(min(now, cap), ROUND)
                 state.epoch = ev.epoch
-    return states
+    return states, edges
+
+
+def _sources(sources: list[str], ref: str | None, cap: int) -> list[str]:
+    """Merge's display list: the latest ``cap`` distinct references, oldest first."""
+    if ref is None:
+        return sources
+    return ([s for s in sources if s != ref] + [ref])[-cap:]
 
 
 def pruned_before(state: Replayed, decay_rate: float, threshold: float | None, epoch: int) -> bool:
@@ -199,4 +227,11 @@ async def baseline_all(store: Store) -> None:
     await store.execute(
         "INSERT INTO node_runs (node, run, event, epoch, at, value, other) "
         f"SELECT seq, 0, {CLOSED}, epoch, valid_to, NULL, NULL FROM nodes WHERE valid_to IS NOT NULL"
+    )
+
+
+async def import_run_refs(store: Store) -> None:
+    """Rebuild ``run_refs`` from the runs table (an import: the events name runs by id)."""
+    await store.execute(
+        "INSERT OR IGNORE INTO run_refs (run, ref) SELECT osmia_run_id(run_key), ref FROM runs"
     )

@@ -242,7 +242,7 @@ class Memory:
             patterns = await recompute(self._store, summary, self._settings.min_pattern_samples)
             merged = await merge(self._store, run.tenant, [*observe(run), *patterns], run.ref, now)
             new_edges = await self._store.insert_edges(merged.edges)
-            await provenance.record(self._store, run.run_key, merged.events, now)
+            await provenance.record(self._store, run.run_key, run.ref, merged.events, now)
             written = merged.nodes
             await self._store.set_run_counts(run.run_key, len(written), new_edges)
         self._graph.nodes_added(len(merged.created))
@@ -461,6 +461,7 @@ class Memory:
                 else:
                     await provenance.import_rows(self._store, events)
                 await unlearn.import_forgotten(self._store, forgotten)
+                await provenance.import_run_refs(self._store)
                 for key, value in sorted(meta.items()):
                     await self._store.set_meta(key, value)
             await self._graph.load()

@@ -9,6 +9,7 @@ corrupt, locked, read-only or newer-schema database raises
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -205,6 +206,7 @@ _MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX node_runs_node ON node_runs (node, step);
     CREATE INDEX node_runs_run ON node_runs (run);
+    CREATE TABLE run_refs (run INTEGER PRIMARY KEY, ref TEXT NOT NULL);
     CREATE TABLE forgotten_runs (
         run_key TEXT PRIMARY KEY, ref TEXT NOT NULL, tenant TEXT NOT NULL, forgotten_at REAL NOT NULL
     ) WITHOUT ROWID;
@@ -265,6 +267,11 @@ RUN_COLUMNS = (
     "run_key, ref, tenant, repository, language, engine, task_type, success, "
     "failure_class, duration, finished_at, nodes, edges"
 )
+
+
+def run_id(run_key: str) -> int:
+    """A run's id in ``node_runs``/``run_refs``: 63 bits of a hash of its key (0: the pre-v6 baseline)."""
+    return int.from_bytes(hashlib.sha256(run_key.encode()).digest()[:8], "big") >> 1 or 1
 
 
 class StoreError(RuntimeError):
@@ -377,6 +384,7 @@ class Store:
             raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
         await self._conn.execute("PRAGMA foreign_keys = ON")
         await self._conn.create_function("osmia_prune_cycle", 4, prune_cycle, deterministic=True)
+        await self._conn.create_function("osmia_run_id", 1, run_id, deterministic=True)
         await self._conn.execute("PRAGMA synchronous = NORMAL")
         await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         await self._migrate(version)
@@ -783,8 +791,8 @@ class Store:
     async def wipe(self) -> None:
         """Delete all nodes, edges, runs and meta (inside the caller's transaction; import --replace)."""
         for table in (
-            "edges", "node_runs", "nodes", "runs", "forgotten_runs", "meta", "run_stats", "run_durations",
-            "run_failures",
+            "edges", "node_runs", "nodes", "runs", "run_refs", "forgotten_runs", "meta", "run_stats",
+            "run_durations", "run_failures",
         ):  # fmt: skip
             await self._conn.execute(f"DELETE FROM {table}")
 

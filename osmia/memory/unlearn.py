@@ -24,19 +24,19 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from osmia.memory.fading import effective
-from osmia.memory.merge import CONTRADICTED_SHARE, REINFORCE_GAIN, _apply_one
+from osmia.memory.merge import CONTRADICTED_SHARE, MAX_SOURCES, REINFORCE_GAIN, _apply_one
 from osmia.memory.patterns import recompute
 from osmia.memory.provenance import (
     CLOSED,
     CONTRADICTED,
     RELATED,
+    Replayed,
     events_of_node,
     events_of_run,
     pruned_before,
     replay,
-    run_id,
 )
-from osmia.memory.store import NODE_SELECT, RUN_COLUMNS, Store, node_from_row
+from osmia.memory.store import NODE_SELECT, RUN_COLUMNS, Store, node_from_row, run_id
 from osmia.memory.types import Edge, Node, Observation, Relation, RunSummary
 
 _RELATION_OF = {CLOSED: Relation.SUPERSEDES, CONTRADICTED: Relation.CONTRADICTS, RELATED: Relation.RELATES_TO}
@@ -103,12 +103,13 @@ async def forget_run(
     group = sorted(set(touched) | set(await _contradiction_partners(store, touched)))
     nodes = await _nodes_by_seq(store, group)
     histories = {seq: await events_of_node(store, seq) for seq in nodes}
-    states = replay(
+    states, replayed_edges = replay(
         histories,
         decay_rates={seq: n.decay_rate for seq, n in nodes.items()},
         threshold=threshold,
         gain=REINFORCE_GAIN,
         share=CONTRADICTED_SHARE,
+        max_sources=MAX_SOURCES,
     )
     for seq, node in sorted(nodes.items()):
         state = states[seq]
@@ -123,13 +124,20 @@ async def forget_run(
             valid_to=state.valid_to,
             last_seen=state.last_seen,
             occurrences=state.occurrences,
-            sources=[s for s in node.sources if s != run.ref],
+            sources=_replayed_sources(node, state, run.ref),
         )
         if rebuilt != node:
             await store.upsert_nodes([rebuilt])
             result.updated += 1
-    result.edges_removed += await _drop_unbacked_edges(store, events)
+        if state.restarted_at is not None:
+            # Without the run it was pruned on the way, and its edges of then with it.
+            await store.execute(
+                "DELETE FROM edges WHERE (src = ? OR dst = ?) AND created_at < ?",
+                (node.id, node.id, state.restarted_at),
+            )
+    result.edges_removed += await _fix_edges(store, events, replayed_edges, set(nodes))
     await store.execute("DELETE FROM runs WHERE run_key = ?", (run.run_key,))
+    await store.execute("DELETE FROM run_refs WHERE run = ?", (run_id(run.run_key),))
     await store.execute(
         "INSERT OR REPLACE INTO forgotten_runs (run_key, ref, tenant, forgotten_at) VALUES (?, ?, ?, ?)",
         (run.run_key, run.ref, run.tenant, now),
@@ -137,6 +145,14 @@ async def forget_run(
     patterns_after = await recompute(store, run, min_samples)
     await _restate_patterns(store, run, patterns_before, patterns_after, now, result)
     result.runs.append(run.run_key)
+
+
+def _replayed_sources(node: Node, state: Replayed, forgotten: str) -> list[str]:
+    if not state.baseline:
+        return state.sources
+    # Observed before provenance: the runs named then stay, ahead of those replayed since.
+    older = [s for s in node.sources if s != forgotten and s not in state.sources]
+    return (older + state.sources)[-MAX_SOURCES:]
 
 
 async def _contradiction_partners(store: Store, seqs: list[int]) -> list[int]:
@@ -167,22 +183,31 @@ async def _nodes_by_seq(store: Store, seqs: list[int]) -> dict[int, Node]:
     return out
 
 
-async def _drop_unbacked_edges(store: Store, events: list[tuple[int, int, int | None]]) -> int:
-    """Remove the edges the forgotten run asserted that no remaining event asserts too."""
+async def _fix_edges(
+    store: Store,
+    events: list[tuple[int, int, int | None]],
+    replayed: set[tuple[int, int, int, float]],
+    group: set[int],
+) -> int:
+    """Edges as the replayed merges made them: drop what only the forgotten run made, add what
+    it prevented (a supersession of a fact the run had closed first). Returns the edges removed."""
+    wanted = {(other, seq, event) for other, seq, event, _at in replayed}
     removed = 0
     for seq, event, other in sorted(set(events)):
         relation = _RELATION_OF.get(event)
-        if relation is None or other is None:
-            continue
-        still = await store.rows(
-            "SELECT 1 FROM node_runs WHERE node = ? AND event = ? AND other = ? LIMIT 1", (seq, event, other)
-        )
-        if still:
+        if relation is None or other is None or (other, seq, event) in wanted:
             continue
         removed += await store.execute(
             "DELETE FROM edges WHERE src = (SELECT id FROM nodes WHERE seq = ?) "
             "AND dst = (SELECT id FROM nodes WHERE seq = ?) AND relation = ?",
             (other, seq, relation.value),
+        )
+    made = sorted((other, seq, event, at) for other, seq, event, at in replayed if seq in group)
+    if made:
+        await store.executemany(
+            "INSERT OR IGNORE INTO edges (src, dst, relation, weight, created_at) "
+            "SELECT s.id, d.id, ?, 1.0, ? FROM nodes s, nodes d WHERE s.seq = ? AND d.seq = ?",
+            [(_RELATION_OF[event].value, at, other, seq) for other, seq, event, at in made],
         )
     return removed
 
