@@ -20,8 +20,8 @@ import pytest
 from osmia import metrics
 from osmia.memory import store as store_mod
 from osmia.memory.fading import effective, prune_cycle
+from osmia.memory.schema import MIGRATIONS
 from osmia.memory.service import Memory, MemorySettings
-from osmia.memory.store import _MIGRATIONS
 from osmia.memory.types import NodeType
 from tests.memory.conftest import DAY, T0, Clock, make_run
 from tests.memory.histories import eager_decay, graph_of, history, play
@@ -186,7 +186,7 @@ async def test_export_then_import_keeps_the_graph_and_how_it_decays(tmp_path: Pa
 def _v5_store(path: Path, dump: dict[str, Any]) -> None:
     """A store as schema v5 left it, holding ``dump``'s graph (confidences decayed in place)."""
     conn = sqlite3.connect(path, isolation_level=None)
-    for script in _MIGRATIONS[:5]:
+    for script in MIGRATIONS[:5]:
         conn.executescript(script)
     conn.execute("PRAGMA user_version = 5")
     cols = list(dump["nodes"][0])
