@@ -44,7 +44,6 @@ from pathlib import Path
 from typing import Any
 
 from osmia.memory.merge import node_id
-from osmia.memory.provenance import run_id
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import normalize_repository, parse_taskrun
 
@@ -758,10 +757,12 @@ def replicate_store(base: Path, out: Path, target_nodes: int) -> dict[str, int]:
         "JOIN nodes b ON b.id = e.dst WHERE a.repository != '' AND b.repository != ''"
     )
     conn.execute("CREATE TEMP TABLE base_runs AS SELECT * FROM runs WHERE repository != ''")
-    conn.create_function("osmia_run_id", 1, run_id, deterministic=True)
     # Provenance (schema v6): each fact's events, with the run and the other node they name.
     provenance = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'node_runs'").fetchone() is not None
     if provenance:
+        from osmia.memory.store import run_id  # an engine without provenance (A/B) has no run ids
+
+        conn.create_function("osmia_run_id", 1, run_id, deterministic=True)
         conn.execute(
             "CREATE TEMP TABLE base_events AS SELECT r.*, a.tenant, a.key AS akey, b.key AS bkey "
             "FROM node_runs r JOIN nodes a ON a.seq = r.node LEFT JOIN nodes b ON b.seq = r.other "
