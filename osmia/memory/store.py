@@ -425,8 +425,12 @@ class Store:
         self, tenant: str, task_type: str, language: str, limit: int
     ) -> list[Node]:
         """Valid cross-run patterns about a task type or language (engine-independent)."""
+        # ``+engine``: the order is by effective confidence (computed), so no index gives it, and
+        # without statistics SQLite would read (tenant, engine = '') from ``nodes_engine``, which
+        # is every repository fact of the tenant; the partial ``nodes_patterns`` index is the few
+        # patterns.
         return await self._nodes(
-            "tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND engine = '' "
+            "tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND +engine = '' "
             "AND (task_type = ? OR language = ?) ORDER BY confidence DESC, id LIMIT ?",
             (tenant, task_type, language, limit),
         )
