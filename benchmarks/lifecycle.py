@@ -122,8 +122,12 @@ async def measure_decay(memory: Memory, db: Path, passes: int) -> dict[str, Any]
         pruned += probed.pruned
         eager.append(eager_baseline(db))
         bare.append(bare_epoch_baseline(db))
+    fixed = []  # a pass with nothing due: what a pass costs apart from its deletes
+    for _ in range(3):
+        fixed.append((await memory.decay(cycles=0)).duration_seconds)
     return {
         "osmia": statistics.median(osmia),
+        "fixed": statistics.median(fixed),
         "baseline": statistics.median(eager),
         "bare": statistics.median(bare),
         "osmia_all": osmia,

@@ -184,6 +184,15 @@ def scale_table(name: str, r: dict[str, Any]) -> str:
             f"{_ratio(d['osmia'], d['bare'])} / {_ratio(d['osmia'], d['baseline'])}",
         )
     )
+    passes = 2 * len(d["osmia_all"])
+    lines.append(
+        _row(
+            "decay pass apart from its deletes (nothing due, median of 3)",
+            f"{_ms(d['fixed'] * 1000)} ms",
+            "",
+            f"{d['pruned']:,} nodes pruned in the {passes} passes above",
+        )
+    )
     lines.append(
         _row(
             "longest write-lock wait of another writer during decay",
