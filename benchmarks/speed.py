@@ -111,11 +111,11 @@ def step_build(db: Path, runs: int, seed: int) -> dict[str, Any]:
     }
 
 
-def step_replicate(base: Path, db: Path, nodes: int) -> dict[str, Any]:
+def step_replicate(base: Path, db: Path, nodes: int, provenance_copies: int | None = None) -> dict[str, Any]:
     """Grow ``base`` into a store of about ``nodes`` nodes at ``db``."""
     remove_db(db)
     started = time.perf_counter()
-    counts = replicate_store(base, db, nodes)
+    counts = replicate_store(base, db, nodes, provenance_copies)
     db.with_suffix(".copies").write_text(str(counts["copies"]))
     return {"step": "replicate", "seconds": time.perf_counter() - started, "copies": counts["copies"],
             "counts": store_counts(db), "db_bytes": db_bytes(db)}  # fmt: skip
@@ -215,6 +215,7 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--base", type=Path, required=True)
     r.add_argument("--db", type=Path, required=True)
     r.add_argument("--nodes", type=int, required=True)
+    r.add_argument("--provenance-copies", type=int, help="copy the provenance log into this many copies only")
     s = sub.add_parser("serve")
     s.add_argument("--db", type=Path, required=True)
     s.add_argument("--queries", type=int, default=500)
@@ -226,7 +227,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.step == "build":
         result = step_build(args.db, args.runs, args.seed)
     elif args.step == "replicate":
-        result = step_replicate(args.base, args.db, args.nodes)
+        result = step_replicate(args.base, args.db, args.nodes, args.provenance_copies)
     else:
         result = step_serve(args.db, args.queries, args.ingest, args.decays, args.forgets, args.seed)
     result["pid"] = os.getpid()

@@ -722,7 +722,9 @@ def _copy_sql(column: str, copy: int) -> str:
     return expr
 
 
-def replicate_store(base: Path, out: Path, target_nodes: int) -> dict[str, int]:
+def replicate_store(
+    base: Path, out: Path, target_nodes: int, provenance_copies: int | None = None
+) -> dict[str, int]:
     """A store of about ``target_nodes`` nodes, made from a real (ingested) one with plain SQL.
 
     The base store's schema is copied as is (``VACUUM INTO``); then every node,
@@ -733,6 +735,10 @@ def replicate_store(base: Path, out: Path, target_nodes: int) -> dict[str, int]:
     profiles, rate and duration patterns) is not repository-bound and stays
     single, as it would in a real organisation with ``k`` times the
     repositories. The FTS5 index is filled by the schema's own triggers.
+    Provenance rows (``node_runs``) are copied for the first ``provenance_copies``
+    copies only when given (the 1M store: a full copy of the per-run log would
+    take longer to write than the whole benchmark); the other copies' runs look
+    like runs extracted before provenance existed.
     """
     if out.exists():
         out.unlink()
@@ -794,7 +800,7 @@ def replicate_store(base: Path, out: Path, target_nodes: int) -> dict[str, int]:
             for col in run_cols
         ]
         conn.execute(f"INSERT INTO runs ({', '.join(run_cols)}) SELECT {', '.join(run_exprs)} FROM base_runs")
-        if provenance:
+        if provenance and (provenance_copies is None or c < provenance_copies):
             conn.execute(
                 "INSERT INTO node_runs (node, run, event, epoch, at, value, other) "
                 f"SELECT a2.seq, osmia_run_id(k.run_key || '#c{c}'), r.event, r.epoch, r.at, r.value, b2.seq "
