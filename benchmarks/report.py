@@ -40,6 +40,7 @@ class Scale:
     queries: int = 500
     ingest: int = 300
     decays: int = 3
+    provenance_copies: int = 0  # replicate the provenance log into this many copies only (0: all)
 
 
 FULL = (
@@ -47,7 +48,9 @@ FULL = (
     Scale("runs-10k", runs=10_000),
     Scale("runs-100k", runs=100_000),
     Scale("nodes-100k", nodes=100_000, base="runs-100k"),
-    Scale("nodes-1M", nodes=1_000_000, base="runs-100k", queries=200, ingest=100, decays=2),
+    Scale(
+        "nodes-1M", nodes=1_000_000, base="runs-100k", queries=200, ingest=100, decays=2, provenance_copies=7
+    ),
 )
 SMOKE = (
     Scale("runs-smoke", runs=300, queries=60, ingest=20, decays=1),
@@ -93,8 +96,9 @@ def measure(scales: tuple[Scale, ...], out: Path, seed: int, log: Any) -> dict[s
         else:
             print(f"# replicate {scale.name} from {scale.base}", file=log, flush=True)
             base = out / f"{scale.base}.db"
+            extra = ["--provenance-copies", str(scale.provenance_copies)] if scale.provenance_copies else []
             build = run_step(
-                ["replicate", "--base", str(base), "--db", str(db), "--nodes", str(scale.nodes)], log
+                ["replicate", "--base", str(base), "--db", str(db), "--nodes", str(scale.nodes), *extra], log
             )
         results[scale.name] = {"scale": scale.__dict__, "build": build}
     for scale in scales:
