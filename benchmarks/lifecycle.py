@@ -213,3 +213,35 @@ async def measure_forget(memory: Memory, db: Path, count: int, seed: int) -> dic
         "deleted": deleted,
         "updated": updated,
     }
+
+
+async def _only(db: Path, decays: int, forgets: int, seed: int) -> dict[str, Any]:
+    from osmia.memory.service import MemorySettings
+
+    memory = await Memory.open(MemorySettings(store_path=db), update_gauges=False, deferred_checkpoints=True)
+    try:
+        out: dict[str, Any] = {"nodes": memory.graph.node_count}
+        out["forget"] = await measure_forget(memory, db, forgets, seed)
+        out["decay_seconds"] = await measure_decay(memory, db, decays)
+        return out
+    finally:
+        await memory.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m benchmarks.lifecycle --db STORE``: only the decay and forget figures, on a copy."""
+    import argparse
+    import asyncio
+    import json
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--decays", type=int, default=2)
+    parser.add_argument("--forgets", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    print(json.dumps(asyncio.run(_only(args.db, args.decays, args.forgets, args.seed))))
+
+
+if __name__ == "__main__":
+    main()
