@@ -25,9 +25,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from osmia.memory import decay as decay_mod
-from osmia.memory.provenance import run_id
 from osmia.memory.service import Memory
-from osmia.memory.store import EPOCH_KEY
+from osmia.memory.store import EPOCH_KEY, run_id
 
 T = TypeVar("T")
 

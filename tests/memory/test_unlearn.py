@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from osmia.memory.provenance import run_id
 from osmia.memory.service import Memory, MemorySettings
+from osmia.memory.store import run_id
 from tests.memory.conftest import DAY, T0, Clock, make_run
 from tests.memory.histories import Step, history, play
 
