@@ -22,6 +22,9 @@ from osmia.memory.store import Store
 from osmia.memory.types import DecayResult
 
 LAST_DECAY_KEY = "last_decay_at"
+# Nodes deleted per prune transaction: each takes its edges, FTS rows and provenance with it
+# (~0.3 ms a node on the benchmark machine), so a batch holds the write lock for tens of ms.
+PRUNE_BATCH = 100
 
 
 def cycles_due(last_decay_at: float, now: float, interval_seconds: float) -> int:
@@ -63,10 +66,13 @@ async def reconcile_threshold(store: Store, threshold: float) -> int:
 async def decay_due(
     store: Store, now: float, interval_seconds: float, threshold: float
 ) -> tuple[DecayResult, list[tuple[str, str]], float]:
-    """Apply every cycle due at ``now`` and prune, in one transaction.
+    """Apply every cycle due at ``now``, then prune.
 
-    Returns the result (``remaining`` left 0: the caller knows its node count), the pruned
-    ``(id, type)`` pairs and the new boundary.
+    The cycles are one short transaction (the boundary and the epoch); the nodes that are due
+    are then deleted in transactions of :data:`PRUNE_BATCH` nodes, so no writer waits behind a
+    large prune. A crash in between leaves due nodes that the next pass deletes. Returns the
+    result (``remaining`` left 0: the caller knows its node count), the pruned ``(id, type)``
+    pairs and the new boundary.
     """
     started = time.perf_counter()
     await reconcile_threshold(store, threshold)
@@ -77,9 +83,10 @@ async def decay_due(
         last = now if stored is None else float(stored)
         cycles = cycles_due(last, now, interval_seconds)
         boundary = last + cycles * interval_seconds
-        pruned = await _advance_and_prune(store, cycles)
+        await store.advance_epoch(cycles)
         if stored is None or cycles:
             await store.set_meta(LAST_DECAY_KEY, repr(boundary))
+    pruned = await prune(store)
     return DecayResult(cycles, len(pruned), 0, time.perf_counter() - started), pruned, boundary
 
 
@@ -88,12 +95,20 @@ async def decay_now(store: Store, cycles: int, threshold: float) -> tuple[DecayR
     started = time.perf_counter()
     await reconcile_threshold(store, threshold)
     async with store.transaction():
-        pruned = await _advance_and_prune(store, cycles)
+        await store.advance_epoch(cycles)
+    pruned = await prune(store)
     return DecayResult(cycles, len(pruned), 0, time.perf_counter() - started), pruned
 
 
-async def _advance_and_prune(store: Store, cycles: int) -> list[tuple[str, str]]:
-    epoch = await store.advance_epoch(cycles)
-    if await store.prune_pending():  # another process is still recomputing prune epochs
-        return []
-    return await store.prune_due(epoch)
+async def prune(store: Store, batch: int | None = None) -> list[tuple[str, str]]:
+    """Delete every node whose prune epoch has come, ``batch`` nodes per transaction."""
+    pruned: list[tuple[str, str]] = []
+    while True:
+        async with store.transaction():
+            if await store.prune_pending():  # another process is still recomputing prune epochs
+                return pruned
+            epoch, _threshold = await store.decay_clock()
+            done = await store.prune_due(epoch, batch or PRUNE_BATCH)
+        pruned.extend(done)
+        if len(done) < (batch or PRUNE_BATCH):
+            return pruned

@@ -29,7 +29,7 @@ from osmia.memory.types import Edge, Kind, Node, Relation, RunSummary, Subject
 # Recomputing every ``prune_at`` after the prune threshold changed: progress marker (meta) and
 # nodes per transaction, so other writers wait at most one short batch.
 PRUNE_RECOMPUTE_KEY = "prune_recompute_after"
-PRUNE_RECOMPUTE_BATCH = 20_000
+PRUNE_RECOMPUTE_BATCH = 2_000
 # Work one maintenance pass may do on the full-text index (FTS5 'merge' pages).
 FTS_MERGE_PAGES = 500
 # Reads go through a memory map of up to this many bytes of the file instead of a read() system
@@ -541,18 +541,19 @@ class Store:
             await self.set_meta(EPOCH_KEY, str(epoch))
         return epoch
 
-    async def prune_due(self, epoch: int) -> list[tuple[str, str]]:
-        """Delete the nodes whose prune epoch has come (with edges, FTS rows and provenance).
+    async def prune_due(self, epoch: int, limit: int) -> list[tuple[str, str]]:
+        """Delete up to ``limit`` nodes whose prune epoch has come (with edges, FTS rows, provenance).
 
         Returns their ``(id, type)``. An index range on ``prune_at``: the cost is the nodes
         deleted, not the graph's size.
         """
-        pruned = [
-            (r[0], r[1]) for r in await self._rows("SELECT id, type FROM nodes WHERE prune_at <= ?", (epoch,))
-        ]
-        if pruned:
-            await self._conn.execute("DELETE FROM nodes WHERE prune_at <= ?", (epoch,))
-        return pruned
+        rows = await self._rows(
+            "SELECT seq, id, type FROM nodes WHERE prune_at <= ? ORDER BY prune_at LIMIT ?", (epoch, limit)
+        )
+        if rows:
+            marks = ", ".join("?" * len(rows))
+            await self._conn.execute(f"DELETE FROM nodes WHERE seq IN ({marks})", [r[0] for r in rows])
+        return [(r[1], r[2]) for r in rows]
 
     async def set_prune_threshold(self, threshold: float) -> None:
         """Record a new prune threshold and start recomputing every ``prune_at`` (inside a transaction).

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from osmia import metrics
+from osmia.memory import decay as decay_mod
 from osmia.memory import store as store_mod
 from osmia.memory.fading import effective, prune_cycle
 from osmia.memory.schema import MIGRATIONS
@@ -77,6 +78,22 @@ async def test_same_history_same_graph_as_eager_decay(tmp_path: Path, seed: int)
         pruned_eager = await play(eager, steps, T0, eager=True, threshold=0.05)
         assert pruned_eager, "the history must prune something to compare prune sets"
         assert pruned_lazy == pruned_eager
+        assert_same_graph(await lazy.export(), await eager.export())
+    finally:
+        await lazy.close()
+        await eager.close()
+
+
+async def test_pruning_in_small_transactions_prunes_the_same_nodes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(decay_mod, "PRUNE_BATCH", 2)
+    lazy, eager, _ = await open_pair(tmp_path)
+    steps = history(5, 60)
+    try:
+        pruned_lazy = await play(lazy, steps, T0, eager=False, threshold=0.05)
+        pruned_eager = await play(eager, steps, T0, eager=True, threshold=0.05)
+        assert len(pruned_eager) > 2 and pruned_lazy == pruned_eager
         assert_same_graph(await lazy.export(), await eager.export())
     finally:
         await lazy.close()
