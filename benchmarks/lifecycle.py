@@ -20,7 +20,8 @@ import sqlite3
 import statistics
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -64,6 +65,36 @@ class LockProbe:
     def longest(self) -> float:
         """The longest wait for the write lock seen while the probe ran."""
         return max(self.waits, default=0.0)
+
+
+class _HoldTimes:
+    """Times every write transaction the memory's store opens (how long it holds the write lock)."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._store = memory._store
+        self._original = self._store.transaction
+        self.holds: list[float] = []
+
+    def __enter__(self) -> _HoldTimes:
+        original, holds = self._original, self.holds
+
+        @asynccontextmanager
+        async def timed() -> AsyncIterator[None]:
+            async with original():
+                started = time.perf_counter()  # the lock is held from BEGIN IMMEDIATE to COMMIT
+                yield
+            holds.append(time.perf_counter() - started)
+
+        self._store.transaction = timed  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._store.transaction = self._original  # type: ignore[method-assign]
+
+    @property
+    def longest(self) -> float:
+        """The longest write transaction seen."""
+        return max(self.holds, default=0.0)
 
 
 async def _probed(db: Path, work: Callable[[], Awaitable[T]]) -> tuple[T, float]:
@@ -111,13 +142,15 @@ async def measure_decay(memory: Memory, db: Path, passes: int) -> dict[str, Any]
     """``passes`` timed engine passes, each followed by both baselines and one more pass under the
     lock probe (timed apart: a probe holding the lock at the wrong moment would make the engine
     sleep in SQLite's busy handler)."""
-    osmia, lock, eager, bare, pruned = [], [], [], [], 0
+    osmia, lock, hold, eager, bare, pruned = [], [], [], [], [], 0
     for _ in range(passes):
         result = await memory.decay(cycles=1)
         osmia.append(result.duration_seconds)
         pruned += result.pruned
-        probed, longest = await _probed(db, lambda: memory.decay(cycles=1))
+        with _HoldTimes(memory) as holds:
+            probed, longest = await _probed(db, lambda: memory.decay(cycles=1))
         lock.append(longest)
+        hold.append(holds.longest)
         pruned += probed.pruned
         eager.append(eager_baseline(db))
         bare.append(bare_epoch_baseline(db))
@@ -133,6 +166,8 @@ async def measure_decay(memory: Memory, db: Path, passes: int) -> dict[str, Any]
         "baseline_all": eager,
         "bare_all": bare,
         "lock_wait_max": max(lock),
+        "lock_hold_max": max(hold),
+        "lock_hold_all": hold,
         "lock_wait_all": lock,
         "pruned": pruned,
     }

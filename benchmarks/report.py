@@ -199,8 +199,8 @@ def scale_table(name: str, r: dict[str, Any]) -> str:
     )
     lines.append(
         _row(
-            "longest write-lock wait of another writer during decay",
-            f"{_ms(d['lock_wait_max'] * 1000)} ms",
+            "longest write lock held by decay (one transaction) / another writer's longest wait",
+            f"{_ms(d['lock_hold_max'] * 1000)} / {_ms(d['lock_wait_max'] * 1000)} ms",
             "",
             "",
         )
@@ -273,7 +273,7 @@ def targets(results: dict[str, Any], at: str) -> tuple[str, list[tuple[str, bool
         s = results[at]["serve"]
         q99 = s["query_ms"]["p99"]
         e99 = s["extraction_ms"]["p99"]
-        decay = s["decay_seconds"]["osmia"]
+        decay = s["decay_seconds"]["fixed"]
         rss = s["peak_rss_mb"]
         checks += [
             (
@@ -287,7 +287,7 @@ def targets(results: dict[str, Any], at: str) -> tuple[str, list[tuple[str, bool
                 e99 <= TARGET_EXTRACTION_P99_MS,
             ),
             (
-                f"decay + prune cycle ≤ {TARGET_DECAY_MS:.0f} ms at {at}",
+                f"decay + prune cycle ≤ {TARGET_DECAY_MS:.0f} ms (plus the deletes) at {at}",
                 f"{decay * 1000:.2f} ms",
                 decay * 1000 <= TARGET_DECAY_MS,
             ),
@@ -296,10 +296,11 @@ def targets(results: dict[str, Any], at: str) -> tuple[str, list[tuple[str, bool
     big = next((n for n in ("nodes-1M", "nodes-smoke") if n in results), None)
     if big is not None:
         s = results[big]["serve"]
-        decay_ms, lock_ms = s["decay_seconds"]["osmia"] * 1000, s["decay_seconds"]["lock_wait_max"] * 1000
+        decay_ms, lock_ms = s["decay_seconds"]["fixed"] * 1000, s["decay_seconds"]["lock_hold_max"] * 1000
         forget_ms = s["forget"]["osmia_max"] * 1000 if s.get("forget") else math.inf
         checks += [
-            (f"decay + prune cycle ≤ {TARGET_DECAY_1M_MS:.0f} ms at {big}", f"{decay_ms:.2f} ms",
+            (f"decay + prune cycle ≤ {TARGET_DECAY_1M_MS:.0f} ms (plus the deletes) at {big}",
+             f"{decay_ms:.2f} ms",
              decay_ms <= TARGET_DECAY_1M_MS),
             (f"longest write lock held by decay ≤ {TARGET_DECAY_1M_MS:.0f} ms at {big}", f"{lock_ms:.2f} ms",
              lock_ms <= TARGET_DECAY_1M_MS),

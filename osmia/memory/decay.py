@@ -65,14 +65,13 @@ async def reconcile_threshold(store: Store, threshold: float) -> int:
 
 async def decay_due(
     store: Store, now: float, interval_seconds: float, threshold: float
-) -> tuple[DecayResult, list[tuple[str, str]], float]:
-    """Apply every cycle due at ``now``, then prune.
+) -> tuple[DecayResult, float]:
+    """Apply every cycle due at ``now``: one short transaction (the boundary and the epoch).
 
-    The cycles are one short transaction (the boundary and the epoch); the nodes that are due
-    are then deleted in transactions of :data:`PRUNE_BATCH` nodes, so no writer waits behind a
-    large prune. A crash in between leaves due nodes that the next pass deletes. Returns the
-    result (``remaining`` left 0: the caller knows its node count), the pruned ``(id, type)``
-    pairs and the new boundary.
+    Pruning follows with :func:`prune_batch`, in transactions of :data:`PRUNE_BATCH` nodes, so
+    no writer waits behind a large prune; a crash in between leaves due nodes that the next pass
+    deletes. Returns the result (``pruned`` and ``remaining`` left 0 for the caller) and the
+    new boundary.
     """
     started = time.perf_counter()
     await reconcile_threshold(store, threshold)
@@ -86,29 +85,26 @@ async def decay_due(
         await store.advance_epoch(cycles)
         if stored is None or cycles:
             await store.set_meta(LAST_DECAY_KEY, repr(boundary))
-    pruned = await prune(store)
-    return DecayResult(cycles, len(pruned), 0, time.perf_counter() - started), pruned, boundary
+    return DecayResult(cycles, 0, 0, time.perf_counter() - started), boundary
 
 
-async def decay_now(store: Store, cycles: int, threshold: float) -> tuple[DecayResult, list[tuple[str, str]]]:
-    """Apply ``cycles`` extra cycles and prune now (admin), leaving the schedule untouched."""
+async def decay_now(store: Store, cycles: int, threshold: float) -> DecayResult:
+    """Apply ``cycles`` extra cycles now (admin), leaving the schedule untouched; prune follows."""
     started = time.perf_counter()
     await reconcile_threshold(store, threshold)
     async with store.transaction():
         await store.advance_epoch(cycles)
-    pruned = await prune(store)
-    return DecayResult(cycles, len(pruned), 0, time.perf_counter() - started), pruned
+    return DecayResult(cycles, 0, 0, time.perf_counter() - started)
 
 
-async def prune(store: Store, batch: int | None = None) -> list[tuple[str, str]]:
-    """Delete every node whose prune epoch has come, ``batch`` nodes per transaction."""
-    pruned: list[tuple[str, str]] = []
-    while True:
-        async with store.transaction():
-            if await store.prune_pending():  # another process is still recomputing prune epochs
-                return pruned
-            epoch, _threshold = await store.decay_clock()
-            done = await store.prune_due(epoch, batch or PRUNE_BATCH)
-        pruned.extend(done)
-        if len(done) < (batch or PRUNE_BATCH):
-            return pruned
+async def prune_batch(store: Store, batch: int | None = None) -> list[tuple[str, str]]:
+    """Delete up to ``batch`` nodes whose prune epoch has come, in one transaction; their ``(id, type)``.
+
+    Fewer than ``batch`` means nothing is left to prune (or another process is still
+    recomputing prune epochs: nothing is pruned until it is done).
+    """
+    async with store.transaction():
+        if await store.prune_pending():
+            return []
+        epoch, _threshold = await store.decay_clock()
+        return await store.prune_due(epoch, batch or PRUNE_BATCH)

@@ -281,8 +281,27 @@ class Memory:
     # --- decay ------------------------------------------------------------------
 
     async def decay(self, cycles: int | None = None) -> DecayResult:
-        """Apply the cycles due now (``None``) or exactly ``cycles`` more, then prune."""
-        result, pruned = await self._guarded("decay", lambda: self._decay(cycles))
+        """Apply the cycles due now (``None``) or exactly ``cycles`` more, then prune.
+
+        The lock is taken per step (the epoch, then each batch of deletes), so extractions and
+        queries of this process interleave with a large prune instead of waiting for all of it.
+        """
+        started = time.perf_counter()
+        result = await self._guarded("decay", lambda: self._advance(cycles))
+        pruned: list[tuple[str, str]] = []
+        while True:
+            done = await self._guarded("decay", lambda: decay_mod.prune_batch(self._store))
+            pruned.extend(done)
+            self._graph.nodes_removed(len(done))
+            if len(done) < decay_mod.PRUNE_BATCH:
+                break
+        self._wrote = self._wrote or result.cycles > 0 or bool(pruned)
+        result = replace(
+            result,
+            pruned=len(pruned),
+            remaining=self._graph.node_count,
+            duration_seconds=time.perf_counter() - started,
+        )
         metrics.DECAY_CYCLES.inc(result.cycles)
         metrics.PRUNED.inc(result.pruned)
         metrics.DECAY_SECONDS.observe(result.duration_seconds)
@@ -292,18 +311,15 @@ class Memory:
                 metrics.NODES.labels(type=node_type).dec()
         return result
 
-    async def _decay(self, cycles: int | None) -> tuple[DecayResult, list[tuple[str, str]]]:
+    async def _advance(self, cycles: int | None) -> DecayResult:
         threshold = self._settings.prune_threshold
         if cycles is None:
-            result, pruned, boundary = await decay_mod.decay_due(
+            result, boundary = await decay_mod.decay_due(
                 self._store, self._clock(), self._settings.decay_interval_seconds, threshold
             )
             metrics.LAST_DECAY.set(boundary)
-        else:
-            result, pruned = await decay_mod.decay_now(self._store, cycles, threshold)
-        self._graph.nodes_removed(len(pruned))
-        self._wrote = self._wrote or result.cycles > 0 or bool(pruned)
-        return replace(result, remaining=self._graph.node_count), pruned
+            return result
+        return await decay_mod.decay_now(self._store, cycles, threshold)
 
     async def next_decay_at(self) -> float:
         """When the next cycle is due (Unix time)."""
