@@ -193,7 +193,7 @@ async def _fix_edges(
     it prevented (a supersession of a fact the run had closed first). Returns the edges removed."""
     wanted = {(other, seq, event) for other, seq, event, _at in replayed}
     removed = 0
-    for seq, event, other in sorted(set(events)):
+    for seq, event, other in sorted(set(events), key=lambda e: (e[0], e[1], -1 if e[2] is None else e[2])):
         relation = _RELATION_OF.get(event)
         if relation is None or other is None or (other, seq, event) in wanted:
             continue

@@ -95,6 +95,16 @@ async def test_a_replayed_event_for_a_forgotten_run_teaches_nothing(memory: Memo
     assert (await memory.forget_run("agents/poisoned")).runs == []  # nothing left to forget
 
 
+async def test_a_run_that_observed_a_fact_twice_is_forgotten(memory: Memory) -> None:
+    await memory.ingest(make_run("a", success=False, tests_failed=("TestX",)), finished_at=T0)
+    twice = make_run("b", success=False, tests_failed=("TestX", "TestX"), learnings=("Pin Go", "Pin Go"))
+    await memory.ingest(twice, finished_at=T0 + DAY)
+    result = await memory.forget_run("agents/b")
+    assert result.runs == [twice.run_key]
+    node = next(n for n in (await memory.export())["nodes"] if n["key"].startswith("failing_test"))
+    assert node["occurrences"] == 1 and node["sources"] == ["tr/agents/a"]
+
+
 async def test_forgetting_an_unknown_run_changes_nothing(memory: Memory) -> None:
     await memory.ingest(make_run("a", success=False, tests_failed=("TestX",)))
     before = await memory.export()
