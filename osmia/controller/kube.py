@@ -30,6 +30,14 @@ def load_credentials() -> client.ApiClient:
     return client.ApiClient()
 
 
+class Conflict(RuntimeError):
+    """A write based on a stale ``resourceVersion`` was refused (HTTP 409)."""
+
+
+class Gone(RuntimeError):
+    """The object no longer exists (HTTP 404)."""
+
+
 class Kube:
     """Thin async facade over the API calls Osmia needs."""
 
@@ -40,17 +48,40 @@ class Kube:
         self._core: Any = client.CoreV1Api(api)
         self._batch: Any = client.BatchV1Api(api)
 
-    async def patch_status(self, namespace: str, name: str, status: Mapping[str, Any]) -> None:
-        """Merge-patch the TaskRun's status subresource."""
-        await asyncio.to_thread(
-            self._custom.patch_namespaced_custom_object_status,
-            GROUP,
-            VERSION,
-            namespace,
-            PLURAL,
-            name,
-            {"status": dict(status)},
-        )
+    async def patch_status(
+        self,
+        namespace: str,
+        name: str,
+        status: Mapping[str, Any],
+        *,
+        resource_version: str | None = None,
+    ) -> dict[str, Any]:
+        """Merge-patch the TaskRun's status subresource and return the object as written.
+
+        With ``resource_version`` the API server applies the patch only to that
+        version of the object (optimistic concurrency): a patch built from a
+        stale body fails with :class:`Conflict` instead of undoing a newer write.
+        """
+        patch: dict[str, Any] = {"status": dict(status)}
+        if resource_version is not None:
+            patch["metadata"] = {"resourceVersion": resource_version}
+        try:
+            body = await asyncio.to_thread(
+                self._custom.patch_namespaced_custom_object_status,
+                GROUP,
+                VERSION,
+                namespace,
+                PLURAL,
+                name,
+                patch,
+            )
+        except ApiException as exc:
+            if exc.status == 409:
+                raise Conflict(f"{namespace}/{name} changed since it was read") from exc
+            if exc.status == 404:
+                raise Gone(f"{namespace}/{name} no longer exists") from exc
+            raise
+        return dict(body)
 
     async def get_taskrun(self, namespace: str, name: str) -> dict[str, Any] | None:
         """The TaskRun, or ``None`` once it is gone."""
@@ -98,9 +129,21 @@ class Kube:
             if exc.status != 404:
                 raise
 
-    async def job_pods(self, namespace: str, job: str) -> list[dict[str, Any]]:
-        """The pods of one Job, as plain dicts."""
+    async def get_job(self, namespace: str, name: str) -> dict[str, Any] | None:
+        """One Job as a plain dict, or ``None`` when it does not exist."""
+        try:
+            job = await asyncio.to_thread(self._batch.read_namespaced_job, name, namespace)
+        except ApiException as exc:
+            if exc.status == 404:
+                return None
+            raise
+        return dict(self._api.sanitize_for_serialization(job))
+
+    async def job_pods(self, namespace: str, job_uid: str) -> list[dict[str, Any]]:
+        """The pods the Job controller made for one Job (by its uid, not its reusable name)."""
         pods = await asyncio.to_thread(
-            self._core.list_namespaced_pod, namespace, label_selector=f"job-name={job}"
+            self._core.list_namespaced_pod,
+            namespace,
+            label_selector=f"batch.kubernetes.io/controller-uid={job_uid}",
         )
         return [self._api.sanitize_for_serialization(p) for p in pods.items]
