@@ -289,54 +289,35 @@ def test_job_mode_mounts_the_prompt_fills_the_result_and_falls_back(
     assert "claude-code failed and aider then succeeded" in section
 
 
-def finish_job(cluster: Cluster, job: str, *, ok: bool, message: dict[str, Any]) -> None:
-    """Play kubelet and job controller: a terminated pod with a termination message, then the Job verdict."""
-    pod = {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": f"{job}-pod", "namespace": cluster.ns, "labels": {"job-name": job}},
-        "spec": {
-            "restartPolicy": "Never",
-            "containers": [{"name": "agent", "image": "registry.example/agent:1"}],
-        },
-    }
-    cluster.apply(yaml.safe_dump(pod))
-    terminated = {
-        "exitCode": 0 if ok else 1,
-        "finishedAt": "2026-11-29T12:00:00Z",
-        "message": json.dumps(message),
-    }
-    cluster.patch_status(
+def job_pod(cluster: Cluster, job: str, timeout: float = 60) -> dict[str, Any]:
+    """The pod the Job controller made for ``job``, once KWOK's kubelet reports it Running."""
+
+    def running() -> Any:
+        proc = cluster.cp.kubectl(
+            "get", "pods", "-n", cluster.ns, "-l", f"batch.kubernetes.io/job-name={job}", "-o", "json"
+        )
+        pods = [
+            p for p in json.loads(proc.stdout)["items"] if (p.get("status") or {}).get("phase") == "Running"
+        ]
+        return pods[0] if pods else None
+
+    return dict(wait_for(running, timeout, what=f"a running pod of job {job}"))
+
+
+def finish_job(cluster: Cluster, job: str, *, ok: bool, message: dict[str, Any] | str) -> None:
+    """End the agent in the Job's pod: KWOK writes the terminated status (exit code, termination
+    message) as a kubelet would, and the real Job controller turns it into the Job's verdict."""
+    pod = job_pod(cluster, job)
+    text = message if isinstance(message, str) else json.dumps(message)
+    cluster.cp.kubectl(
+        "annotate",
         "pod",
-        f"{job}-pod",
-        {
-            "phase": "Succeeded" if ok else "Failed",
-            "containerStatuses": [
-                {
-                    "name": "agent",
-                    "image": "registry.example/agent:1",
-                    "imageID": "",
-                    "ready": False,
-                    "restartCount": 0,
-                    "state": {"terminated": terminated},
-                }
-            ],
-        },
+        pod["metadata"]["name"],
+        "-n",
+        cluster.ns,
+        f"osmia.dev/e2e-message={text}",
+        f"osmia.dev/e2e-exit-code={0 if ok else 1}",
     )
-    now = "2026-11-29T12:00:00Z"
-    conditions = (
-        [
-            {"type": "SuccessCriteriaMet", "status": "True", "lastTransitionTime": now},
-            {"type": "Complete", "status": "True", "lastTransitionTime": now},
-        ]
-        if ok
-        else [
-            {"type": "FailureTarget", "status": "True", "lastTransitionTime": now},
-            {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded", "lastTransitionTime": now},
-        ]
-    )
-    extra = {"succeeded": 1, "completionTime": now} if ok else {"failed": 1}
-    cluster.patch_status("job", job, {"startTime": now, "conditions": conditions, **extra})
 
 
 def test_bad_input_is_refused_or_reported_and_the_operator_keeps_serving(
