@@ -63,6 +63,7 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
     settings.persistence.diffbase_storage = kopf.AnnotationsDiffBaseStorage(prefix="kopf.osmia.dev")
     settings.persistence.finalizer = "osmia.dev/finalizer"
     settings.posting.level = logging.WARNING  # only warnings become Kubernetes events
+    settings.posting.loggers = True  # ... including those of the per-object loggers handed to handlers
     runtime = Runtime(config=config, kube=Kube(load_credentials()), settings=settings)
     metrics.start_series_at_zero(
         memory=config.memory.enabled, engines=config.engines, phases=(p.value for p in Phase)

@@ -90,11 +90,18 @@ def test_a_termination_message_the_kubelet_cut_still_yields_the_result(
     assert status["result"]["success"] is False
     assert status["result"]["testsFailed"] == ["TestCutLogin"]
     assert status["result"]["failureReason"] == "tests failed"
-    events = cluster.cp.kubectl(
-        "get", "events", "-n", cluster.ns, "--field-selector", "involvedObject.name=cut-1", "-o", "json"
+
+    def warnings() -> list[str]:
+        events = cluster.cp.kubectl(
+            "get", "events", "-n", cluster.ns, "--field-selector", "involvedObject.name=cut-1", "-o", "json"
+        )
+        return [e["message"] for e in json.loads(events.stdout)["items"] if e["type"] == "Warning"]
+
+    wait_for(
+        lambda: any("termination message was cut" in m for m in warnings()),
+        timeout=20,
+        what="a Warning event on the TaskRun (kubectl describe tr)",
     )
-    messages = [e["message"] for e in json.loads(events.stdout)["items"] if e["type"] == "Warning"]
-    assert any("termination message was cut" in m for m in messages), messages
 
 
 def test_external_mode_keeps_succeeded_true_after_extraction_and_counts_the_phase_once(
