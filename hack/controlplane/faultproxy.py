@@ -21,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from aiohttp import ClientSession, ClientTimeout, TCPConnector, web
+from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
 
 _HOP_HEADERS = {"host", "connection", "content-length", "transfer-encoding", "keep-alive", "content-encoding"}
 
@@ -98,9 +98,14 @@ class FaultProxy:
         self.counts["forwarded"] += 1
         try:
             upstream = await self._session.request(
-                request.method, self.upstream + request.path_qs, headers=headers, data=body or None
+                request.method,
+                self.upstream + request.path_qs,
+                headers=headers,
+                data=body or None,
+                # Forward exactly the client's headers: no Content-Type of aiohttp's own (octet-stream → 415).
+                skip_auto_headers=("Content-Type", "User-Agent", "Accept-Encoding"),
             )
-        except OSError:
+        except (OSError, ClientError):
             self.counts["upstream-down"] += 1
             return web.Response(status=503, body=_status(503, "ServiceUnavailable", "upstream unavailable"))
         async with upstream:
@@ -114,7 +119,7 @@ class FaultProxy:
             try:
                 async for chunk in upstream.content.iter_any():
                     await response.write(chunk)
-            except (OSError, asyncio.CancelledError, ConnectionError):
+            except (OSError, ClientError):  # the API server went away mid-stream (a watch)
                 return response
             await response.write_eof()
             return response

@@ -8,6 +8,7 @@ exactly the ones the Helm chart's RBAC grants (docs/security.md).
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -67,13 +68,16 @@ class Kube:
             patch["metadata"] = {"resourceVersion": resource_version}
         try:
             body = await asyncio.to_thread(
-                self._custom.patch_namespaced_custom_object_status,
-                GROUP,
-                VERSION,
-                namespace,
-                PLURAL,
-                name,
-                patch,
+                functools.partial(
+                    self._custom.patch_namespaced_custom_object_status,
+                    GROUP,
+                    VERSION,
+                    namespace,
+                    PLURAL,
+                    name,
+                    patch,
+                    _content_type="application/merge-patch+json",
+                )
             )
         except ApiException as exc:
             if exc.status == 409:
@@ -102,11 +106,15 @@ class Kube:
         except ApiException as exc:
             if exc.status != 409:
                 raise
+            # A merge patch, said explicitly: for a dict body the client would pick JSON Patch (415).
             await asyncio.to_thread(
-                self._core.patch_namespaced_config_map,
-                body["metadata"]["name"],
-                namespace,
-                {"data": body["data"]},
+                functools.partial(
+                    self._core.patch_namespaced_config_map,
+                    body["metadata"]["name"],
+                    namespace,
+                    {"data": body["data"]},
+                    _content_type="application/merge-patch+json",
+                )
             )
 
     async def create_job(self, namespace: str, body: dict[str, Any]) -> bool:

@@ -269,7 +269,7 @@ def flow(
 # --- the tests ----------------------------------------------------------------------------------
 
 
-def test_sigkill_at_20_random_points_of_a_200_run_flow(
+def test_sigkill_at_20_random_points_of_a_120_run_flow(
     control_plane: Any, crd: None, private: Cluster, tmp_path: Path
 ) -> None:
     rng = random.Random(11)
@@ -285,7 +285,7 @@ def test_sigkill_at_20_random_points_of_a_200_run_flow(
             op = fresh.start()
         return op
 
-    runs, op = flow(control_plane, private, tmp_path, per_mode=100, waves=waves, disturb=disturb)
+    runs, op = flow(control_plane, private, tmp_path, per_mode=60, waves=waves, disturb=disturb)
     try:
         check_outcome(private, runs, op.db, tmp_path)
     finally:
@@ -303,7 +303,7 @@ def test_api_server_and_etcd_restarts_mid_flow(
             control_plane.restart("etcd", downtime=2)
         return op
 
-    runs, op = flow(control_plane, private, tmp_path, per_mode=30, waves=3, disturb=disturb)
+    runs, op = flow(control_plane, private, tmp_path, per_mode=20, waves=3, disturb=disturb)
     try:
         check_outcome(private, runs, op.db, tmp_path)
     finally:
@@ -323,7 +323,7 @@ def test_one_api_call_in_ten_failing_for_a_while(
                 proxy.rate = 0.0  # the storm passes; everything must converge
             return op
 
-        runs, op = flow(control_plane, private, tmp_path, per_mode=30, waves=3, disturb=disturb, kube=kube)
+        runs, op = flow(control_plane, private, tmp_path, per_mode=20, waves=3, disturb=disturb, kube=kube)
         try:
             check_outcome(private, runs, op.db, tmp_path)
         finally:

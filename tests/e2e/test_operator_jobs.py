@@ -165,3 +165,12 @@ def test_deleting_a_taskrun_collects_its_prompt_and_jobs_and_finished_jobs_expir
 def pods(cluster: Cluster) -> list[dict[str, Any]]:
     proc = cluster.cp.kubectl("get", "pods", "-n", cluster.ns, "-o", "json")
     return list(json.loads(proc.stdout)["items"])
+
+
+def test_a_prompt_configmap_left_by_a_crash_is_rewritten(operator: OperatorProcess, cluster: Cluster) -> None:
+    """A retried start finds its ConfigMap already there (409) and rewrites the prompt in it."""
+    cluster.cp.kubectl(
+        "create", "configmap", "left-1-prompt", "-n", cluster.ns, "--from-literal=prompt.md=stale"
+    )
+    cluster.apply(taskrun("left-1", cluster.ns))
+    assert "# Task PROJ-123" in cluster.prompt("left-1")
