@@ -215,7 +215,7 @@ def start_operator(folder: Path, kube: Path) -> subprocess.Popen[bytes]:
     liveness = free_port()
     config = {
         "memory": {"enabled": True, "store_path": str(folder / "memory.db")},
-        "operator": {"metrics_port": 0, "log_format": "json", "log_level": "warning"},
+        "operator": {"metrics_port": 0, "log_format": "json", "log_level": "info"},
         "engines": {"claude-code": {"image": "registry.example/claude-code-runner:1.0"}},
     }
     (folder / "osmia-config.yaml").write_text(yaml.safe_dump(config))
@@ -370,6 +370,9 @@ def main(argv: list[str] | None = None) -> int:
         args.burst, args.rate, args.seconds, args.settle = 20, 5.0, 4.0, 120.0
     with tempfile.TemporaryDirectory(prefix="osmia-load-") as tmp:
         work = Path(tmp)
+        if args.out:  # keep the operator's log and database beside the results
+            work = args.out / "work"
+            work.mkdir(parents=True, exist_ok=True)
         cp = ControlPlane(work / "controlplane")
         cp.build()
         cp.up(fresh=True, controllers=False)

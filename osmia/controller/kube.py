@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from kubernetes import client
@@ -31,6 +32,10 @@ def load_credentials() -> client.ApiClient:
     return client.ApiClient()
 
 
+API_THREADS = 32
+"""Concurrent Kubernetes API calls (threads, and connections in the client's pool)."""
+
+
 class Conflict(RuntimeError):
     """A write based on a stale ``resourceVersion`` was refused (HTTP 409)."""
 
@@ -42,12 +47,25 @@ class Gone(RuntimeError):
 class Kube:
     """Thin async facade over the API calls Osmia needs."""
 
-    def __init__(self, api: client.ApiClient) -> None:
+    def __init__(self, api: client.ApiClient, *, threads: int = API_THREADS) -> None:
         # The generated client's signatures want model objects; plain dicts are accepted at run time.
         self._api: Any = api
+        # The client blocks; its calls get their own threads, sized for many runs in flight, instead of
+        # the event loop's default pool (min(32, cores + 4): 6 on 2 cores), which queued every call of
+        # a burst behind a handful of slow ones and which memory's SQLite work also uses.
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="osmia-kube")
+        pool_manager = getattr(getattr(api, "rest_client", None), "pool_manager", None)
+        if pool_manager is not None:  # urllib3 keeps this many connections per host for reuse
+            pool_manager.connection_pool_kw["maxsize"] = threads
         self._custom: Any = client.CustomObjectsApi(api)
         self._core: Any = client.CoreV1Api(api)
         self._batch: Any = client.BatchV1Api(api)
+
+    async def _call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run one blocking client call on the API threads."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool, functools.partial(fn, *args, **kwargs)
+        )
 
     async def patch_status(
         self,
@@ -67,7 +85,7 @@ class Kube:
         if resource_version is not None:
             patch["metadata"] = {"resourceVersion": resource_version}
         try:
-            body = await asyncio.to_thread(
+            body = await self._call(
                 functools.partial(
                     self._custom.patch_namespaced_custom_object_status,
                     GROUP,
@@ -90,7 +108,7 @@ class Kube:
     async def get_taskrun(self, namespace: str, name: str) -> dict[str, Any] | None:
         """The TaskRun, or ``None`` once it is gone."""
         try:
-            body = await asyncio.to_thread(
+            body = await self._call(
                 self._custom.get_namespaced_custom_object, GROUP, VERSION, namespace, PLURAL, name
             )
         except ApiException as exc:
@@ -102,12 +120,12 @@ class Kube:
     async def apply_configmap(self, namespace: str, body: dict[str, Any]) -> None:
         """Create the ConfigMap, or patch its data if it exists (a retried handler)."""
         try:
-            await asyncio.to_thread(self._core.create_namespaced_config_map, namespace, body)
+            await self._call(self._core.create_namespaced_config_map, namespace, body)
         except ApiException as exc:
             if exc.status != 409:
                 raise
             # A merge patch, said explicitly: for a dict body the client would pick JSON Patch (415).
-            await asyncio.to_thread(
+            await self._call(
                 functools.partial(
                     self._core.patch_namespaced_config_map,
                     body["metadata"]["name"],
@@ -120,7 +138,7 @@ class Kube:
     async def create_job(self, namespace: str, body: dict[str, Any]) -> bool:
         """Create a Job; ``False`` if it already exists (idempotent retries)."""
         try:
-            await asyncio.to_thread(self._batch.create_namespaced_job, namespace, body)
+            await self._call(self._batch.create_namespaced_job, namespace, body)
         except ApiException as exc:
             if exc.status == 409:
                 return False
@@ -130,7 +148,7 @@ class Kube:
     async def delete_job(self, namespace: str, name: str) -> None:
         """Delete a Job and its pods (background propagation); absent is fine."""
         try:
-            await asyncio.to_thread(
+            await self._call(
                 self._batch.delete_namespaced_job, name, namespace, propagation_policy="Background"
             )
         except ApiException as exc:
@@ -140,7 +158,7 @@ class Kube:
     async def get_job(self, namespace: str, name: str) -> dict[str, Any] | None:
         """One Job as a plain dict, or ``None`` when it does not exist."""
         try:
-            job = await asyncio.to_thread(self._batch.read_namespaced_job, name, namespace)
+            job = await self._call(self._batch.read_namespaced_job, name, namespace)
         except ApiException as exc:
             if exc.status == 404:
                 return None
@@ -149,7 +167,7 @@ class Kube:
 
     async def job_pods(self, namespace: str, job_uid: str) -> list[dict[str, Any]]:
         """The pods the Job controller made for one Job (by its uid, not its reusable name)."""
-        pods = await asyncio.to_thread(
+        pods = await self._call(
             self._core.list_namespaced_pod,
             namespace,
             label_selector=f"batch.kubernetes.io/controller-uid={job_uid}",
