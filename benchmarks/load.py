@@ -144,6 +144,13 @@ class Harness:
 
     def _watch_configmaps(self) -> None:
         while not self._stop.is_set():
+            try:
+                self._configmap_events()
+            except Exception:  # a watch the server ended (504 while its cache catches up): watch again
+                time.sleep(0.5)
+
+    def _configmap_events(self) -> None:
+        while not self._stop.is_set():
             self.requests += 1
             for event in watch.Watch().stream(
                 self.core.list_namespaced_config_map, NAMESPACE, timeout_seconds=30
@@ -154,6 +161,13 @@ class Harness:
                         self.clock.prompt.setdefault(name[: -len("-prompt")], time.monotonic())
 
     def _watch_taskruns(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._taskrun_events()
+            except Exception:  # as above: a fresh watch lists every run again, so nothing is missed
+                time.sleep(0.5)
+
+    def _taskrun_events(self) -> None:
         while not self._stop.is_set():
             self.requests += 1
             stream = watch.Watch().stream(
