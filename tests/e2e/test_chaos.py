@@ -34,7 +34,8 @@ from kubernetes.client.exceptions import ApiException
 from tests.e2e.operator_process import REPO, OperatorProcess, wait_for
 from tests.e2e.test_operator import Cluster, crd, private, taskrun  # noqa: F401 (fixtures)
 
-pytestmark = pytest.mark.e2e
+# Flows of 40-120 runs on a shared 2-core machine: minutes, not the suite's default 300 s per test.
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(1200)]
 sys.path.insert(0, str(REPO / "hack" / "controlplane"))
 
 from faultproxy import FaultProxy  # noqa: E402

@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.load import percentile, report, run
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 
 
 def test_the_load_benchmark_runs_end_to_end_and_loses_nothing(
