@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -147,7 +148,9 @@ def operator(
 
 
 def new_namespace(control_plane: Any, prefix: str) -> Cluster:
-    namespace = f"{prefix}-{next(_names)}-{abs(hash(str(control_plane.dir))) % 10000}"
+    # A random part too: this module may be imported twice (as a test module and by the modules that
+    # share its fixtures), each copy with its own counter.
+    namespace = f"{prefix}-{next(_names)}-{uuid.uuid4().hex[:8]}"
     control_plane.kubectl("create", "namespace", namespace)
     return Cluster(control_plane, namespace)
 
