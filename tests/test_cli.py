@@ -630,3 +630,27 @@ def test_process_ingest_from_stdin_reports_bad_documents(tmp_path: Path) -> None
     assert done.stdout.splitlines()[-1] == "total: 2 ingested, 0 duplicate, 0 skipped, 1 errors"
     context = run_osmia("memory", "--db", db, "context", "-", stdin=json.dumps(new_login_run()))
     assert context.returncode == 0 and context.stdout.startswith("## Prior Knowledge")
+
+
+def test_forget_run_unlearns_one_taskrun(osmia: Osmia, history_db: Path, tmp_path: Path) -> None:
+    runs = json.loads(export(osmia, history_db))["runs"]
+    ref = runs[0][1]  # tr/NAMESPACE/NAME
+    name = ref.removeprefix("tr/")
+    forgot = osmia("memory", "--db", history_db, "--json", "forget", "--run", name)
+    assert forgot.code == 0, forgot.err
+    assert forgot.json()["runs"] == [runs[0][0]]
+    after = json.loads(export(osmia, history_db))
+    assert [r[0] for r in after["runs"]] == [r[0] for r in runs[1:]]
+    assert all(ref not in n["sources"] for n in after["nodes"])
+    # The same TaskRun delivered again (a replayed watch event) is not learned again.
+    source = write_yaml(tmp_path / "history.yaml", kubectl_list(login_history()))
+    again = osmia("memory", "--db", history_db, "--json", "ingest", source)
+    assert again.code == 0, again.err
+    assert json.loads(export(osmia, history_db))["nodes"] == after["nodes"]
+    assert osmia("memory", "--db", history_db, "forget", "--run", name).code == 1  # nothing left
+
+
+@pytest.mark.parametrize("args", [[], ["n1", "--run", "a/b"], ["--run", "just-a-name"], ["--run", "a//b"]])
+def test_forget_needs_one_node_or_one_run(osmia: Osmia, history_db: Path, args: list[str]) -> None:
+    outcome = osmia("memory", "--db", history_db, "forget", *args)
+    assert outcome.code == 2 and outcome.err.count("\n") == 1, outcome.err

@@ -148,6 +148,7 @@ def test_only_contract_fields(spec: dict[str, Any], status: dict[str, Any]) -> N
     assert set(status["properties"]) <= {
         "observedGeneration",
         "startTime",
+        "completionTime",  # added by issue 11 (docs/decisions.md)
         "phase",
         "tenant",
         "prompt",

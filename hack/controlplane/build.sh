@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Build kube-apiserver, etcd and helm from the Go module proxy and cache them
-# outside the repository, in ${OSMIA_E2E_CACHE:-$HOME/.cache/osmia-e2e}/<k8s-version>/bin/.
+# Build kube-apiserver, kube-controller-manager, kube-scheduler, etcd, kwok and
+# helm from the Go module proxy and cache them outside the repository, in
+# ${OSMIA_E2E_CACHE:-$HOME/.cache/osmia-e2e}/<k8s-version>/bin/.
 #
-# kube-apiserver and etcd come from one small wrapper Go module that requires
-# k8s.io/kubernetes vX.Y.Z and replaces every staging module k8s.io/<m> with
-# k8s.io/<m> v0.Y.Z (the list is read from that release's own go.mod).
-# helm is built with `go install helm.sh/helm/v3/cmd/helm@<version>`.
+# The Kubernetes binaries and etcd come from one small wrapper Go module that
+# requires k8s.io/kubernetes vX.Y.Z and replaces every staging module
+# k8s.io/<m> with k8s.io/<m> v0.Y.Z (the list is read from that release's own
+# go.mod); they share one module graph and build cache, so the controller
+# manager and scheduler cost little once the API server is built.
+# kwok (simulated nodes and kubelets) and helm are built with `go install <pkg>@<version>`.
 #
-# Idempotent: when the three binaries are cached and report the expected
+# Idempotent: when all binaries are cached and report the expected
 # versions nothing is built. The last line on stdout is the bin directory;
 # progress goes to stderr.
 #
@@ -17,6 +20,7 @@
 #                       unset: try OSMIA_K8S_VERSIONS in order
 #   OSMIA_K8S_VERSIONS  candidate list (default below, first that builds wins)
 #   OSMIA_HELM_VERSION  helm version (default v3.22.0)
+#   OSMIA_KWOK_VERSION  kwok version (default v0.8.0)
 #   GO                  go binary (default: `go` on PATH, else /usr/local/go/bin/go)
 set -euo pipefail
 
@@ -28,6 +32,8 @@ else
   K8S_VERSIONS="${OSMIA_K8S_VERSIONS:-$DEFAULT_K8S_VERSIONS}"
 fi
 HELM_VERSION="${OSMIA_HELM_VERSION:-v3.22.0}"
+KWOK_VERSION="${OSMIA_KWOK_VERSION:-v0.8.0}"
+K8S_COMPONENTS="kube-apiserver kube-controller-manager kube-scheduler"
 
 if [[ -z "${GO:-}" ]]; then
   if command -v go >/dev/null 2>&1; then GO="$(command -v go)"; else GO=/usr/local/go/bin/go; fi
@@ -54,12 +60,21 @@ etcd_version() {
   [[ -f "$f" ]] && cat "$f"
 }
 
-# all_ok BINDIR K8S_VERSION : all three binaries are cached with the right versions.
-all_ok() {
-  local bin="$1" k8s="$2" etcd_v
+# k8s_ok BINDIR K8S_VERSION : the Kubernetes binaries and etcd are cached with the right versions.
+k8s_ok() {
+  local bin="$1" k8s="$2" etcd_v c
   etcd_v="$(etcd_version "$bin")" || return 1
-  binary_ok "$bin/kube-apiserver" "Kubernetes $k8s" --version \
-    && binary_ok "$bin/etcd" "etcd Version: ${etcd_v#v}" --version \
+  for c in $K8S_COMPONENTS; do
+    binary_ok "$bin/$c" "Kubernetes $k8s" --version || return 1
+  done
+  binary_ok "$bin/etcd" "etcd Version: ${etcd_v#v}" --version
+}
+
+# all_ok BINDIR K8S_VERSION : every binary is cached with the right version.
+all_ok() {
+  local bin="$1" k8s="$2"
+  k8s_ok "$bin" "$k8s" \
+    && binary_ok "$bin/kwok" "kwok version $KWOK_VERSION" --version \
     && binary_ok "$bin/helm" "$HELM_VERSION" version --short
 }
 
@@ -74,9 +89,8 @@ build_k8s() {
   local bin="$dir/bin"
   mkdir -p "$src" "$bin"
 
-  if binary_ok "$bin/kube-apiserver" "Kubernetes $k8s" --version \
-    && binary_ok "$bin/etcd" "etcd Version: $(etcd_version "$bin" | sed 's/^v//')" --version; then
-    log "kube-apiserver $k8s and etcd already cached"
+  if k8s_ok "$bin" "$k8s"; then
+    log "Kubernetes $k8s binaries and etcd already cached"
     return 0
   fi
 
@@ -121,11 +135,22 @@ EOF
     ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
   done
 
-  log "building kube-apiserver $k8s (staging modules at $staging_version)"
-  (cd "$src" && "$GO" build -trimpath -ldflags "$ldflags" -o "$bin/kube-apiserver.tmp" \
-    k8s.io/kubernetes/cmd/kube-apiserver) || { log "kube-apiserver $k8s failed to build"; return 1; }
-  mv -f "$bin/kube-apiserver.tmp" "$bin/kube-apiserver"
+  local c
+  for c in $K8S_COMPONENTS; do
+    if binary_ok "$bin/$c" "Kubernetes $k8s" --version; then
+      log "$c $k8s already cached"
+      continue
+    fi
+    log "building $c $k8s (staging modules at $staging_version)"
+    (cd "$src" && "$GO" build -trimpath -ldflags "$ldflags" -o "$bin/$c.tmp" \
+      "k8s.io/kubernetes/cmd/$c") || { log "$c $k8s failed to build"; return 1; }
+    mv -f "$bin/$c.tmp" "$bin/$c"
+  done
 
+  if binary_ok "$bin/etcd" "etcd Version: $(etcd_version "$bin" | sed 's/^v//')" --version; then
+    log "etcd already cached"
+    return 0
+  fi
   log "building etcd from the same module graph"
   (cd "$src" && "$GO" build -trimpath -ldflags "-s -w" -o "$bin/etcd.tmp" go.etcd.io/etcd/server/v3) \
     || { log "etcd failed to build"; return 1; }
@@ -149,6 +174,18 @@ build_helm() {
     "helm.sh/helm/v3/cmd/helm@$HELM_VERSION") || { log "helm $HELM_VERSION failed to build"; return 1; }
 }
 
+# build_kwok BINDIR : go install kwok (simulated nodes: moves pods through their lifecycle) into BINDIR.
+build_kwok() {
+  local bin="$1"
+  if binary_ok "$bin/kwok" "kwok version $KWOK_VERSION" --version; then
+    log "kwok $KWOK_VERSION already cached"
+    return 0
+  fi
+  log "building kwok $KWOK_VERSION"
+  (cd "$bin" && GOFLAGS= GOBIN="$bin" "$GO" install -trimpath -ldflags "-s -w" \
+    "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION") || { log "kwok $KWOK_VERSION failed to build"; return 1; }
+}
+
 main() {
   mkdir -p "$CACHE_ROOT"
   local k8s bin
@@ -156,7 +193,7 @@ main() {
   for k8s in $K8S_VERSIONS; do
     bin="$CACHE_ROOT/$k8s/bin"
     if all_ok "$bin" "$k8s"; then
-      log "cached: kube-apiserver $k8s, etcd $(etcd_version "$bin"), helm $HELM_VERSION"
+      log "cached: Kubernetes $k8s, etcd $(etcd_version "$bin"), kwok $KWOK_VERSION, helm $HELM_VERSION"
       echo "$bin"
       return 0
     fi
@@ -170,8 +207,9 @@ main() {
   local start=$SECONDS
   for k8s in $K8S_VERSIONS; do
     bin="$CACHE_ROOT/$k8s/bin"
-    if build_k8s "$k8s" && build_helm "$bin" && all_ok "$bin" "$k8s"; then
-      log "built kube-apiserver $k8s, etcd $(etcd_version "$bin"), helm $HELM_VERSION" \
+    if build_k8s "$k8s" && build_kwok "$bin" && build_helm "$bin" && all_ok "$bin" "$k8s"; then
+      log "built Kubernetes $k8s ($K8S_COMPONENTS), etcd $(etcd_version "$bin"), kwok $KWOK_VERSION," \
+        "helm $HELM_VERSION" \
         "in $((SECONDS - start)) s"
       echo "$bin"
       return 0

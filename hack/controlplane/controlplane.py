@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
-"""A local Kubernetes control plane (etcd + kube-apiserver) on loopback.
+"""A local Kubernetes cluster on loopback: etcd, kube-apiserver, kube-controller-manager,
+kube-scheduler and KWOK (simulated nodes).
 
-Used by the end-to-end tests (tests/e2e/conftest.py) and by the demo. Only the
-API server and its storage run: no kube-controller-manager, scheduler or
-kubelet. Tests write Job and Pod status through the API themselves.
+Used by the end-to-end tests (tests/e2e/conftest.py) and by the demo.
 
-What that means in practice:
-
-* The ``ServiceAccount`` admission plugin is disabled. Without the controller
-  manager no namespace gets a ``default`` ServiceAccount, and the plugin would
-  refuse every Pod in it. With the plugin off, Pods are admitted as written
-  (no ``serviceAccountName`` defaulting, no token volume). ServiceAccounts can
-  still be created and ``kubectl create token`` works (the API server holds
-  the signing key), so RBAC checks via ``--as=system:serviceaccount:...`` are
-  meaningful: authorization is ``RBAC`` only and the admin is in
-  ``system:masters``.
-* Nothing runs Jobs, garbage-collects owned objects or finalizes deleted
-  namespaces (they stay ``Terminating``): use unique namespace names.
+* kube-controller-manager runs the Job, garbage-collector, TTL-after-finished,
+  namespace, ServiceAccount(-token) and root-CA controllers: Jobs create real
+  pods, owned objects go with their owner, finished Jobs go after their TTL,
+  deleted namespaces are finalized, every namespace gets its ``default``
+  ServiceAccount.
+* kube-scheduler places pods on one KWOK node; KWOK plays its kubelet with the
+  stages in ``kwok-stages.yaml``: a pod becomes Running and then runs until a
+  test annotates how it ends (``osmia.dev/e2e-exit-code`` and
+  ``osmia.dev/e2e-message``); KWOK then writes the terminated container status
+  and the pod phase, as a kubelet would.
+* The ``ServiceAccount`` admission plugin stays disabled, so a Pod created right
+  after its namespace is admitted without waiting for the ``default``
+  ServiceAccount (and gets no token volume; nothing runs in the pods).
+  ``kubectl create token`` works (the API server holds the signing key), so
+  RBAC checks via ``--as=system:serviceaccount:...`` are meaningful:
+  authorization is ``RBAC`` only and the admin is in ``system:masters``.
+* :meth:`ControlPlane.restart` stops one component and starts it again with the
+  same flags and data (the chaos tests restart etcd and the API server).
 
 CLI::
 
@@ -57,7 +62,20 @@ HERE = Path(__file__).resolve().parent
 BUILD_SCRIPT = HERE / "build.sh"
 SERVICE_CLUSTER_IP_RANGE = "10.96.0.0/16"
 SERVICE_ACCOUNT_ISSUER = "https://kubernetes.default.svc.cluster.local"
-COMPONENTS = ("kube-apiserver", "etcd")  # stop order
+COMPONENTS = ("kwok", "kube-scheduler", "kube-controller-manager", "kube-apiserver", "etcd")  # stop order
+BINARIES = ("kube-apiserver", "kube-controller-manager", "kube-scheduler", "etcd", "kwok", "helm")
+KWOK_STAGES = HERE / "kwok-stages.yaml"
+KWOK_NODE = "osmia-kwok-0"
+# Controllers of kube-controller-manager that the tests rely on (docs/decisions.md).
+CONTROLLERS = (
+    "job-controller",
+    "garbage-collector-controller",
+    "ttl-after-finished-controller",
+    "namespace-controller",
+    "serviceaccount-controller",
+    "serviceaccount-token-controller",
+    "root-ca-certificate-publisher-controller",
+)
 # Outside the repository: the directory holds private keys.
 DEFAULT_DIR = Path(os.environ.get("OSMIA_E2E_CACHE", Path.home() / ".cache" / "osmia-e2e")) / "controlplane"
 
@@ -116,10 +134,23 @@ def build_binaries() -> Path:
     if proc.returncode != 0 or not lines:
         raise ControlPlaneError(f"{BUILD_SCRIPT} failed with exit code {proc.returncode}")
     bin_dir = Path(lines[-1]).resolve()
-    for name in ("kube-apiserver", "etcd", "helm"):
+    for name in BINARIES:
         if not os.access(bin_dir / name, os.X_OK):
             raise ControlPlaneError(f"build.sh did not produce {bin_dir / name}")
     return bin_dir
+
+
+def kwok_node(name: str = KWOK_NODE) -> dict[str, Any]:
+    """The simulated node KWOK manages (its status is written by KWOK's node stage)."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {
+            "name": name,
+            "annotations": {"kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0"},
+            "labels": {"type": "kwok", "kubernetes.io/hostname": name, "kubernetes.io/os": "linux"},
+        },
+    }
 
 
 class ControlPlane:
@@ -140,6 +171,7 @@ class ControlPlane:
         self.bin_dir: Path | None = Path(bin_dir).resolve() if bin_dir else None
         self.kubectl_path = kubectl or shutil.which("kubectl", path=str(Path(sys.prefix) / "bin"))
         self._procs: dict[str, subprocess.Popen[bytes]] = {}
+        self._args: dict[str, list[str]] = {}
         self.server: str | None = None
         state = self._read_state()
         if self.bin_dir is None and state.get("bin_dir"):
@@ -312,13 +344,14 @@ class ControlPlane:
         )
         log.close()
         self._procs[component] = proc
+        self._args[component] = list(args)
         self._pid_file(component).write_text(f"{proc.pid}\n")
 
     def _ports(self) -> dict[str, int]:
         """Reuse the previous ports while they are free (etcd keeps its peer URL in its data)."""
         previous = self._read_state().get("ports", {})
         ports: dict[str, int] = {}
-        for name in ("etcd_client", "etcd_peer", "apiserver"):
+        for name in ("etcd_client", "etcd_peer", "apiserver", "controller_manager", "scheduler", "kwok"):
             port = previous.get(name)
             if not (isinstance(port, int) and port not in ports.values() and _port_is_free(port)):
                 port = _free_port()
@@ -357,8 +390,9 @@ class ControlPlane:
         )
 
     def is_up(self) -> bool:
-        """Both processes run and the API server answers /readyz."""
-        if any(self._running_pid(c) is None for c in COMPONENTS) or not self.server:
+        """Every component runs and the API server answers /readyz."""
+        wanted = [c for c in COMPONENTS if c in ("etcd", "kube-apiserver") or c in self._args]
+        if any(self._running_pid(c) is None for c in wanted) or not self.server:
             return False
         try:
             with urllib.request.urlopen(
@@ -368,10 +402,12 @@ class ControlPlane:
         except (urllib.error.URLError, OSError):
             return False
 
-    def up(self, *, fresh: bool = False, timeout: float = 60.0) -> None:
-        """Start etcd and kube-apiserver (no-op if already up) and write the kubeconfig.
+    def up(self, *, fresh: bool = False, timeout: float = 60.0, controllers: bool = True) -> None:
+        """Start the cluster (no-op if already up) and write the kubeconfig.
 
         ``fresh`` wipes the etcd data first; otherwise data survives down/up.
+        ``controllers=False`` starts only etcd and kube-apiserver (the load
+        benchmark: nothing else competes with the operator for the CPU).
         """
         if self.bin_dir is None:
             self.build()
@@ -431,10 +467,123 @@ class ControlPlane:
                 ],
             )
             self._wait_http("kube-apiserver", f"{self.server}/readyz", timeout, self._ssl_context())
+            self._write_kubeconfig()
+            if controllers:
+                self._start_controllers(ports, timeout)
         except BaseException:
             self.down()
             raise
-        self._write_kubeconfig()
+
+    def _start_controllers(self, ports: dict[str, int], timeout: float) -> None:
+        """kube-controller-manager, kube-scheduler and KWOK with its node, once the API server is up."""
+        pki = self.pki
+        insecure = ssl.create_default_context()
+        insecure.check_hostname = False
+        insecure.verify_mode = ssl.CERT_NONE  # the components' self-signed serving certificates
+        self._start(
+            "kube-controller-manager",
+            [
+                str(self._bin("kube-controller-manager")),
+                f"--kubeconfig={self.kubeconfig}",
+                f"--controllers={','.join(CONTROLLERS)}",
+                f"--service-account-private-key-file={pki / 'sa.key'}",
+                f"--root-ca-file={pki / 'ca.crt'}",
+                "--use-service-account-credentials=false",
+                "--leader-elect=false",
+                "--bind-address=127.0.0.1",
+                f"--secure-port={ports['controller_manager']}",
+                f"--cert-dir={self.dir / 'kcm-certs'}",
+                "--kube-api-qps=200",
+                "--kube-api-burst=400",
+                "--concurrent-job-syncs=20",
+                "--concurrent-gc-syncs=20",
+                "--concurrent-ttl-after-finished-syncs=20",
+            ],
+        )
+        scheduler_config = self.dir / "kube-scheduler.yaml"
+        scheduler_config.write_text(
+            json.dumps(
+                {
+                    "apiVersion": "kubescheduler.config.k8s.io/v1",
+                    "kind": "KubeSchedulerConfiguration",
+                    "clientConnection": {"kubeconfig": str(self.kubeconfig), "qps": 200, "burst": 400},
+                    "leaderElection": {"leaderElect": False},
+                }
+            )
+        )
+        self._start(
+            "kube-scheduler",
+            [
+                str(self._bin("kube-scheduler")),
+                f"--config={scheduler_config}",
+                "--bind-address=127.0.0.1",
+                f"--secure-port={ports['scheduler']}",
+                f"--cert-dir={self.dir / 'scheduler-certs'}",
+            ],
+        )
+        self._start(
+            "kwok",
+            [
+                str(self._bin("kwok")),
+                f"--kubeconfig={self.kubeconfig}",
+                f"--config={KWOK_STAGES}",
+                "--manage-all-nodes=false",
+                "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+                "--cidr=10.0.0.1/16",
+                "--node-ip=10.0.0.1",
+                f"--server-address=127.0.0.1:{ports['kwok']}",
+            ],
+        )
+        self._wait_http(
+            "kube-controller-manager",
+            f"https://127.0.0.1:{ports['controller_manager']}/healthz",
+            timeout,
+            insecure,
+        )
+        self._wait_http(
+            "kube-scheduler", f"https://127.0.0.1:{ports['scheduler']}/healthz", timeout, insecure
+        )
+        self._wait_http("kwok", f"http://127.0.0.1:{ports['kwok']}/healthz", timeout)
+        self._create(f"{self.server}/api/v1/nodes", kwok_node())
+        # Admission taints a new node not-ready; the node-lifecycle controller (not run: KWOK sends no
+        # heartbeats) would lift it once KWOK reports Ready. Lift it as that controller would.
+        self._request("PATCH", f"{self.server}/api/v1/nodes/{KWOK_NODE}", {"spec": {"taints": None}})
+
+    def _create(self, url: str, body: dict[str, Any]) -> None:
+        """POST one object as the admin; an existing one (a restart on kept data) is fine."""
+        self._request("POST", url, body, ok=(409,))
+
+    def _request(self, method: str, url: str, body: dict[str, Any], ok: tuple[int, ...] = ()) -> None:
+        """One API call as the admin (merge patch for PATCH)."""
+        kind = "application/merge-patch+json" if method == "PATCH" else "application/json"
+        request = urllib.request.Request(
+            url, data=json.dumps(body).encode(), method=method, headers={"Content-Type": kind}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10, context=self._ssl_context()):
+                return
+        except urllib.error.HTTPError as exc:
+            if exc.code not in ok:
+                raise ControlPlaneError(f"{method} {url}: HTTP {exc.code} {exc.read()[:500]!r}") from exc
+
+    def restart(self, component: str, *, downtime: float = 0.0, timeout: float = 60.0) -> None:
+        """Kill one running component (SIGKILL: a crash) and start it again with the same flags and data."""
+        args = self._args.get(component)
+        if args is None:
+            raise ControlPlaneError(f"{component} was not started by this object")
+        pid = self._running_pid(component)
+        proc = self._procs.pop(component, None)
+        if pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            self._wait_exit(pid, proc, timeout)
+        time.sleep(downtime)
+        self._start(component, args)
+        if component == "etcd":
+            port = self._read_state()["ports"]["etcd_client"]
+            self._wait_http("etcd", f"http://127.0.0.1:{port}/health", timeout)
+        elif component == "kube-apiserver":
+            self._wait_http("kube-apiserver", f"{self.server}/readyz", timeout, self._ssl_context())
 
     def _write_kubeconfig(self) -> None:
         def b64(name: str) -> str:

@@ -83,7 +83,7 @@ VERB_HELP = {
         "Load an export made by `osmia memory export`. Refuses a non-empty database unless "
         "--replace is given. Creates the database if missing.",
     ),
-    "forget": ("delete one node and its edges", None),
+    "forget": ("delete one node and its edges, or unlearn a run (--run)", None),
     "serve": (
         "serve the read-only dashboard in a browser",
         "Serve the memory dashboard (overview, search, node, graph, run pages) over HTTP until "
@@ -104,8 +104,15 @@ def _add_verb_arguments(verbs: dict[str, argparse.ArgumentParser]) -> None:
     for name in ("context", "explain"):
         verbs[name].add_argument("file", metavar="FILE", help="one TaskRun (YAML or JSON; - for stdin)")
     verbs["search"].add_argument("query", nargs="+", metavar="QUERY", help="words to look for")
-    for name in ("show", "forget"):
-        verbs[name].add_argument("node_id", metavar="ID", help="node id, as shown by search or explain")
+    verbs["show"].add_argument("node_id", metavar="ID", help="node id, as shown by search or explain")
+    verbs["forget"].add_argument(
+        "node_id", nargs="?", metavar="ID", help="node id, as shown by search or explain"
+    )
+    verbs["forget"].add_argument(
+        "--run",
+        metavar="NAMESPACE/NAME",
+        help="unlearn everything this TaskRun taught, instead of one node (see docs/operations.md)",
+    )
     verbs["export"].add_argument("file", nargs="?", metavar="FILE", help="output file (default: stdout)")
     verbs["export"].add_argument(
         "--format",

@@ -10,17 +10,27 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
+import kopf
 import structlog
 
 from osmia.controller.kube import Kube
-from osmia.controller.status import extraction_patch
+from osmia.controller.status import extraction_patch, extraction_state
+from osmia.controller.writes import write_status
 from osmia.memory.service import Memory
 from osmia.memory.store import StoreError
 from osmia.taskrun import TaskRunError, check_consistent, parse_taskrun
 
 log = structlog.get_logger("osmia.extraction")
+
+
+def _post_warning(body: Mapping[str, Any], message: str) -> None:
+    """A Warning Event on the TaskRun (``kubectl describe tr``); best effort outside a handler."""
+    try:
+        kopf.warn(cast(kopf.Body, dict(body)), reason="Extraction", message=message)
+    except Exception:  # no kopf context (unit tests, benchmarks): the log line above stands
+        log.debug("could not post an event", message=message)
 
 
 class ExtractionScheduler:
@@ -51,28 +61,44 @@ class ExtractionScheduler:
         meta = body["metadata"]
         namespace, name = meta["namespace"], meta["name"]
         async with self._slots:
+            outcome: dict[str, Any]
             try:
                 run = parse_taskrun(body)
                 check_consistent(run)
                 result = await self._memory.ingest(run)
-                patch = extraction_patch(body, "Done", nodes=result.nodes, edges=result.edges)
+                outcome = {"state": "Done", "nodes": result.nodes, "edges": result.edges}
                 log.info("extracted", taskrun=f"{namespace}/{name}", state=result.state, nodes=result.nodes)
             except TaskRunError as exc:
-                patch = extraction_patch(body, "Failed", error=f"unusable result: {exc}")
+                outcome = {"state": "Failed", "error": f"unusable result: {exc}"}
                 log.warning("extraction refused", taskrun=f"{namespace}/{name}", error=str(exc))
+                _post_warning(body, f"memory extraction refused: {exc}")
             except StoreError as exc:
-                patch = extraction_patch(body, "Failed", error=str(exc))
+                outcome = {"state": "Failed", "error": str(exc)}
                 log.error("extraction failed", taskrun=f"{namespace}/{name}", error=str(exc))
             except Exception as exc:  # a bug must not kill the operator, nor hide
-                patch = extraction_patch(body, "Failed", error=f"internal error: {exc!r}")
+                outcome = {"state": "Failed", "error": f"internal error: {exc!r}"}
                 log.exception("extraction crashed", taskrun=f"{namespace}/{name}")
-            await self._patch(namespace, name, patch)
+            await self._record(body, outcome)
 
-    async def _patch(self, namespace: str, name: str, patch: dict[str, Any]) -> None:
+    async def _record(self, body: dict[str, Any], outcome: dict[str, Any]) -> None:
+        """Write the outcome onto the newest body, unless another write already recorded one.
+
+        A failure here leaves the state ``Pending``; the operator's timer schedules
+        the run again and the store, which already holds its run key, answers at once.
+        """
+        meta = body["metadata"]
+
+        def build(current: dict[str, Any]) -> dict[str, Any] | None:
+            if extraction_state(current.get("status") or {}) not in (None, "Pending"):
+                return None
+            return extraction_patch(current, **outcome)
+
         try:
-            await self._kube.patch_status(namespace, name, patch)
+            await write_status(self._kube, body, build)
         except Exception as exc:  # the TaskRun may be gone; knowledge is already safe
-            log.warning("could not record extraction", taskrun=f"{namespace}/{name}", error=str(exc))
+            log.warning(
+                "could not record extraction", taskrun=f"{meta['namespace']}/{meta['name']}", error=str(exc)
+            )
 
     async def drain(self, timeout: float) -> None:
         """Let running extractions finish (shutdown); cancel what is left after ``timeout``.

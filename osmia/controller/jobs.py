@@ -6,48 +6,41 @@ they are tested without a cluster.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from osmia.config import EngineConfig, ExecutionConfig
+from osmia.controller.names import LABEL_LIMIT, NAME_LIMIT, child_name, label_value
 from osmia.controller.runner_spec import add_runner_spec, runner_options
 from osmia.taskrun import TaskRun
+from osmia.termination import read_result
 
 LABEL_TASKRUN = "osmia.dev/taskrun"
+"""Label with the TaskRun's name (or its head and a hash when longer than 63 characters)."""
+LABEL_TASKRUN_UID = "osmia.dev/taskrun-uid"
+"""Label with the TaskRun's uid: how the reconciler finds a run's Jobs."""
 LABEL_ENGINE = "osmia.dev/engine"
+ANNOTATION_TASKRUN = "osmia.dev/taskrun"
+"""Annotation with the TaskRun's full name (labels may hold only a hash of it)."""
 ANNOTATION_ATTEMPT = "osmia.dev/attempt"
 PROMPT_KEY = "prompt.md"
 TERMINATION_LOG = "/dev/termination-log"
-# Fields an engine may report in its termination message (camelCase, as in status.result).
-RESULT_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "success": bool,
-    "summary": str,
-    "exitCode": int,
-    "failureReason": str,
-    "mergeRequestURL": str,
-    "branchName": str,
-    "filesChanged": list,
-    "testsFailed": list,
-    "flakyTests": list,
-    "durationSeconds": (int, float),
-    "tokenUsage": int,
-    "costEstimateUSD": (int, float),
-    "toolCalls": dict,
-    "learnings": list,
-}
 
 
 def prompt_configmap_name(taskrun: str) -> str:
-    """The owned ConfigMap holding the prompt."""
-    return f"{taskrun}-prompt"
+    """The owned ConfigMap holding the prompt: ``<name>-prompt``, hashed when that is too long."""
+    return child_name(taskrun, "-prompt", NAME_LIMIT)
 
 
 def job_name(taskrun: str, attempt: int, engine: str) -> str:
-    """Deterministic Job name per attempt, so a retried create finds the same Job (≤ 63 chars)."""
-    suffix = f"-{attempt}-{engine}"
-    return (taskrun[: 63 - len(suffix)].rstrip("-.") + suffix)[:63]
+    """Deterministic, unique Job name per attempt (≤ 63 chars), so a retried create finds the same Job."""
+    return child_name(taskrun, f"-{attempt}-{engine}", LABEL_LIMIT)
+
+
+def owned_labels(owner: Mapping[str, Any]) -> dict[str, str]:
+    """Labels on everything a TaskRun owns: its name (fitted to 63 chars) and its uid."""
+    meta = owner["metadata"]
+    return {LABEL_TASKRUN: label_value(str(meta["name"])), LABEL_TASKRUN_UID: str(meta["uid"])}
 
 
 def build_job(
@@ -62,7 +55,7 @@ def build_job(
     """The Job manifest for one engine attempt: prompt mounted read-only, locked-down pod."""
     name = job_name(run.name, attempt, engine)
     timeout = run.timeout_seconds or execution.default_timeout_seconds
-    labels = {LABEL_TASKRUN: run.name, LABEL_ENGINE: engine}
+    labels = {**owned_labels(owner), LABEL_ENGINE: engine}
     env = [
         {"name": "OSMIA_PROMPT_FILE", "value": f"{execution.prompt_mount_path}/{PROMPT_KEY}"},
         {"name": "OSMIA_ENGINE", "value": engine},
@@ -123,7 +116,7 @@ def build_job(
             "name": name,
             "namespace": run.namespace,
             "labels": labels,
-            "annotations": {ANNOTATION_ATTEMPT: str(attempt)},
+            "annotations": {ANNOTATION_ATTEMPT: str(attempt), ANNOTATION_TASKRUN: run.name},
             "ownerReferences": [owner_reference(owner)],
         },
         "spec": spec,
@@ -172,50 +165,15 @@ def termination_message(pods: Sequence[Mapping[str, Any]]) -> tuple[str, int | N
     return best[1], best[2]
 
 
-# Size limits of the CRD's status.result schema: a report is cut to fit, never refused.
-_MAX_ITEMS = {"filesChanged": 10000, "testsFailed": 1000, "flakyTests": 1000, "learnings": 50}
-_MAX_CHARS = {"summary": 65536, "failureReason": 4096, "branchName": 255, "mergeRequestURL": 2048}
+def result_from(job_state: str, message: str, exit_code: int | None) -> tuple[dict[str, Any], bool]:
+    """``status.result`` from the Job's verdict and the agent's termination message, and whether the
+    message was read whole.
 
-
-def _well_typed(key: str, value: Any) -> bool:
-    """A reported field Osmia knows, with the right type (``True`` is not an int here)."""
-    expected = RESULT_FIELDS.get(key)
-    if expected is None or not isinstance(value, expected):
-        return False
-    if isinstance(value, list):
-        return all(isinstance(item, str) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value.values())
-    return key == "success" or not isinstance(value, bool)
-
-
-def _fit(key: str, value: Any) -> Any:
-    """Cut strings and lists to the schema's limits."""
-    if key in _MAX_ITEMS:
-        return [item[:1000] for item in value[: _MAX_ITEMS[key]]]
-    if key in _MAX_CHARS:
-        return value[: _MAX_CHARS[key]]
-    return value
-
-
-_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
-
-
-def result_from(job_state: str, message: str, exit_code: int | None) -> dict[str, Any]:
-    """``status.result`` from the Job's verdict and the agent's termination message.
-
-    The message is the agent's JSON; unknown or mistyped fields are dropped, and
-    the Job's own verdict wins when the agent says nothing about success.
+    The message is the agent's JSON (:mod:`osmia.termination`); unknown or
+    mistyped fields are dropped, a cut message gives what survived, and the
+    Job's own verdict wins when the agent says nothing about success.
     """
-    reported: dict[str, Any] = {}
-    match = _JSON_OBJECT.search(message or "")
-    if match:
-        try:
-            parsed = json.loads(match.group(0))
-        except ValueError:
-            parsed = None
-        if isinstance(parsed, dict):
-            reported = {k: _fit(k, v) for k, v in parsed.items() if _well_typed(k, v)}
+    reported, whole = read_result(message)
     job_ok = job_state == "Complete"
     result: dict[str, Any] = {**reported, "success": bool(reported.get("success", job_ok)) and job_ok}
     if exit_code is not None and "exitCode" not in result:
@@ -224,6 +182,6 @@ def result_from(job_state: str, message: str, exit_code: int | None) -> dict[str
         result["failureReason"] = (
             "the agent reported failure" if job_ok else f"the job failed (exit code {exit_code})"
         )
-    if message and not match:
+    if message and "{" not in message:  # plain text (a crash log): keep its tail as the summary
         result.setdefault("summary", message[-2000:])
-    return result
+    return result, whole

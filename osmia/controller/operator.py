@@ -18,6 +18,7 @@ import structlog
 from osmia import metrics
 from osmia.config import Config
 from osmia.controller import handlers, readiness
+from osmia.controller.runtime import MemoryService
 
 log = structlog.get_logger("osmia.operator")
 
@@ -60,7 +61,7 @@ def kopf_options(config: Config, argv: Sequence[str]) -> KopfOptions:
     )
 
 
-def run(config: Config, argv: Sequence[str], services: Sequence[handlers.MemoryService] = ()) -> None:
+def run(config: Config, argv: Sequence[str], services: Sequence[MemoryService] = ()) -> None:
     """Run the operator until SIGTERM/SIGINT; cleanup handlers close memory cleanly.
 
     ``services`` start once memory is open and are stopped before it closes (the CLI passes the

@@ -1,6 +1,9 @@
 """Status patches: phases, conditions (Tekton style) and the memory fields.
 
 Pure builders of ``status`` dicts for a merge patch of the status subresource.
+Every builder takes the body it was computed from; :mod:`osmia.controller.writes`
+sends the patch only if that body is still current, so a patch built from a
+stale body (whose ``conditions`` list would replace a newer one) never lands.
 """
 
 from __future__ import annotations
@@ -9,7 +12,6 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from osmia import metrics
 from osmia.taskrun import Phase
 
 _SUCCEEDED_CONDITION = {
@@ -53,18 +55,45 @@ def merge_conditions(existing: Any, *updates: Mapping[str, Any]) -> list[dict[st
 
 
 def phase_patch(body: Mapping[str, Any], phase: Phase, message: str, **fields: Any) -> dict[str, Any]:
-    """Status patch moving the run to ``phase`` with its ``Succeeded`` condition; counts the transition."""
+    """Status patch moving the run to ``phase`` with its ``Succeeded`` condition.
+
+    Also records ``observedGeneration`` and, for a terminal phase reached now,
+    ``completionTime``. Pure: the transition is counted once the write lands.
+    """
     status, reason = _SUCCEEDED_CONDITION[phase]
     old_status = body.get("status") or {}
-    if old_status.get("phase") != phase.value:
-        metrics.TASKRUN_PHASES.labels(phase=phase.value).inc()
-    return {
+    patch: dict[str, Any] = {
         "phase": phase.value,
         "conditions": merge_conditions(
             old_status.get("conditions"), condition("Succeeded", status, reason, message)
         ),
+        **observed(body),
         **fields,
     }
+    if phase.terminal and not old_status.get("completionTime"):
+        patch.setdefault("completionTime", now_iso())
+    return patch
+
+
+def observed(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``observedGeneration``: the spec generation this status was computed from."""
+    generation = (body.get("metadata") or {}).get("generation")
+    return {"observedGeneration": generation} if isinstance(generation, int) else {}
+
+
+def condition_settled(status: Mapping[str, Any]) -> bool:
+    """True once the ``Succeeded`` condition says True or False (not Unknown)."""
+    return any(
+        c.get("type") == "Succeeded" and c.get("status") in ("True", "False")
+        for c in status.get("conditions") or []
+        if isinstance(c, Mapping)
+    )
+
+
+def extraction_state(status: Mapping[str, Any]) -> str | None:
+    """``status.memory.extraction.state``, or ``None`` when not written yet."""
+    state = ((status.get("memory") or {}).get("extraction") or {}).get("state")
+    return str(state) if state is not None else None
 
 
 def extraction_patch(

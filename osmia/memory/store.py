@@ -9,6 +9,7 @@ corrupt, locked, read-only or newer-schema database raises
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -19,11 +20,16 @@ from typing import Any
 
 import aiosqlite
 
+from osmia.memory.fading import prune_cycle
 from osmia.memory.schema import MIGRATIONS
 from osmia.memory.schema import SCHEMA_VERSION as SCHEMA_VERSION  # re-exported for callers
 from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Kind, Node, Relation, RunSummary, Subject
 
+# Recomputing every ``prune_at`` after the prune threshold changed: progress marker (meta) and
+# nodes per transaction, so other writers wait at most one short batch.
+PRUNE_RECOMPUTE_KEY = "prune_recompute_after"
+PRUNE_RECOMPUTE_BATCH = 2_000
 # Work one maintenance pass may do on the full-text index (FTS5 'merge' pages).
 FTS_MERGE_PAGES = 500
 # Reads go through a memory map of up to this many bytes of the file instead of a read() system
@@ -36,6 +42,32 @@ NODE_COLUMNS = (
     "id, type, tenant, kind, key, content, repository, engine, task_type, language, "
     "confidence, decay_rate, valid_from, valid_to, last_seen, occurrences, sources"
 )
+# meta keys of the decay clock: cycles applied so far, and the threshold ``prune_at`` was computed with.
+EPOCH_KEY = "decay_epoch"
+THRESHOLD_KEY = "prune_threshold"
+# The current epoch and threshold, read inside the statement that needs them (SQLite evaluates an
+# uncorrelated scalar subquery once per statement), so every read and write sees the epoch of its
+# own snapshot even when another process (``osmia memory decay``) advanced it.
+EPOCH_SQL = f"coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{EPOCH_KEY}'), 0)"
+THRESHOLD_SQL = f"(SELECT CAST(value AS REAL) FROM meta WHERE key = '{THRESHOLD_KEY}')"
+
+
+def node_select(alias: str = "") -> str:
+    """The select list for :func:`node_from_row`: ``confidence`` is the effective one, decayed to now.
+
+    ``ORDER BY confidence`` in the same statement sorts by the effective value (an ORDER BY
+    identifier names the output column), so candidates come strongest-now first.
+    """
+    a = f"{alias}." if alias else ""
+    return ", ".join(
+        f"{a}confidence * pow(1.0 - {a}decay_rate, {EPOCH_SQL} - {a}epoch) AS confidence"
+        if c == "confidence"
+        else f"{a}{c}"
+        for c in NODE_COLUMNS.split(", ")
+    )
+
+
+NODE_SELECT = node_select()
 _FIXED_NODE_COLUMNS = frozenset({"id", "type", "tenant", "kind", "key"})
 RUN_COLUMNS = (
     "run_key, ref, tenant, repository, language, engine, task_type, success, "
@@ -43,12 +75,17 @@ RUN_COLUMNS = (
 )
 
 
+def run_id(run_key: str) -> int:
+    """A run's id in ``node_runs``/``run_refs``: 63 bits of a hash of its key (0: the pre-v6 baseline)."""
+    return int.from_bytes(hashlib.sha256(run_key.encode()).digest()[:8], "big") >> 1 or 1
+
+
 class StoreError(RuntimeError):
     """The database cannot be used; the message names the file and what to do."""
 
 
 def node_from_row(row: Sequence[Any]) -> Node:
-    """Build a :class:`Node` from a row selected with :data:`NODE_COLUMNS`."""
+    """Build a :class:`Node` from a row selected with :data:`NODE_SELECT` (effective confidence)."""
     return Node(
         id=row[0],
         tenant=row[2],
@@ -67,7 +104,7 @@ def node_from_row(row: Sequence[Any]) -> Node:
 
 
 def node_to_row(node: Node) -> tuple[Any, ...]:
-    """The inverse of :func:`node_from_row`."""
+    """The inverse of :func:`node_from_row`: :data:`NODE_COLUMNS`, the confidence as of now."""
     s = node.subject
     return (
         node.id, node.type.value, node.tenant, node.kind.value, node.key, node.content,
@@ -152,6 +189,8 @@ class Store:
         if str(mode).lower() != "wal":
             raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
         await self._conn.execute("PRAGMA foreign_keys = ON")
+        await self._conn.create_function("osmia_prune_cycle", 4, prune_cycle, deterministic=True)
+        await self._conn.create_function("osmia_run_id", 1, run_id, deterministic=True)
         await self._conn.execute("PRAGMA synchronous = NORMAL")
         await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         await self._migrate(version)
@@ -233,7 +272,7 @@ class Store:
         return list(await self._conn.execute_fetchall(sql, params))
 
     async def _nodes(self, where: str, params: Sequence[Any] = ()) -> list[Node]:
-        rows = await self._rows(f"SELECT {NODE_COLUMNS} FROM nodes WHERE {where}", params)
+        rows = await self._rows(f"SELECT {NODE_SELECT} FROM nodes WHERE {where}", params)
         return [node_from_row(r) for r in rows]
 
     # --- meta ---------------------------------------------------------------------
@@ -341,13 +380,19 @@ class Store:
         if not nodes:
             return
         cols = [*NODE_COLUMNS.split(", "), "terms"]
+        # The confidence given is the effective one now: it is stamped with the current epoch, and
+        # the epoch it will fall below the prune threshold at is computed from it (fading.py).
+        values = ", ".join("?" * len(cols))
+        prune = f"osmia_prune_cycle(?, ?, {EPOCH_SQL}, {THRESHOLD_SQL})"
         # Only what a node's life changes: SQLite rewrites every index over an assigned column,
         # so assigning the fixed ones (type, tenant, kind, key) rewrote two indexes for nothing.
-        updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c not in _FIXED_NODE_COLUMNS)
+        updates = ", ".join(
+            f"{c} = excluded.{c}" for c in [*cols, "epoch", "prune_at"] if c not in _FIXED_NODE_COLUMNS
+        )
         await self._conn.executemany(
-            f"INSERT INTO nodes ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
+            f"INSERT INTO nodes ({', '.join(cols)}, epoch, prune_at) VALUES ({values}, {EPOCH_SQL}, {prune}) "
             f"ON CONFLICT (id) DO UPDATE SET {updates}",
-            [(*node_to_row(n), search_terms(n.content)) for n in nodes],
+            [(*node_to_row(n), search_terms(n.content), n.confidence, n.decay_rate) for n in nodes],
         )
 
     async def insert_edges(self, edges: Sequence[Edge]) -> int:
@@ -380,8 +425,12 @@ class Store:
         self, tenant: str, task_type: str, language: str, limit: int
     ) -> list[Node]:
         """Valid cross-run patterns about a task type or language (engine-independent)."""
+        # ``+engine``: the order is by effective confidence (computed), so no index gives it, and
+        # without statistics SQLite would read (tenant, engine = '') from ``nodes_engine``, which
+        # is every repository fact of the tenant; the partial ``nodes_patterns`` index is the few
+        # patterns.
         return await self._nodes(
-            "tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND engine = '' "
+            "tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND +engine = '' "
             "AND (task_type = ? OR language = ?) ORDER BY confidence DESC, id LIMIT ?",
             (tenant, task_type, language, limit),
         )
@@ -393,7 +442,7 @@ class Store:
         if tenant is not None:
             where += " AND n.tenant = ?"
             params.append(tenant)
-        cols = ", ".join(f"n.{c}" for c in NODE_COLUMNS.split(", "))
+        cols = node_select("n")
         rows = await self._rows(
             f"SELECT {cols}, bm25(nodes_fts) AS rank FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
             f"WHERE {where} ORDER BY rank, n.id LIMIT ?",
@@ -475,23 +524,87 @@ class Store:
             return int(await self._scalar(f"SELECT count(*) FROM {table}"))
         return int(await self._scalar(f"SELECT count(*) FROM {table} WHERE tenant = ?", (tenant,)))
 
-    async def apply_decay(self, cycles: int, threshold: float) -> list[str]:
-        """Scale every confidence by ``(1 - decay_rate) ** cycles`` and prune below ``threshold``.
+    async def decay_clock(self) -> tuple[int, float | None]:
+        """The current decay epoch and the prune threshold ``prune_at`` was computed with."""
+        rows = await self._rows(f"SELECT {EPOCH_SQL}, {THRESHOLD_SQL}")
+        epoch, threshold = rows[0]
+        return int(epoch), None if threshold is None else float(threshold)
 
-        Runs inside the caller's transaction; returns the ids pruned.
+    async def advance_epoch(self, cycles: int) -> int:
+        """Count ``cycles`` more decay cycles (inside the caller's transaction); returns the new epoch.
+
+        This is the whole decay of every confidence: reads compute ``c × (1 − rate) ^ (epoch − stamp)``.
         """
+        epoch, _ = await self.decay_clock()
         if cycles > 0:
-            await self._conn.execute(
-                "UPDATE nodes SET confidence = confidence * pow(1.0 - decay_rate, ?)", (cycles,)
-            )
-        pruned = [r[0] for r in await self._rows("SELECT id FROM nodes WHERE confidence < ?", (threshold,))]
-        if pruned:
-            await self._conn.execute("DELETE FROM nodes WHERE confidence < ?", (threshold,))
-        return pruned
+            epoch += cycles
+            await self.set_meta(EPOCH_KEY, str(epoch))
+        return epoch
+
+    async def prune_due(self, epoch: int, limit: int) -> list[tuple[str, str]]:
+        """Delete up to ``limit`` nodes whose prune epoch has come (with edges, FTS rows, provenance).
+
+        Returns their ``(id, type)``. An index range on ``prune_at``: the cost is the nodes
+        deleted, not the graph's size.
+        """
+        rows = await self._rows(
+            "SELECT seq, id, type FROM nodes WHERE prune_at <= ? ORDER BY prune_at LIMIT ?", (epoch, limit)
+        )
+        if rows:
+            marks = ", ".join("?" * len(rows))
+            await self._conn.execute(f"DELETE FROM nodes WHERE seq IN ({marks})", [r[0] for r in rows])
+        return [(r[1], r[2]) for r in rows]
+
+    async def set_prune_threshold(self, threshold: float) -> None:
+        """Record a new prune threshold and start recomputing every ``prune_at`` (inside a transaction).
+
+        :meth:`recompute_prune_cycles` finishes the work in short transactions; until it has,
+        :meth:`prune_pending` is true and decay passes do not prune.
+        """
+        await self.set_meta(THRESHOLD_KEY, repr(float(threshold)))
+        await self.set_meta(PRUNE_RECOMPUTE_KEY, "0")
+
+    async def prune_pending(self) -> bool:
+        """Whether some ``prune_at`` still refers to an older threshold."""
+        return await self.get_meta(PRUNE_RECOMPUTE_KEY) is not None
+
+    async def recompute_prune_cycles(self, batch: int | None = None) -> bool:
+        """Recompute ``prune_at`` for the next ``batch`` nodes (inside a transaction); True when done."""
+        batch = batch or PRUNE_RECOMPUTE_BATCH
+        start = int(await self.get_meta(PRUNE_RECOMPUTE_KEY) or 0)
+        last = await self._scalar(
+            "SELECT max(seq) FROM (SELECT seq FROM nodes WHERE seq > ? ORDER BY seq LIMIT ?)", (start, batch)
+        )
+        if last is None:
+            await self._conn.execute("DELETE FROM meta WHERE key = ?", (PRUNE_RECOMPUTE_KEY,))
+            return True
+        await self._conn.execute(
+            f"UPDATE nodes SET prune_at = osmia_prune_cycle(confidence, decay_rate, epoch, {THRESHOLD_SQL}) "
+            "WHERE seq > ? AND seq <= ?",
+            (start, int(last)),
+        )
+        await self.set_meta(PRUNE_RECOMPUTE_KEY, str(int(last)))
+        return False
+
+    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """Raw rows of one statement (for the memory modules that keep their own SQL)."""
+        return await self._rows(sql, params)
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one write statement (inside the caller's transaction); returns the rows it changed."""
+        cur = await self._conn.execute(sql, params)
+        return int(cur.rowcount)
+
+    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
+        """Run one write statement for many parameter rows (inside the caller's transaction)."""
+        await self._conn.executemany(sql, params)
 
     async def wipe(self) -> None:
         """Delete all nodes, edges, runs and meta (inside the caller's transaction; import --replace)."""
-        for table in ("edges", "nodes", "runs", "meta", "run_stats", "run_durations", "run_failures"):
+        for table in (
+            "edges", "node_runs", "nodes", "runs", "run_refs", "forgotten_runs", "meta", "run_stats",
+            "run_durations", "run_failures",
+        ):  # fmt: skip
             await self._conn.execute(f"DELETE FROM {table}")
 
     async def insert_run_rows(self, rows: Sequence[Sequence[Any]]) -> None:

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from osmia.config import parse_config
 from osmia.controller.jobs import (
+    ANNOTATION_TASKRUN,
+    LABEL_TASKRUN_UID,
     build_job,
     job_deadline_exceeded,
     job_finished,
     job_name,
+    prompt_configmap_name,
     result_from,
     termination_message,
 )
+from osmia.controller.names import child_name, label_value
 from tests.memory.conftest import make_run
 
 CONFIG = parse_config(
@@ -66,6 +71,46 @@ def test_job_names_are_deterministic_and_fit_63_characters() -> None:
     assert job_name("x" * 80, 2, "claude-code") == long
 
 
+def test_long_names_that_differ_only_at_the_end_get_different_jobs() -> None:
+    """Bug: both were cut to the same 63 characters; the second run followed the first run's Job."""
+    head = "nightly-dependency-upgrade-for-the-payments-service-repository"
+    a, b = job_name(f"{head}-1", 0, "claude-code"), job_name(f"{head}-2", 0, "claude-code")
+    assert a != b and len(a) <= 63 and len(b) <= 63
+    assert a.startswith("nightly-dependency") and a.endswith("-0-claude-code")
+    assert re.fullmatch(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?", a)
+
+
+def test_names_and_labels_of_a_253_character_taskrun_are_valid() -> None:
+    """Bug: a name over 63 characters was used as a label value and the ConfigMap was refused."""
+    name = "r" + "-a1" * 84  # 253 characters, a valid TaskRun name
+    owner = {**OWNER, "metadata": {"name": name, "uid": "u-2"}}
+    manifest = build_job(
+        make_run(name, finished=False),
+        attempt=1,
+        engine="claude-code",
+        engine_config=CONFIG.engines["claude-code"],
+        execution=CONFIG.execution,
+        owner=owner,
+    )
+    labels = manifest["metadata"]["labels"]
+    for value in [*labels.values(), *manifest["spec"]["template"]["metadata"]["labels"].values()]:
+        assert len(value) <= 63 and re.fullmatch(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?", value)
+    assert labels[LABEL_TASKRUN_UID] == "u-2"
+    assert manifest["metadata"]["annotations"][ANNOTATION_TASKRUN] == name
+    assert len(manifest["metadata"]["name"]) <= 63
+    assert len(prompt_configmap_name(name)) <= 253
+    assert prompt_configmap_name(name) != prompt_configmap_name(name[:-1] + "b")
+    assert {"name": "prompt", "configMap": {"name": prompt_configmap_name(name)}} in manifest["spec"][
+        "template"
+    ]["spec"]["volumes"]
+    assert label_value(name) != label_value(name[:-1] + "b")
+
+
+def test_a_short_suffix_on_a_short_name_is_left_alone() -> None:
+    assert child_name("fix-1", "-prompt", 253) == "fix-1-prompt"
+    assert label_value("fix-1") == "fix-1"
+
+
 def test_job_verdicts() -> None:
     assert job_finished({"status": {}}) is None
     assert job_finished({"status": {"conditions": [{"type": "Complete", "status": "True"}]}}) == "Complete"
@@ -101,7 +146,8 @@ def test_result_keeps_known_well_typed_fields_only() -> None:
             "toolCalls": {"bash": 2},
         }
     )
-    result = result_from("Complete", message, 0)
+    result, whole = result_from("Complete", message, 0)
+    assert whole
     assert result == {
         "success": True,
         "summary": "ok",
@@ -112,17 +158,33 @@ def test_result_keeps_known_well_typed_fields_only() -> None:
 
 
 def test_the_job_verdict_wins_over_a_claimed_success() -> None:
-    result = result_from("Failed", '{"success": true}', 1)
+    result, _ = result_from("Failed", '{"success": true}', 1)
     assert result["success"] is False and "exit code 1" in result["failureReason"]
 
 
 def test_plain_text_messages_become_the_summary() -> None:
-    result = result_from("Failed", "panic: nil map", 2)
+    result, _ = result_from("Failed", "panic: nil map", 2)
     assert result["success"] is False and result["summary"] == "panic: nil map"
 
 
 def test_oversized_reports_are_cut_to_the_schema_limits() -> None:
     message = json.dumps({"success": False, "learnings": ["x" * 5000] * 80, "failureReason": "y" * 9000})
-    result = result_from("Failed", message, 1)
+    result, _ = result_from("Failed", message, 1)
     assert len(result["learnings"]) == 50 and len(result["learnings"][0]) == 1000
     assert len(result["failureReason"]) == 4096
+
+
+def test_a_message_the_kubelet_cut_still_gives_success_and_failing_tests() -> None:
+    """Bug: the kubelet keeps the last 4 KiB; the cut JSON failed to parse and the result was lost."""
+    report = {
+        "summary": "s" * 6000,
+        "success": False,
+        "failureReason": "tests failed",
+        "testsFailed": ["TestLogin", "TestLogout"],
+    }
+    message = json.dumps(report).encode()[-4096:].decode(errors="ignore")
+    result, whole = result_from("Failed", message, 1)
+    assert not whole
+    assert result["success"] is False
+    assert result["testsFailed"] == ["TestLogin", "TestLogout"]
+    assert result["failureReason"] == "tests failed"

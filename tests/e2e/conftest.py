@@ -1,6 +1,8 @@
-"""Shared fixtures for end-to-end tests against a local kube-apiserver + etcd.
+"""Shared fixtures for end-to-end tests against a local cluster: etcd, kube-apiserver,
+kube-controller-manager (Job, garbage-collector, TTL-after-finished, namespace and
+ServiceAccount controllers), kube-scheduler and one KWOK node.
 
-The session fixture ``control_plane`` starts the control plane from
+The session fixture ``control_plane`` starts the cluster from
 hack/controlplane/controlplane.py in a temporary directory and yields the
 ``ControlPlane`` object. Use ``control_plane.kubectl(*args, input=None,
 check=True)`` to run kubectl, ``control_plane.kubeconfig`` for clients and
@@ -98,7 +100,7 @@ def prometheus_bin() -> Path:
 
 @pytest.fixture(scope="session")
 def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:
-    """A running etcd + kube-apiserver for the whole session (admin: system:masters)."""
+    """A running cluster for the whole session (admin: system:masters); see the module docstring."""
     if "error" in _build:
         if not _go_available():
             pytest.skip(f"control plane binaries unavailable and no Go toolchain: {_build['error']}")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 import pytest
-from controlplane import ControlPlane
+from controlplane import KWOK_NODE, ControlPlane
 
 pytestmark = pytest.mark.e2e
 
@@ -52,7 +55,8 @@ def test_configmap_round_trip(control_plane: ControlPlane) -> None:
     assert json.loads(proc.stdout)["data"] == data
 
 
-def test_job_can_be_created_and_status_written(control_plane: ControlPlane) -> None:
+def test_a_job_runs_to_completion_on_the_kwok_node(control_plane: ControlPlane) -> None:
+    """The real Job controller makes the pod, the scheduler places it, KWOK runs and ends it."""
     ns = _namespace(control_plane)
     job = {
         "apiVersion": "batch/v1",
@@ -69,23 +73,56 @@ def test_job_can_be_created_and_status_written(control_plane: ControlPlane) -> N
         },
     }
     control_plane.kubectl("create", "-f", "-", input=json.dumps(job))
-    got = json.loads(control_plane.kubectl("get", "job", "smoke", "-n", ns, "-o", "json").stdout)
-    assert got["spec"]["template"]["spec"]["containers"][0]["image"] == "busybox"
 
-    # No controller manager runs: tests drive status themselves via the status subresource.
+    def pod(phase: str) -> dict[str, Any] | None:
+        out = control_plane.kubectl(
+            "get", "pods", "-n", ns, "-l", "batch.kubernetes.io/job-name=smoke", "-o", "json"
+        )
+        pods = [p for p in json.loads(out.stdout)["items"] if p["status"].get("phase") == phase]
+        return pods[0] if pods else None
+
+    running = _wait(lambda: pod("Running"), "a Running pod on the KWOK node")
+    assert running["spec"]["nodeName"] == KWOK_NODE
     control_plane.kubectl(
-        "patch",
-        "job",
-        "smoke",
+        "annotate",
+        "pod",
+        running["metadata"]["name"],
         "-n",
         ns,
-        "--subresource=status",
-        "--type=merge",
-        "-p",
-        json.dumps({"status": {"active": 1, "startTime": "2026-01-01T00:00:00Z"}}),
+        "osmia.dev/e2e-exit-code=0",
+        'osmia.dev/e2e-message={"success": true}',
     )
-    proc = control_plane.kubectl("get", "job", "smoke", "-n", ns, "-o", "jsonpath={.status.active}")
-    assert proc.stdout == "1"
+    done = _wait(lambda: pod("Succeeded"), "the pod to succeed")
+    assert done["status"]["containerStatuses"][0]["state"]["terminated"]["message"] == '{"success": true}'
+    _wait(
+        lambda: (
+            control_plane.kubectl(
+                "get", "job", "smoke", "-n", ns, "-o", "jsonpath={.status.succeeded}"
+            ).stdout
+            == "1"
+        ),
+        "the Job controller to mark the Job complete",
+    )
+
+
+def test_every_namespace_gets_its_default_service_account(control_plane: ControlPlane) -> None:
+    ns = _namespace(control_plane)
+    _wait(
+        lambda: (
+            control_plane.kubectl("get", "serviceaccount", "default", "-n", ns, check=False).returncode == 0
+        ),
+        "the ServiceAccount controller",
+    )
+
+
+def _wait(check: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.3)
+    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_pod_is_admitted_without_default_serviceaccount(control_plane: ControlPlane) -> None:

@@ -1,0 +1,76 @@
+"""What the handlers share (kept in kopf's memo) and the small decisions they all make."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+
+from osmia import metrics
+from osmia.config import Config
+from osmia.controller.extraction import ExtractionScheduler
+from osmia.controller.kube import Kube
+from osmia.memory.service import Memory
+from osmia.memory.store import StoreError
+from osmia.memory.types import MemoryContext
+from osmia.taskrun import Phase, TaskRun
+
+log = structlog.get_logger("osmia.controller")
+NO_CONTEXT = MemoryContext(injected=(), section="")
+
+# Something served beside the operator while memory is open (the dashboard): started with the open
+# Memory, it returns the coroutine function that stops it.
+MemoryService = Callable[[Memory], Awaitable[Callable[[], Awaitable[None]]]]
+
+
+@dataclass
+class Runtime:
+    """The operator's shared state: configuration, API client, memory and its extraction queue."""
+
+    config: Config
+    kube: Kube
+    memory: Memory | None = None
+    scheduler: ExtractionScheduler | None = None
+    decay_task: asyncio.Task[None] | None = None
+    maintenance_task: asyncio.Task[None] | None = None
+    phases: dict[str, str] = field(default_factory=dict)
+    settings: Any = None  # kopf.OperatorSettings, for per-object loggers outside a TaskRun handler
+    stops: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+
+    def track_phase(self, uid: str, phase: str | None) -> None:
+        """Keep the ``osmia_taskruns{phase}`` gauge in step with what the watch shows."""
+        if phase is None:
+            self.phases.pop(uid, None)
+        else:
+            self.phases[uid] = phase
+        counts = Counter(self.phases.values())
+        for p in Phase:
+            metrics.TASKRUNS.labels(phase=p.value).set(counts.get(p.value, 0))
+
+
+def memory_wanted(rt: Runtime, run: TaskRun) -> bool:
+    """Memory is used only when the operator has it on and the run did not opt out."""
+    return rt.memory is not None and run.memory_enabled
+
+
+async def recall(rt: Runtime, run: TaskRun) -> MemoryContext:
+    """The Prior Knowledge for a run; a memory failure never stops the run itself."""
+    if rt.memory is None or not memory_wanted(rt, run):
+        return NO_CONTEXT
+    try:
+        return await rt.memory.context(run)
+    except StoreError as exc:
+        log.error("memory query failed; starting without Prior Knowledge", taskrun=run.ref, error=str(exc))
+        return NO_CONTEXT
+
+
+def first_configured(rt: Runtime, run: TaskRun, tried: tuple[str, ...]) -> str | None:
+    """The next engine (primary, then fallbacks in order) that is configured and not yet tried."""
+    for engine in (run.engine, *run.fallback_engines):
+        if engine not in tried and engine in rt.config.engines:
+            return engine
+    return None
