@@ -128,18 +128,23 @@ class Memory:
         catch_up: bool = True,
         update_gauges: bool = True,
         deferred_checkpoints: bool = False,
+        read_only: bool = False,
     ) -> Memory:
         """Open the database, count its nodes and apply missed decay cycles once.
 
         A long-running owner (the operator) passes ``deferred_checkpoints`` and calls
         :meth:`maintain` between extractions, so no extraction pays for a checkpoint.
+        ``read_only`` (the CLI's read verbs) never creates, migrates, decays or writes the
+        file, and works on read-only media; the write methods then fail.
         """
         store = await Store.open(
             settings.store_path,
             busy_timeout_ms=settings.busy_timeout_ms,
-            create=create,
+            create=create and not read_only,
             deferred_checkpoints=deferred_checkpoints,
+            read_only=read_only,
         )
+        catch_up = catch_up and not read_only
         memory = cls(store, settings, clock, update_gauges=update_gauges)
         try:
             await memory._graph.load()
@@ -304,6 +309,14 @@ class Memory:
 
         async def work() -> dict[str, Any]:
             store = self._store
+            # First: on a damaged file the counts below may fail or be wrong.
+            integrity = await store.integrity_check()
+            if integrity != "ok":
+                raise StoreError(
+                    f"memory database {self._settings.store_path}: failed SQLite's quick_check "
+                    f"({integrity.splitlines()[0]}) — the file is corrupt; move it aside and restore "
+                    "a backup with `osmia memory import`"
+                )
             meta = await store.meta_items()
             return {
                 "database": str(self._settings.store_path),
@@ -316,7 +329,7 @@ class Memory:
                 if decay_mod.LAST_DECAY_KEY in meta
                 else None,
                 "decay_interval_hours": self._settings.decay_interval_hours,
-                "integrity": await store.integrity_check(),
+                "integrity": integrity,
             }
 
         return await self._guarded("status", work)
