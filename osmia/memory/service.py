@@ -9,11 +9,10 @@ concurrent callers never interleave transactions.
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -26,9 +25,17 @@ from osmia.memory.extractor import observe, summarize
 from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.merge import merge
 from osmia.memory.patterns import recompute
+from osmia.memory.portable import (
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    ImportRefused,
+    PortableGraph,
+    build_export,
+    read_export,
+)
 from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker, to_injected
-from osmia.memory.store import Store, StoreError, explain_sqlite_error, node_from_row, node_to_row
+from osmia.memory.store import Store, StoreError, explain_sqlite_error
 from osmia.memory.text import fts_query
 from osmia.memory.types import (
     Candidate,
@@ -39,12 +46,10 @@ from osmia.memory.types import (
     Node,
     NodeType,
     QueryRequest,
-    Relation,
 )
 from osmia.taskrun import TaskRun
 
-EXPORT_FORMAT = "osmia-memory"
-EXPORT_VERSION = 1
+__all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "ImportRefused", "Memory", "MemorySettings"]
 T = TypeVar("T")
 
 
@@ -381,72 +386,34 @@ class Memory:
             ids = {n.id for n in nodes}
             edges = [e for e in await self._store.all_edges() if e.src in ids and e.dst in ids]
             runs = [r for r in await self._store.run_rows() if tenant is None or r[2] == tenant]
-            return {
-                "format": EXPORT_FORMAT,
-                "version": EXPORT_VERSION,
-                "tenant": tenant,
-                "meta": await self._store.meta_items(),
-                "nodes": [_node_record(n) for n in nodes],
-                "edges": [[e.src, e.dst, e.relation.value, e.weight, e.created_at] for e in edges],
-                "runs": [list(r) for r in runs],
-            }
+            return build_export(tenant, await self._store.meta_items(), nodes, edges, runs)
 
         return await self._guarded("export", work)
 
-    async def import_(self, data: dict[str, Any], *, replace: bool = False) -> tuple[int, int, int]:
-        """Load an export into this database; refuses a non-empty one unless ``replace``."""
-        with _bad_export():
-            if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
-                raise ValueError(f"not an {EXPORT_FORMAT} v{EXPORT_VERSION} export")
-            nodes = [node_from_row(_node_row(r)) for r in data["nodes"]]
-            edges = [Edge(e[0], e[1], Relation(e[2]), float(e[3]), float(e[4])) for e in data["edges"]]
-            runs = [tuple(r) for r in data["runs"]]
-            meta = {str(k): str(v) for k, v in data.get("meta", {}).items()}
+    async def import_(
+        self, data: dict[str, Any] | PortableGraph, *, replace: bool = False
+    ) -> tuple[int, int, int]:
+        """Load an export into this database; refuses a non-empty one unless ``replace``.
+
+        The export is validated and cleaned first (:func:`osmia.memory.portable.read_export`);
+        a refused file writes nothing.
+        """
+        graph = data if isinstance(data, PortableGraph) else read_export(data, self._clock())
 
         async def work() -> tuple[int, int, int]:
             if not replace and await self._store.count("nodes") + await self._store.count("runs") > 0:
                 raise ImportRefused("the database is not empty; import into a new file or pass --replace")
             async with self._store.transaction():
                 await self._store.wipe()
-                await self._store.upsert_nodes(nodes)
-                await self._store.insert_edges(edges)
-                await self._store.insert_run_rows(runs)
-                for key, value in sorted(meta.items()):
+                await self._store.upsert_nodes(graph.nodes)
+                await self._store.insert_edges(graph.edges)
+                await self._store.insert_run_rows(graph.runs)
+                for key, value in sorted(graph.meta.items()):
                     await self._store.set_meta(key, value)
             await self._graph.load()
             self._wrote = True
-            return len(nodes), len(edges), len(runs)
+            return len(graph.nodes), len(graph.edges), len(graph.runs)
 
         counts = await self._guarded("import", work)
         await self._guarded("status", self._refresh_gauges)
         return counts
-
-
-class ImportRefused(ValueError):
-    """An import that would mix two graphs, or a file that is not an export."""
-
-
-@contextmanager
-def _bad_export() -> Iterator[None]:
-    try:
-        yield
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
-        raise ImportRefused(f"not a valid memory export: {exc}") from exc
-
-
-_EXPORT_FIELDS = (
-    "id", "type", "tenant", "kind", "key", "content", "repository", "engine", "task_type", "language",
-    "confidence", "decay_rate", "valid_from", "valid_to", "last_seen", "occurrences", "sources",
-)  # fmt: skip
-
-
-def _node_record(node: Node) -> dict[str, Any]:
-    row = list(node_to_row(node))
-    row[-1] = list(node.sources)
-    return dict(zip(_EXPORT_FIELDS, row, strict=True))
-
-
-def _node_row(record: dict[str, Any]) -> tuple[Any, ...]:
-    values = [record[f] for f in _EXPORT_FIELDS]
-    values[-1] = json.dumps(values[-1])
-    return tuple(values)
