@@ -173,19 +173,18 @@ def build_export(
 
 
 def parse_export_text(text: str) -> Any:
-    """JSON text → data; any problem (syntax, NaN, a 5,000-digit number, deep nesting) is refused."""
+    """JSON text → data; any problem (syntax, a 5,000-digit number, deep nesting) is refused.
+
+    ``NaN`` and ``Infinity`` parse (Python writes them) and are refused by the model, by name.
+    """
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ImportRefused(f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}") from None
     except RecursionError:
         raise ImportRefused("invalid JSON: nested too deeply") from None
     except ValueError as exc:
         raise ImportRefused(f"invalid JSON: {_one_line(str(exc))}") from None
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
 
 
 def read_export(data: Any, now: float) -> PortableGraph:
@@ -239,6 +238,8 @@ def _path(loc: Sequence[int | str]) -> str:
         elif rest and isinstance(rest[0], int):
             names = EDGE_FIELDS if top == "edges" else RUN_FIELDS
             out += "." + (names[rest[0]] if rest[0] < len(names) else str(rest[0]))
+    elif top == "meta" and rest:
+        out += "." + _plain(str(rest[0]))[:40]
     return out
 
 
