@@ -9,10 +9,13 @@ corrupt, locked, read-only or newer-schema database raises
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import random
 import sqlite3
 import stat
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -212,14 +215,30 @@ class Store:
         version = await self._check_schema()
         if version > 0:
             await self._check_integrity()
-        mode = await self._scalar("PRAGMA journal_mode = WAL")
-        if str(mode).lower() != "wal":
-            raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
+        await self._switch_to_wal(busy_timeout_ms)
         await self._conn.execute("PRAGMA foreign_keys = ON")
         await self._conn.execute("PRAGMA synchronous = NORMAL")
         await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         if version < SCHEMA_VERSION:
             await self._migrate()
+
+    async def _switch_to_wal(self, busy_timeout_ms: int) -> None:
+        """WAL mode, once per file. Switching needs an exclusive lock and SQLite does not wait
+        for it (no busy handler), so a process racing another one to create the file retries
+        here for up to ``busy_timeout_ms``."""
+        if str(await self._scalar("PRAGMA journal_mode")).lower() == "wal":
+            return
+        deadline = time.monotonic() + busy_timeout_ms / 1000
+        while True:
+            try:
+                mode = await self._scalar("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                await asyncio.sleep(0.01 + random.random() * 0.02)
+        if str(mode).lower() != "wal":
+            raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
 
     async def _check_integrity(self) -> None:
         """Refuse to write to a file whose pages are damaged (a header that parses is not enough)."""
