@@ -17,11 +17,12 @@ import json
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, ValidationError
 
+from osmia.memory.decay import LAST_DECAY_KEY
 from osmia.memory.extractor import FAILURE_LABELS
 from osmia.memory.merge import MAX_SOURCES, node_id
 from osmia.memory.text import clean_text, looks_hostile, redact_secrets
@@ -32,7 +33,6 @@ EXPORT_FORMAT = "osmia-memory"
 EXPORT_VERSION = 1
 
 TENANTS = frozenset(f.value for f in Flow)
-LAST_DECAY_KEY = "last_decay_at"  # the one meta key; osmia.memory.decay reads it
 KNOWN_META = frozenset({LAST_DECAY_KEY})
 # A clock before this is an unset value (0, 1, …), not a time Osmia ever wrote: 2000-01-01T00:00Z.
 EARLIEST_DECAY_CLOCK = 946_684_800.0
@@ -41,6 +41,7 @@ MAX_CONTENT = 1_000  # cleaned content is cut here (ingest writes well under 600
 MAX_FIELD = 65_536  # longer strings are refused before any cleaning work
 MAX_NAME = 1_024
 MAX_INT = 2**31 - 1
+MAX_CLEANING_PASSES = 8  # a bound; real markup settles in two or three passes
 
 NODE_FIELDS = (
     "id", "type", "tenant", "kind", "key", "content", "repository", "engine", "task_type", "language",
@@ -133,7 +134,6 @@ class PortableGraph:
     runs: list[tuple[Any, ...]]
     meta: dict[str, str]
     cleaned: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 # --- writing --------------------------------------------------------------------------
@@ -451,11 +451,22 @@ class _Checker:
         return out
 
 
+def _settled(text: str, limit: int) -> str:
+    """Redaction and cleaning repeated until nothing changes: removing one piece of markup must
+    not leave another behind (``sys<<b>b>tem:`` loses a tag, then reads ``system:``)."""
+    for _ in range(MAX_CLEANING_PASSES):
+        cleaned = clean_text(redact_secrets(text), limit)
+        if cleaned == text:
+            break
+        text = cleaned
+    return text
+
+
 def _clean_content(text: str) -> str:
     """Node content: redacted, cleaned for a prompt, at most :data:`MAX_CONTENT` characters."""
-    return clean_text(redact_secrets(text), MAX_CONTENT)
+    return _settled(text, MAX_CONTENT)
 
 
 def _clean_name(text: str) -> str:
     """A short field (repository, engine, source ref, …): redacted, cleaned, one line."""
-    return clean_text(redact_secrets(text), MAX_NAME)
+    return _settled(text, MAX_NAME)

@@ -214,6 +214,8 @@ def base_export(workdir: Path) -> dict[str, Any]:
 @settings(
     max_examples=1600,
     deadline=None,
+    # No shrinking: every step of it runs the CLI again, and shrinking one failure took minutes;
+    # a failure is reported with the changes as drawn, which name the record and value.
     phases=(Phase.explicit, Phase.generate),
     database=None,
     suppress_health_check=[
