@@ -327,6 +327,7 @@ class _Checker:
         """Checked and cleaned nodes, and the id each exported id became (cleaning a key moves it)."""
         out: list[Node] = []
         ids: dict[str, str] = {}
+        taken: set[str] = set()
         for i, r in enumerate(records):
             where = f"nodes[{i}]"
             self.tenant(f"{where}.tenant", r.tenant)
@@ -348,9 +349,10 @@ class _Checker:
             if not key:
                 raise self.refuse(f"{where}.key", "empty")
             new_id = node_id(r.tenant, key)
-            if new_id in ids.values():
+            if new_id in taken:
                 raise self.refuse(f"{where}.key", "the same as another node's once cleaned")
             ids[r.id] = new_id
+            taken.add(new_id)
             content = self.clean(r.content, _clean_content)
             if not content:
                 raise self.refuse(f"{where}.content", "empty once cleaned (markup or role markers only)")
