@@ -421,7 +421,7 @@ class _Checker:
         for i, record in enumerate(records):
             where = f"runs[{i}]"
             row = dict(zip(RUN_FIELDS, record, strict=True))
-            run_key = self.clean(row["run_key"], _plain)
+            run_key = self.clean(row["run_key"], _clean_name)
             if not run_key:
                 raise self.refuse(f"{where}.run_key", "empty")
             if run_key in keys:
