@@ -12,7 +12,7 @@ from osmia.cli.shapes import edge_json, node_json, print_json
 
 async def cmd_status(args: argparse.Namespace, session: Session) -> int:
     """Counts, decay clock and integrity of the database (or one tenant's part)."""
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         status = await memory.status(session.tenant)
     if session.json:
         print_json(status)
@@ -24,7 +24,7 @@ async def cmd_status(args: argparse.Namespace, session: Session) -> int:
 async def cmd_search(args: argparse.Namespace, session: Session) -> int:
     """Full-text (BM25) matches of QUERY, best first."""
     text = " ".join(args.query)
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         hits = await memory.search(text, session.tenant)
     if session.json:
         print_json([{**node_json(node), "rank": rank} for node, rank in hits])
@@ -42,7 +42,7 @@ def _missing(node_id: str, tenant: str | None) -> Failure:
 
 async def cmd_show(args: argparse.Namespace, session: Session) -> int:
     """One node and its edges."""
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         found = await memory.show(args.node_id, session.tenant)
     if found is None:
         raise _missing(args.node_id, session.tenant)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from importlib import metadata
 from typing import Any
 
@@ -136,6 +137,7 @@ def _run_parser(commands: Any) -> None:
     run.add_argument("--config", metavar="FILE", help="osmia-config.yaml (default: built-in defaults)")
 
 
+@functools.cache  # an installed-package lookup scans site-packages: once per process is enough
 def _version() -> str:
     try:
         return metadata.version("osmia")

@@ -34,7 +34,7 @@ def read_one_run(name: str, tenant: str | None) -> TaskRun:
 async def cmd_context(args: argparse.Namespace, session: Session) -> int:
     """Print the Prior Knowledge section (or, with --json, the injected nodes) for one run."""
     run = read_one_run(args.file, session.tenant)
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         if not run.memory_enabled:
             print(f"note: {args.file}: spec.memory.enabled is false; the run gets no memory", file=sys.stderr)
             injected: list[dict[str, Any]] = []
@@ -52,7 +52,7 @@ async def cmd_context(args: argparse.Namespace, session: Session) -> int:
 async def cmd_explain(args: argparse.Namespace, session: Session) -> int:
     """Every candidate for one run, with the parts of its score and why it was kept or dropped."""
     run = read_one_run(args.file, session.tenant)
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         candidates = await memory.explain(run)
     if session.json:
         print_json(

@@ -54,16 +54,19 @@ class Session:
             raise UsageError(f"{verb} does not take --tenant: {why}")
 
     @asynccontextmanager
-    async def open(self, *, create: bool) -> AsyncIterator[Memory]:
+    async def open(self, *, create: bool, read_only: bool = False) -> AsyncIterator[Memory]:
         """Open the database for one verb and close it afterwards.
 
         Missed decay cycles are not applied on open, so looking at the graph
         never changes it; ``osmia memory decay`` is the explicit way to decay.
+        ``read_only`` (the read verbs) never creates, migrates or writes the file.
         """
         path = self.settings.store_path
         if path.is_dir():
             raise Failure(f"memory database {path}: is a directory, not a database file")
-        memory = await Memory.open(self.settings, create=create, catch_up=False, update_gauges=False)
+        memory = await Memory.open(
+            self.settings, create=create, catch_up=False, update_gauges=False, read_only=read_only
+        )
         try:
             yield memory
         finally:
