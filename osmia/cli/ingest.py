@@ -81,7 +81,7 @@ def _skip_reason(run: TaskRun, tenant: str | None) -> str:
 
 async def _ingest_one(memory: Memory, parsed: Parsed, tenant: str | None, report: IngestReport) -> None:
     if parsed.error is not None:
-        report.error(parsed.location, parsed.message, parsed.error.field_path)
+        report.error(parsed.location, parsed.message, parsed.field_path)
         return
     run = parsed.run
     assert run is not None

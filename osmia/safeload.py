@@ -1,0 +1,355 @@
+"""Loading untrusted YAML and JSON text into plain data, with every size bounded.
+
+Both loaders produce the same plain values (``dict``, ``list``, ``str``,
+``int``, ``float``, ``bool``, ``None``; YAML also dates) and never fail on a
+value inside a document: what the API server would refuse (a duplicate key,
+an integer outside 64 bits) becomes a :class:`Refused` marker or a
+:class:`Mapping` that remembers its duplicate keys, so that
+:func:`check_object` can name the field and the caller can skip that one
+object and go on with the others.
+
+What is bounded, and why:
+
+- nesting depth (:data:`MAX_DEPTH`): the YAML composer and ``json`` recurse;
+  1,000 levels would end in ``RecursionError``;
+- alias expansion (:data:`MAX_ALIAS_COST`): ``&a [*b, *b, ...]`` chains grow
+  exponentially when anything walks them; counted while composing, before any
+  value is built;
+- integer digits (:data:`MAX_INT_DIGITS`): Python refuses to parse 4,300+
+  digits, and the API server only knows 64-bit integers;
+- one object's size (:data:`MAX_OBJECT_CHARS`), checked by
+  :func:`check_object` with a walk that stops as soon as the budget is spent.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import yaml
+from yaml.events import DocumentEndEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+__all__ = [
+    "MAX_ALIAS_COST",
+    "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "MAX_OBJECT_CHARS",
+    "MAX_OBJECT_VALUES",
+    "LoadError",
+    "Mapping",
+    "Refused",
+    "check_object",
+    "json_document",
+    "yaml_documents",
+]
+
+MAX_DEPTH = 64
+"""Deepest nesting accepted in one document (a TaskRun needs 6)."""
+
+MAX_ALIAS_COST = 100_000
+"""How many values all the aliases of one YAML document may stand for, together."""
+
+MAX_INT_DIGITS = 20
+"""Longest integer literal turned into a number (64-bit integers have at most 19 digits)."""
+
+MAX_OBJECT_CHARS = 3 * 1024 * 1024
+"""Largest object, in characters of keys and values: the API server's request limit (3 MiB)."""
+
+MAX_OBJECT_VALUES = 100_000
+"""Most values (scalars and containers) in one object; a full TaskRun has a few thousand at most."""
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SCALARS = (str, bool, int, float, date, type(None))
+
+
+class LoadError(ValueError):
+    """A document that cannot be loaded at all: too deep, too many aliases, bad syntax (line and column)."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A value the API server would refuse, kept in place so :func:`check_object` can name its field."""
+
+    problem: str
+
+
+class Mapping(dict[Any, Any]):
+    """A mapping that remembers the keys it had more than once (the last value wins, as in PyYAML)."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _bounded_int(text: str) -> int | Refused:
+    digits = len(text.lstrip("+-").replace("_", ""))
+    if digits > MAX_INT_DIGITS:
+        return Refused(f"integer of {digits} digits is outside the 64-bit range")
+    return int(text)
+
+
+# --- YAML --------------------------------------------------------------------------------
+
+
+def _mark(node_or_event: Any) -> str:
+    mark = getattr(node_or_event, "start_mark", None)
+    return f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with depth and alias expansion bounded and duplicates recorded."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+        self._cost: dict[int, int] = {}
+        self._alias_cost = 0
+
+    def compose_document(self) -> Node | None:
+        self._depth, self._cost, self._alias_cost = 0, {}, 0
+        try:
+            return super().compose_document()
+        finally:
+            self._cost = {}
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        if self._depth >= MAX_DEPTH:
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise LoadError(f"{_mark(event)}nesting deeper than {MAX_DEPTH} levels")
+        self._depth += 1
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        if node is not None:
+            self._count(node)
+        return node
+
+    def _count(self, node: Node) -> None:
+        """What the node stands for once aliases are expanded; an alias adds its target's count."""
+        known = self._cost.get(id(node))
+        if known is not None:  # an alias: the anchored node again
+            self._alias_cost += known
+            if self._alias_cost > MAX_ALIAS_COST:
+                raise LoadError(
+                    f"{_mark(node)}aliases expand to more than {MAX_ALIAS_COST} values (an alias bomb?)"
+                )
+            return
+        cost = 1
+        if isinstance(node, ScalarNode):
+            cost += len(node.value) // 64
+        elif isinstance(node, SequenceNode):
+            cost += sum(self._cost.get(id(child), 1) for child in node.value)
+        elif isinstance(node, MappingNode):
+            cost += sum(self._cost.get(id(k), 1) + self._cost.get(id(v), 1) for k, v in node.value)
+        self._cost[id(node)] = min(cost, MAX_ALIAS_COST + 1)
+
+    def skip_document(self) -> None:
+        """After a refused document: drop its remaining events, so the next document can be read."""
+        while not self.check_event(DocumentEndEvent):
+            self.get_event()  # type: ignore[no-untyped-call]
+        self.get_event()  # type: ignore[no-untyped-call]
+        self.anchors = {}
+        self.constructed_objects = {}
+        self.recursive_objects = {}
+        self.state_generators = []
+        self.deep_construct = False
+
+
+def _construct_int(loader: _Loader, node: ScalarNode) -> int | Refused:
+    text = node.value
+    digits = len(text.lstrip("+-").replace("_", ""))
+    if digits > MAX_INT_DIGITS:
+        return Refused(f"integer of {digits} digits is outside the 64-bit range")
+    return yaml.SafeLoader.construct_yaml_int(loader, node)
+
+
+def _construct_map(loader: _Loader, node: MappingNode) -> Iterator[Mapping]:
+    data = Mapping()
+    yield data
+    seen: set[tuple[str, str]] = set()
+    duplicates: list[str] = []
+    for key_node, _value in node.value:
+        if isinstance(key_node, ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
+            ident = (key_node.tag, key_node.value)
+            if ident in seen and key_node.value not in duplicates:
+                duplicates.append(key_node.value)
+            seen.add(ident)
+    data.update(loader.construct_mapping(node))
+    data.duplicates = tuple(duplicates)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_Loader.add_constructor("tag:yaml.org,2002:map", _construct_map)
+
+
+def _yaml_error(exc: yaml.YAMLError) -> LoadError:
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        what = exc.problem or exc.context or "syntax error"
+        return LoadError(f"{where}invalid YAML: {what}")
+    return LoadError(f"invalid YAML: {exc}")
+
+
+def yaml_documents(text: str) -> Iterator[Any]:
+    """Each document of a YAML stream, in order: its data, or a :class:`LoadError` for a refused one.
+
+    A document that is too deep or expands too far is skipped and the stream
+    goes on; a syntax error ends the stream (raised, after the documents
+    before it), because nothing after it can be trusted to start where it seems.
+    """
+    loader = _Loader(text)
+    try:
+        while True:
+            try:
+                if not loader.check_node():
+                    return
+                node = loader.get_node()
+            except LoadError as exc:
+                yield exc
+                try:
+                    loader.skip_document()
+                except yaml.YAMLError as syntax:
+                    raise _yaml_error(syntax) from None
+                continue
+            except yaml.YAMLError as exc:
+                raise _yaml_error(exc) from None
+            try:
+                yield loader.construct_document(node)
+            except yaml.YAMLError as exc:  # e.g. an unknown tag: this document only
+                loader.constructed_objects, loader.recursive_objects = {}, {}
+                loader.state_generators, loader.deep_construct = [], False
+                yield _yaml_error(exc)
+    finally:
+        loader.dispose()
+
+
+# --- JSON --------------------------------------------------------------------------------
+
+
+def _json_mapping(pairs: list[tuple[str, Any]]) -> Mapping:
+    data = Mapping()
+    duplicates: list[str] = []
+    for key, value in pairs:
+        if key in data and key not in duplicates:
+            duplicates.append(key)
+        data[key] = value
+    data.duplicates = tuple(duplicates)
+    return data
+
+
+def _json_constant(name: str) -> Refused:
+    return Refused(f"{name} is not a number the API server accepts")
+
+
+def json_document(text: str) -> Any:
+    """One JSON document; raises :class:`LoadError` (with line and column) when it is not JSON."""
+    try:
+        return json.loads(
+            text, object_pairs_hook=_json_mapping, parse_int=_bounded_int, parse_constant=_json_constant
+        )
+    except json.JSONDecodeError as exc:
+        raise LoadError(f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise LoadError(f"nesting deeper than {MAX_DEPTH} levels") from None
+
+
+# --- checking one object -----------------------------------------------------------------
+
+
+def _key_text(key: str) -> str:
+    shown = key if len(key) <= 60 else key[:59] + "…"
+    return shown.encode("unicode_escape").decode("ascii") if not shown.isprintable() else shown
+
+
+def _join(path: str, key: Any) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    text = _key_text(str(key))
+    return f"{path}.{text}" if path else text
+
+
+def _string_problem(text: str) -> str | None:
+    if _SURROGATE.search(text):
+        return "holds a lone surrogate (not valid Unicode text)"
+    return None
+
+
+def check_object(obj: Any) -> tuple[str, str] | None:
+    """The first problem in one object as ``(field path, problem)``; ``None`` when it is plain data.
+
+    Refuses what the API server would refuse before any field is looked at:
+    nesting past :data:`MAX_DEPTH`, more than :data:`MAX_OBJECT_CHARS`,
+    duplicate or non-string keys, lone surrogates, integers outside 64 bits,
+    NaN and infinities, and YAML-only types (sets, binary, pairs). The walk
+    is iterative and stops when the size budget is spent, so a value shared
+    by many aliases costs no more than the budget.
+    """
+    budget = MAX_OBJECT_CHARS
+    values = 0
+    stack: list[tuple[str, Any, int]] = [("", obj, 0)]
+    while stack:
+        path, value, depth = stack.pop()
+        values += 1
+        if values > MAX_OBJECT_VALUES:
+            return where_of(path), f"the object holds more than {MAX_OBJECT_VALUES} values"
+        where = where_of(path)
+        if isinstance(value, Refused):
+            return where, value.problem
+        if isinstance(value, str):
+            budget -= len(value) + 2
+            if problem := _string_problem(value):
+                return where, problem
+        elif isinstance(value, bool) or value is None or isinstance(value, date):
+            budget -= 5
+        elif isinstance(value, int):
+            budget -= 8
+            if not INT64_MIN <= value <= INT64_MAX:
+                return where, "integer is outside the 64-bit range"
+        elif isinstance(value, float):
+            budget -= 8
+            if not math.isfinite(value):
+                return where, f"{value} is not a number the API server accepts"
+        elif isinstance(value, dict):
+            budget -= 2
+            if depth >= MAX_DEPTH:
+                return where, f"nesting deeper than {MAX_DEPTH} levels"
+            duplicates = getattr(value, "duplicates", ())
+            if duplicates:
+                return _join(path, duplicates[0]), "duplicate key (a key may appear once in a mapping)"
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    return where, f"key {_short(key)} is not a string"
+                budget -= len(key) + 2
+                if problem := _string_problem(key):
+                    return where, f"a key {problem}"
+                stack.append((_join(path, key), item, depth + 1))
+        elif isinstance(value, list):
+            budget -= 2
+            if depth >= MAX_DEPTH:
+                return where, f"nesting deeper than {MAX_DEPTH} levels"
+            stack.extend((_join(path, i), item, depth + 1) for i, item in enumerate(value))
+        else:
+            return where, f"a {type(value).__name__} value is not plain YAML/JSON data"
+        if budget < 0:
+            return where, f"the object is larger than {MAX_OBJECT_CHARS // (1024 * 1024)} MiB"
+    return None
+
+
+def where_of(path: str) -> str:
+    """A field path for messages; the whole object is ``<document>``."""
+    return path or "<document>"
+
+
+def _short(value: Any) -> str:
+    """A bounded, one-line description of a scalar for messages (never a big container's repr)."""
+    if isinstance(value, (bool, int, float, type(None))):
+        text = repr(value)
+        return text if len(text) <= 30 else text[:29] + "…"
+    return f"of type {type(value).__name__}"
