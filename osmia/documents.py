@@ -33,6 +33,7 @@ __all__ = [
     "iter_objects",
     "iter_taskruns",
     "read_objects",
+    "read_text",
 ]
 
 STDIN = "-"
@@ -102,37 +103,38 @@ def _file_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _too_big(name: str) -> DocumentError:
-    return DocumentError(f"{name}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; refused")
+def _too_big(name: str, limit: int) -> DocumentError:
+    return DocumentError(f"{name}: larger than {limit // (1024 * 1024)} MiB; refused")
 
 
-def _read_stdin() -> str:
+def _read_stdin(limit: int) -> str:
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # a text stream (tests replace sys.stdin)
-        text: str = sys.stdin.read(MAX_FILE_BYTES + 1)
-        if len(text) > MAX_FILE_BYTES:
-            raise _too_big(STDIN_NAME)
+        text: str = sys.stdin.read(limit + 1)
+        if len(text) > limit:
+            raise _too_big(STDIN_NAME, limit)
         return text
-    return _decode(STDIN_NAME, buffer.read(MAX_FILE_BYTES + 1))
+    return _decode(STDIN_NAME, buffer.read(limit + 1), limit)
 
 
-def _decode(name: str, data: bytes) -> str:
-    if len(data) > MAX_FILE_BYTES:
-        raise _too_big(name)
+def _decode(name: str, data: bytes, limit: int) -> str:
+    if len(data) > limit:
+        raise _too_big(name, limit)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DocumentError(f"{name}: not UTF-8 text (byte {exc.start})") from None
 
 
-def _read_text(name: str) -> str:
-    """The whole file as text: a regular file (or standard input) of at most :data:`MAX_FILE_BYTES`.
+def read_text(name: str, limit: int = MAX_FILE_BYTES) -> str:
+    """The whole file as UTF-8 text: a regular file (or ``-``, standard input) of at most ``limit`` bytes.
 
     Opened without blocking and checked before reading, so a FIFO, a device
-    (``/dev/zero``) or a directory is refused instead of hanging or filling memory.
+    (``/dev/zero``) or a directory is refused instead of hanging or filling
+    memory; pipe such input to standard input instead.
     """
     if name == STDIN:
-        return _read_stdin()
+        return _read_stdin(limit)
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
@@ -146,14 +148,16 @@ def _read_text(name: str) -> str:
         if stat.S_ISDIR(info.st_mode):
             raise DocumentError(f"{name}: is a directory")
         if not stat.S_ISREG(info.st_mode):
-            raise DocumentError(f"{name}: is {_file_kind(info.st_mode)}, not a file of TaskRuns")
-        if info.st_size > MAX_FILE_BYTES:
-            raise _too_big(name)
+            raise DocumentError(
+                f"{name}: is {_file_kind(info.st_mode)}, not a regular file (use - to read standard input)"
+            )
+        if info.st_size > limit:
+            raise _too_big(name, limit)
         try:
-            data = file.read(MAX_FILE_BYTES + 1)
+            data = file.read(limit + 1)
         except OSError as exc:
             raise DocumentError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    return _decode(name, data)
+    return _decode(name, data, limit)
 
 
 def _looks_like_json(name: str, text: str) -> bool:
@@ -221,7 +225,7 @@ def iter_objects(name: str, text: str) -> Iterator[tuple[str, Any]]:
 
 def read_objects(name: str) -> Iterator[tuple[str, Any]]:
     """:func:`iter_objects` for a file path (``-`` is standard input, named ``<stdin>``)."""
-    text = _read_text(name)
+    text = read_text(name)
     yield from iter_objects(STDIN_NAME if name == STDIN else name, text)
 
 

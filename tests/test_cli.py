@@ -491,9 +491,10 @@ def test_db_comes_from_the_environment_then_the_config(
 
 
 def test_a_directory_is_not_a_database(osmia: Osmia, tmp_path: Path) -> None:
-    for verb in ("status", "decay"):
-        outcome = osmia("memory", "--db", tmp_path, verb)
-        assert outcome.code == 1 and f"memory database {tmp_path}: is a directory" in outcome.err
+    for verb in ("status", "decay", "ingest"):
+        args = [str(tmp_path / "missing.yaml")] if verb == "ingest" else []
+        outcome = osmia("memory", "--db", tmp_path, verb, *args)
+        assert outcome.code == 2 and f"memory database {tmp_path}: is a directory" in outcome.err
 
 
 def test_a_bad_config_is_bad_input(osmia: Osmia, history_db: Path, tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ from typing import Any
 from osmia.cli.errors import EXIT_OK, Failure, UsageError
 from osmia.cli.session import Session
 from osmia.cli.shapes import export_text, print_json
-from osmia.documents import STDIN
+from osmia.cli.terminal import inline
+from osmia.documents import STDIN, DocumentError, read_text
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -41,19 +42,42 @@ async def cmd_export(args: argparse.Namespace, session: Session) -> int:
         _write_atomically(Path(args.file), text)
         if not session.json:
             counts = f"{len(data['nodes'])} nodes, {len(data['edges'])} edges, {len(data['runs'])} runs"
-            print(f"exported {counts} to {args.file}", file=sys.stderr)
+            print(f"exported {counts} to {inline(args.file)}", file=sys.stderr)
     return EXIT_OK
+
+
+MAX_EXPORT_BYTES = 1024 * 1024 * 1024
+"""Largest export ``import`` reads (1 GiB); a bigger file is refused before parsing."""
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise UsageError(f"duplicate key {inline(key)[:60]!r}")
+        data[key] = value
+    return data
+
+
+def _refuse_constant(name: str) -> Any:
+    raise UsageError(f"{name} is not a JSON number")
 
 
 def _read_export(name: str) -> dict[str, Any]:
     try:
-        text = sys.stdin.read() if name == STDIN else Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        text = read_text(name, limit=MAX_EXPORT_BYTES)
+    except DocumentError as exc:
+        raise UsageError(str(exc)) from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_refuse_duplicates, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{name}: line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}") from None
+    except UsageError as exc:
+        raise UsageError(f"{name}: {exc}") from None
+    except RecursionError:
+        raise UsageError(f"{name}: nested too deeply to be a memory export") from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise UsageError(f"{name}: {str(exc).splitlines()[0][:200]}") from None
     if not isinstance(data, dict) or "format" not in data:
         raise UsageError(f"{name}: not a memory export (made by `osmia memory export`)")
     return data
