@@ -143,7 +143,7 @@ def read_text(name: str, limit: int = MAX_FILE_BYTES) -> str:
         raise DocumentError(f"{name}: is a directory") from None
     except OSError as exc:
         raise DocumentError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as file:
+    try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise DocumentError(f"{name}: is a directory")
@@ -153,10 +153,12 @@ def read_text(name: str, limit: int = MAX_FILE_BYTES) -> str:
             )
         if info.st_size > limit:
             raise _too_big(name, limit)
-        try:
+        with os.fdopen(fd, "rb", closefd=False) as file:
             data = file.read(limit + 1)
-        except OSError as exc:
-            raise DocumentError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    except OSError as exc:
+        raise DocumentError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
     return _decode(name, data, limit)
 
 

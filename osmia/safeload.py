@@ -23,17 +23,31 @@ What is bounded, and why:
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
 from yaml.events import DocumentEndEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import Resolver
+from yaml.scanner import Scanner
+
+try:
+    from yaml import _yaml as _libyaml
+
+    _CParser: Any = _libyaml.CParser
+except ImportError:  # PyYAML built without libyaml
+    _CParser = None
 
 __all__ = [
     "MAX_ALIAS_COST",
@@ -96,16 +110,50 @@ def _bounded_int(text: str) -> int | Refused:
 # --- YAML --------------------------------------------------------------------------------
 
 
-def _mark(node_or_event: Any) -> str:
-    mark = getattr(node_or_event, "start_mark", None)
-    return f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+def _mark_text(mark: Any, line_offset: int) -> str:
+    """``line 3, column 7: `` for a mark (0-based, counted from ``line_offset``), or nothing."""
+    if mark is None:
+        return ""
+    return f"line {mark.line + line_offset + 1}, column {mark.column + 1}: "
 
 
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader with depth and alias expansion bounded and duplicates recorded."""
+class _Stop(LoadError):
+    """The scanner or parser cannot go on (a syntax error, or nesting it refuses) at ``line`` (0-based)."""
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+        self.document_line = line
+        self.reported = False
+
+    def at(self, document_line: int, *, reported: bool = False) -> _Stop:
+        """This stop, in the document that began on ``document_line`` (already reported or not)."""
+        self.document_line = min(document_line, self.line)
+        self.reported = reported
+        return self
+
+
+class _Bounded(Composer, SafeConstructor, Resolver):
+    """PyYAML's composer and safe constructor with depth and alias expansion bounded.
+
+    The events come from libyaml when PyYAML was built with it (about ten
+    times faster than PyYAML's pure-Python scanner and parser, and libyaml
+    itself refuses nesting past 1,000 levels in linear time), else from
+    PyYAML's own parser; composing stays here, where it can be bounded.
+    """
+
+    if TYPE_CHECKING:  # given by the parser the concrete loader also derives from
+
+        def check_event(self, *choices: Any) -> bool: ...
+        def peek_event(self) -> Any: ...
+        def get_event(self) -> Any: ...
+        def dispose(self) -> None: ...
+
+    def _start(self, line_offset: int) -> None:
+        self.line_offset = line_offset
+        Composer.__init__(self)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
         self._depth = 0
         self._cost: dict[int, int] = {}
         self._alias_cost = 0
@@ -119,8 +167,8 @@ class _Loader(yaml.SafeLoader):
 
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         if self._depth >= MAX_DEPTH:
-            event = self.peek_event()  # type: ignore[no-untyped-call]
-            raise LoadError(f"{_mark(event)}nesting deeper than {MAX_DEPTH} levels")
+            event = self.peek_event()
+            raise LoadError(f"{self._at(event)}nesting deeper than {MAX_DEPTH} levels")
         self._depth += 1
         try:
             node = super().compose_node(parent, index)
@@ -130,6 +178,9 @@ class _Loader(yaml.SafeLoader):
             self._count(node)
         return node
 
+    def _at(self, node_or_event: Any) -> str:
+        return _mark_text(getattr(node_or_event, "start_mark", None), self.line_offset)
+
     def _count(self, node: Node) -> None:
         """What the node stands for once aliases are expanded; an alias adds its target's count."""
         known = self._cost.get(id(node))
@@ -137,7 +188,7 @@ class _Loader(yaml.SafeLoader):
             self._alias_cost += known
             if self._alias_cost > MAX_ALIAS_COST:
                 raise LoadError(
-                    f"{_mark(node)}aliases expand to more than {MAX_ALIAS_COST} values (an alias bomb?)"
+                    f"{self._at(node)}aliases expand to more than {MAX_ALIAS_COST} values (an alias bomb?)"
                 )
             return
         cost = 1
@@ -152,8 +203,8 @@ class _Loader(yaml.SafeLoader):
     def skip_document(self) -> None:
         """After a refused document: drop its remaining events, so the next document can be read."""
         while not self.check_event(DocumentEndEvent):
-            self.get_event()  # type: ignore[no-untyped-call]
-        self.get_event()  # type: ignore[no-untyped-call]
+            self.get_event()
+        self.get_event()
         self.anchors = {}
         self.constructed_objects = {}
         self.recursive_objects = {}
@@ -161,15 +212,56 @@ class _Loader(yaml.SafeLoader):
         self.deep_construct = False
 
 
-def _construct_int(loader: _Loader, node: ScalarNode) -> int | Refused:
+class _PyLoader(_Bounded, Reader, Scanner, Parser):
+    """Pure-Python events (PyYAML without libyaml)."""
+
+    def __init__(self, stream: str | io.StringIO, line_offset: int) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        self._start(line_offset)
+
+    def fetch_flow_collection_start(self, TokenClass: Any) -> None:
+        """Refuse ``[``/``{`` nesting past :data:`MAX_DEPTH` while scanning.
+
+        PyYAML's scanner keeps one possible simple key per flow level and
+        walks them all at every token, so deep flow nesting costs quadratic
+        time before the composer ever sees it. The scanner cannot go on after
+        this; :func:`yaml_documents` resumes at the next ``---`` line.
+        """
+        if self.flow_level >= MAX_DEPTH:
+            mark = self.get_mark()
+            where = _mark_text(mark, self.line_offset)
+            raise _Stop(f"{where}nesting deeper than {MAX_DEPTH} levels", mark.line + self.line_offset)
+        super().fetch_flow_collection_start(TokenClass)
+
+
+def _loader(stream: str | io.StringIO, line_offset: int) -> _Bounded:
+    """A bounded loader over ``stream``: libyaml's events when available, else PyYAML's."""
+    if _CParser is None:
+        return _PyLoader(stream, line_offset)
+    return _CLoader(stream, line_offset)
+
+
+if _CParser is not None:
+
+    class _CLoader(_Bounded, _CParser):  # type: ignore[misc]
+        """libyaml's events."""
+
+        def __init__(self, stream: str | io.StringIO, line_offset: int) -> None:
+            _CParser.__init__(self, stream)
+            self._start(line_offset)
+
+
+def _construct_int(loader: _Bounded, node: ScalarNode) -> int | Refused:
     text = node.value
     digits = len(text.lstrip("+-").replace("_", ""))
     if digits > MAX_INT_DIGITS:
         return Refused(f"integer of {digits} digits is outside the 64-bit range")
-    return yaml.SafeLoader.construct_yaml_int(loader, node)
+    return SafeConstructor.construct_yaml_int(loader, node)
 
 
-def _construct_map(loader: _Loader, node: MappingNode) -> Iterator[Mapping]:
+def _construct_map(loader: _Bounded, node: MappingNode) -> Iterator[Mapping]:
     data = Mapping()
     yield data
     seen: set[tuple[str, str]] = set()
@@ -184,50 +276,106 @@ def _construct_map(loader: _Loader, node: MappingNode) -> Iterator[Mapping]:
     data.duplicates = tuple(duplicates)
 
 
-_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
-_Loader.add_constructor("tag:yaml.org,2002:map", _construct_map)
+_Bounded.add_constructor("tag:yaml.org,2002:int", _construct_int)  # type: ignore[type-var]
+_Bounded.add_constructor("tag:yaml.org,2002:map", _construct_map)  # type: ignore[type-var]
 
 
-def _yaml_error(exc: yaml.YAMLError) -> LoadError:
+def _yaml_error(exc: yaml.YAMLError, line_offset: int) -> LoadError:
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         what = exc.problem or exc.context or "syntax error"
-        return LoadError(f"{where}invalid YAML: {what}")
-    return LoadError(f"invalid YAML: {exc}")
+        if "maximum nesting depth" in what:  # libyaml's own limit (1,000 levels)
+            what = f"nesting deeper than {MAX_DEPTH} levels"
+        else:
+            what = f"invalid YAML: {what}"
+        message = f"{_mark_text(mark, line_offset)}{what}"
+        return LoadError(message) if mark is None else _Stop(message, mark.line + line_offset)
+    return LoadError(f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+
+
+_DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
+
+
+def _next_document(text: str, start: int, line: int, after_line: int) -> tuple[int, int] | None:
+    """Offset and line of the first ``---`` line below ``after_line``, from ``start`` (on ``line``)."""
+    for found in _DOCUMENT_START.finditer(text, start):
+        line += text.count("\n", start, found.start())
+        start = found.start()
+        if line > after_line:
+            return start, line
+    return None
 
 
 def yaml_documents(text: str) -> Iterator[Any]:
     """Each document of a YAML stream, in order: its data, or a :class:`LoadError` for a refused one.
 
-    A document that is too deep or expands too far is skipped and the stream
-    goes on; a syntax error ends the stream (raised, after the documents
-    before it), because nothing after it can be trusted to start where it seems.
+    A document that is too deep or expands too far, or that the parser
+    cannot read, is reported and skipped: reading goes on at the next
+    ``---`` line, which always starts a document (YAML forbids it inside
+    one). An error that names no line ends the stream (raised, after the
+    documents before it).
     """
-    loader = _Loader(text)
+    stream: str | io.StringIO = text
+    start, line = 0, 0
+    while True:
+        stopped = yield from _stream(stream, line)
+        if stopped is None:
+            return
+        if not stopped.reported:
+            yield stopped
+        found = _next_document(text, start, line, stopped.document_line)
+        if found is None:
+            return
+        start, line = found
+        if isinstance(stream, str):  # one copy for every resume, read from the offset on
+            stream = io.StringIO(text)
+        stream.seek(start)
+
+
+def _stream(stream: str | io.StringIO, line_offset: int) -> Generator[Any, None, _Stop | None]:
+    """The documents of ``stream`` until its end (``None``) or a point the parser cannot go on from.
+
+    The returned stop knows the line where its document began, so reading
+    can resume at the next document marker after it.
+    """
+    loader = _loader(stream, line_offset)
+    document_line = line_offset
     try:
         while True:
             try:
                 if not loader.check_node():
-                    return
+                    return None
+                document_line = loader.peek_event().start_mark.line + line_offset
                 node = loader.get_node()
+            except _Stop as exc:
+                return exc.at(document_line)
             except LoadError as exc:
                 yield exc
                 try:
                     loader.skip_document()
+                except _Stop as exc_:
+                    return exc_.at(document_line, reported=True)
                 except yaml.YAMLError as syntax:
-                    raise _yaml_error(syntax) from None
+                    return _stopped(syntax, line_offset).at(document_line, reported=True)
                 continue
             except yaml.YAMLError as exc:
-                raise _yaml_error(exc) from None
+                return _stopped(exc, line_offset).at(document_line)
             try:
                 yield loader.construct_document(node)
             except yaml.YAMLError as exc:  # e.g. an unknown tag: this document only
                 loader.constructed_objects, loader.recursive_objects = {}, {}
                 loader.state_generators, loader.deep_construct = [], False
-                yield _yaml_error(exc)
+                yield _yaml_error(exc, line_offset)
     finally:
         loader.dispose()
+
+
+def _stopped(exc: yaml.YAMLError, line_offset: int) -> _Stop:
+    """The error as a :class:`_Stop`; raised as it is when it names no line (nowhere to resume from)."""
+    error = _yaml_error(exc, line_offset)
+    if not isinstance(error, _Stop):
+        raise error from None
+    return error
 
 
 # --- JSON --------------------------------------------------------------------------------

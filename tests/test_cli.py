@@ -257,7 +257,7 @@ def test_yaml_syntax_error_names_file_and_line(osmia: Osmia, db: Path, tmp_path:
     source.write_text("apiVersion: osmia.dev/v1alpha1\nkind: TaskRun\nmetadata:\n  name: [unclosed\n")
     outcome = osmia("memory", "--db", db, "ingest", source)
     assert outcome.code == 2
-    assert f"{source}: line 5, column 1: invalid YAML" in outcome.err
+    assert f"{source}: document 1: line 5, column 1: invalid YAML" in outcome.err
 
 
 def test_invalid_json_names_file_and_line(osmia: Osmia, db: Path, tmp_path: Path) -> None:
