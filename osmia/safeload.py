@@ -39,7 +39,7 @@ from yaml.events import DocumentEndEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.parser import Parser
 from yaml.reader import Reader
-from yaml.resolver import Resolver
+from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
 try:
@@ -133,7 +133,37 @@ class _Stop(LoadError):
         return self
 
 
-class _Bounded(Composer, SafeConstructor, Resolver):
+class CoreResolver(BaseResolver):
+    """YAML 1.2's core schema: ``yes``, ``on`` and ``n`` are strings, ``010`` is ten, no implicit dates.
+
+    PyYAML resolves plain scalars by YAML 1.1, where ``enabled: yes`` is
+    ``true`` and ``1:30`` is ninety; the API server's JSON knows only
+    ``true``/``false`` and decimal numbers, so a document means here what
+    it means there, and ``yes`` is refused where a boolean is required.
+    """
+
+
+CoreResolver.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+CoreResolver.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789")
+)
+CoreResolver.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+    ),
+    list("-+.0123456789"),
+)
+CoreResolver.add_implicit_resolver(
+    "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
+)
+CoreResolver.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^<<$"), ["<"])
+
+
+class _Bounded(Composer, SafeConstructor, CoreResolver):
     """PyYAML's composer and safe constructor with depth and alias expansion bounded.
 
     The events come from libyaml when PyYAML was built with it (about ten
@@ -153,7 +183,7 @@ class _Bounded(Composer, SafeConstructor, Resolver):
         self.line_offset = line_offset
         Composer.__init__(self)
         SafeConstructor.__init__(self)
-        Resolver.__init__(self)
+        CoreResolver.__init__(self)
         self._depth = 0
         self._cost: dict[int, int] = {}
         self._alias_cost = 0
@@ -254,11 +284,28 @@ if _CParser is not None:
 
 
 def _construct_int(loader: _Bounded, node: ScalarNode) -> int | Refused:
-    text = node.value
-    digits = len(text.lstrip("+-").replace("_", ""))
-    if digits > MAX_INT_DIGITS:
-        return Refused(f"integer of {digits} digits is outside the 64-bit range")
-    return SafeConstructor.construct_yaml_int(loader, node)
+    """A YAML 1.2 integer (decimal, ``0o`` octal, ``0x`` hex), refused when too long to be 64 bits."""
+    text = str(node.value).replace("_", "")
+    sign, digits = (-1, text[1:]) if text.startswith("-") else (1, text.lstrip("+"))
+    if len(digits) > MAX_INT_DIGITS:
+        return Refused(f"integer of {len(digits)} digits is outside the 64-bit range")
+    base = {"0o": 8, "0x": 16, "0b": 2}.get(digits[:2].lower(), 10)
+    try:
+        return sign * int(digits[2:] if base != 10 else digits, base)
+    except ValueError:
+        return Refused(f"{_short_text(text)} is not an integer")
+
+
+def _construct_bool(loader: _Bounded, node: ScalarNode) -> bool | Refused:
+    """``true`` or ``false`` in any case; ``!!bool yes`` is refused, not guessed."""
+    text = str(node.value).lower()
+    if text in ("true", "false"):
+        return text == "true"
+    return Refused(f"{_short_text(node.value)} is not true or false")
+
+
+def _short_text(text: str) -> str:
+    return repr(text if len(text) <= 30 else text[:30] + "…")
 
 
 def _construct_map(loader: _Bounded, node: MappingNode) -> Iterator[Mapping]:
@@ -277,6 +324,7 @@ def _construct_map(loader: _Bounded, node: MappingNode) -> Iterator[Mapping]:
 
 
 _Bounded.add_constructor("tag:yaml.org,2002:int", _construct_int)  # type: ignore[type-var]
+_Bounded.add_constructor("tag:yaml.org,2002:bool", _construct_bool)  # type: ignore[type-var]
 _Bounded.add_constructor("tag:yaml.org,2002:map", _construct_map)  # type: ignore[type-var]
 
 
