@@ -24,6 +24,7 @@ from osmia.taskrun import TaskRun, TaskRunError, parse_taskrun
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "MAX_OBJECTS",
     "STDIN",
     "STDIN_NAME",
     "SUFFIXES",
@@ -91,6 +92,10 @@ def expand_paths(paths: Iterable[str]) -> list[str]:
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Largest input file (or standard input) read; a bigger one is refused before parsing."""
+
+
+MAX_OBJECTS = 200_000
+"""Most objects (documents and List items) read from one file; the rest is refused with one line."""
 
 
 def _file_kind(mode: int) -> str:
@@ -211,9 +216,17 @@ def iter_objects(name: str, text: str) -> Iterator[tuple[str, Any]]:
     objects after it still come. Raises :class:`DocumentError` at a syntax
     error, after yielding the documents before it.
     """
+    objects = 0
     for index, doc in enumerate(_documents(name, text), start=1):
         if doc is None:
             continue
+        objects += len(doc) if _is_list(doc) and isinstance(doc, list) else 1
+        if _is_list(doc) and isinstance(doc, dict):
+            objects += len(doc["items"]) - 1
+        if objects > MAX_OBJECTS:
+            raise DocumentError(
+                f"{name}: document {index}: more than {MAX_OBJECTS} objects in one file; refused"
+            )
         where = f"{name}: document {index}"
         if isinstance(doc, LoadError):
             yield where, DocumentError(str(doc))

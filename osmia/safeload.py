@@ -52,6 +52,7 @@ except ImportError:  # PyYAML built without libyaml
 __all__ = [
     "MAX_ALIAS_COST",
     "MAX_DEPTH",
+    "MAX_DOCUMENT_VALUES",
     "MAX_INT_DIGITS",
     "MAX_OBJECT_CHARS",
     "MAX_OBJECT_VALUES",
@@ -77,6 +78,9 @@ MAX_OBJECT_CHARS = 3 * 1024 * 1024
 
 MAX_OBJECT_VALUES = 100_000
 """Most values (scalars and containers) in one object; a full TaskRun has a few thousand at most."""
+
+MAX_DOCUMENT_VALUES = 1_000_000
+"""Most values in one document (a ``kind: List`` of some 10,000 TaskRuns): bounds the cost of composing."""
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -187,9 +191,10 @@ class _Bounded(Composer, SafeConstructor, CoreResolver):
         self._depth = 0
         self._cost: dict[int, int] = {}
         self._alias_cost = 0
+        self._values = 0
 
     def compose_document(self) -> Node | None:
-        self._depth, self._cost, self._alias_cost = 0, {}, 0
+        self._depth, self._cost, self._alias_cost, self._values = 0, {}, 0, 0
         try:
             return super().compose_document()
         finally:
@@ -221,6 +226,12 @@ class _Bounded(Composer, SafeConstructor, CoreResolver):
                     f"{self._at(node)}aliases expand to more than {MAX_ALIAS_COST} values (an alias bomb?)"
                 )
             return
+        self._values += 1
+        if self._values > MAX_DOCUMENT_VALUES:
+            raise LoadError(
+                f"{self._at(node)}the document holds more than {MAX_DOCUMENT_VALUES} values"
+                " (split it into a --- stream)"
+            )
         cost = 1
         if isinstance(node, ScalarNode):
             cost += len(node.value) // 64
@@ -445,7 +456,13 @@ def _json_constant(name: str) -> Refused:
 
 
 def json_document(text: str) -> Any:
-    """One JSON document; raises :class:`LoadError` (with line and column) when it is not JSON."""
+    """One JSON document; raises :class:`LoadError` (with line and column) when it is not JSON.
+
+    Counting brackets first (an upper bound on containers: some may sit in
+    strings) refuses a document of millions of tiny objects before building them.
+    """
+    if text.count("{") + text.count("[") > MAX_DOCUMENT_VALUES:
+        raise LoadError(f"the document holds more than {MAX_DOCUMENT_VALUES} objects and lists")
     try:
         return json.loads(
             text, object_pairs_hook=_json_mapping, parse_int=_bounded_int, parse_constant=_json_constant

@@ -270,3 +270,26 @@ def test_duplicate_keys_in_a_taskrun_are_refused_in_yaml_and_json(tmp_path: Path
     for path in (yaml_path, json_path):
         (parsed,) = list(iter_taskruns(str(path)))
         assert parsed.run is None and parsed.field_path == "spec.flow", parsed.message
+
+
+def test_a_document_of_too_many_values_is_refused_and_the_next_one_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("osmia.safeload.MAX_DOCUMENT_VALUES", 1000)
+    docs = list(yaml_documents("- " + "\n- ".join(["{}"] * 1001) + "\n---\nb: 1\n"))
+    assert isinstance(docs[0], LoadError) and "more than 1000 values" in str(docs[0])
+    assert docs[1] == {"b": 1}
+    with pytest.raises(LoadError, match="more than 1000 objects and lists"):
+        json_document("[" + "{}, " * 1001 + "{}]")
+
+
+def test_a_file_of_too_many_objects_is_cut_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("osmia.documents.MAX_OBJECTS", 3)
+    path = tmp_path / "many.yaml"
+    path.write_text("---\n".join(good_yaml(f"r{i}") for i in range(5)))
+    parsed = []
+    with pytest.raises(DocumentError, match="document 4: more than 3 objects in one file"):
+        parsed.extend(iter_taskruns(str(path)))
+    assert [p.run.name for p in parsed if p.run] == ["r0", "r1", "r2"]
