@@ -275,7 +275,7 @@ def test_duplicate_keys_in_a_taskrun_are_refused_in_yaml_and_json(tmp_path: Path
 def test_a_document_of_too_many_values_is_refused_and_the_next_one_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("osmia.safeload.MAX_DOCUMENT_VALUES", 1000)
+    monkeypatch.setattr("osmia.safeload.values.MAX_DOCUMENT_VALUES", 1000)
     docs = list(yaml_documents("- " + "\n- ".join(["{}"] * 1001) + "\n---\nb: 1\n"))
     assert isinstance(docs[0], LoadError) and "more than 1000 values" in str(docs[0])
     assert docs[1] == {"b": 1}

@@ -1,35 +1,18 @@
-"""Loading untrusted YAML and JSON text into plain data, with every size bounded.
+"""YAML: libyaml's (or PyYAML's) events, composed in Python with depth, aliases and size bounded.
 
-Both loaders produce the same plain values (``dict``, ``list``, ``str``,
-``int``, ``float``, ``bool``, ``None``; YAML also dates) and never fail on a
-value inside a document: what the API server would refuse (a duplicate key,
-an integer outside 64 bits) becomes a :class:`Refused` marker or a
-:class:`Mapping` that remembers its duplicate keys, so that
-:func:`check_object` can name the field and the caller can skip that one
-object and go on with the others.
-
-What is bounded, and why:
-
-- nesting depth (:data:`MAX_DEPTH`): the YAML composer and ``json`` recurse;
-  1,000 levels would end in ``RecursionError``;
-- alias expansion (:data:`MAX_ALIAS_COST`): ``&a [*b, *b, ...]`` chains grow
-  exponentially when anything walks them; counted while composing, before any
-  value is built;
-- integer digits (:data:`MAX_INT_DIGITS`): Python refuses to parse 4,300+
-  digits, and the API server only knows 64-bit integers;
-- one object's size (:data:`MAX_OBJECT_CHARS`), checked by
-  :func:`check_object` with a walk that stops as soon as the budget is spent.
+PyYAML resolves plain scalars by YAML 1.1 and composes without limits; here
+the YAML 1.2 core schema applies (:class:`CoreResolver`), a document is
+refused past :data:`~osmia.safeload.values.MAX_DEPTH` levels,
+:data:`~osmia.safeload.values.MAX_ALIAS_COST` alias-expanded values or
+:data:`~osmia.safeload.values.MAX_DOCUMENT_VALUES` values, and a document
+the parser cannot read is skipped up to the next ``---`` line.
 """
 
 from __future__ import annotations
 
 import io
-import json
-import math
 import re
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -42,76 +25,15 @@ from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
+from osmia.safeload import values
+from osmia.safeload.values import MAX_ALIAS_COST, MAX_DEPTH, MAX_INT_DIGITS, LoadError, Mapping, Refused
+
 try:
     from yaml import _yaml as _libyaml
 
     _CParser: Any = _libyaml.CParser
 except ImportError:  # PyYAML built without libyaml
     _CParser = None
-
-__all__ = [
-    "MAX_ALIAS_COST",
-    "MAX_DEPTH",
-    "MAX_DOCUMENT_VALUES",
-    "MAX_INT_DIGITS",
-    "MAX_OBJECT_CHARS",
-    "MAX_OBJECT_VALUES",
-    "LoadError",
-    "Mapping",
-    "Refused",
-    "check_object",
-    "json_document",
-    "yaml_documents",
-]
-
-MAX_DEPTH = 64
-"""Deepest nesting accepted in one document (a TaskRun needs 6)."""
-
-MAX_ALIAS_COST = 100_000
-"""How many values all the aliases of one YAML document may stand for, together."""
-
-MAX_INT_DIGITS = 20
-"""Longest integer literal turned into a number (64-bit integers have at most 19 digits)."""
-
-MAX_OBJECT_CHARS = 3 * 1024 * 1024
-"""Largest object, in characters of keys and values: the API server's request limit (3 MiB)."""
-
-MAX_OBJECT_VALUES = 100_000
-"""Most values (scalars and containers) in one object; a full TaskRun has a few thousand at most."""
-
-MAX_DOCUMENT_VALUES = 1_000_000
-"""Most values in one document (a ``kind: List`` of some 10,000 TaskRuns): bounds the cost of composing."""
-
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_SCALARS = (str, bool, int, float, date, type(None))
-
-
-class LoadError(ValueError):
-    """A document that cannot be loaded at all: too deep, too many aliases, bad syntax (line and column)."""
-
-
-@dataclass(frozen=True)
-class Refused:
-    """A value the API server would refuse, kept in place so :func:`check_object` can name its field."""
-
-    problem: str
-
-
-class Mapping(dict[Any, Any]):
-    """A mapping that remembers the keys it had more than once (the last value wins, as in PyYAML)."""
-
-    duplicates: tuple[str, ...] = ()
-
-
-def _bounded_int(text: str) -> int | Refused:
-    digits = len(text.lstrip("+-").replace("_", ""))
-    if digits > MAX_INT_DIGITS:
-        return Refused(f"integer of {digits} digits is outside the 64-bit range")
-    return int(text)
-
-
-# --- YAML --------------------------------------------------------------------------------
 
 
 def _mark_text(mark: Any, line_offset: int) -> str:
@@ -227,9 +149,9 @@ class _Bounded(Composer, SafeConstructor, CoreResolver):
                 )
             return
         self._values += 1
-        if self._values > MAX_DOCUMENT_VALUES:
+        if self._values > values.MAX_DOCUMENT_VALUES:
             raise LoadError(
-                f"{self._at(node)}the document holds more than {MAX_DOCUMENT_VALUES} values"
+                f"{self._at(node)}the document holds more than {values.MAX_DOCUMENT_VALUES} values"
                 " (split it into a --- stream)"
             )
         cost = 1
@@ -435,134 +357,3 @@ def _stopped(exc: yaml.YAMLError, line_offset: int) -> _Stop:
     if not isinstance(error, _Stop):
         raise error from None
     return error
-
-
-# --- JSON --------------------------------------------------------------------------------
-
-
-def _json_mapping(pairs: list[tuple[str, Any]]) -> Mapping:
-    data = Mapping()
-    duplicates: list[str] = []
-    for key, value in pairs:
-        if key in data and key not in duplicates:
-            duplicates.append(key)
-        data[key] = value
-    data.duplicates = tuple(duplicates)
-    return data
-
-
-def _json_constant(name: str) -> Refused:
-    return Refused(f"{name} is not a number the API server accepts")
-
-
-def json_document(text: str) -> Any:
-    """One JSON document; raises :class:`LoadError` (with line and column) when it is not JSON.
-
-    Counting brackets first (an upper bound on containers: some may sit in
-    strings) refuses a document of millions of tiny objects before building them.
-    """
-    if text.count("{") + text.count("[") > MAX_DOCUMENT_VALUES:
-        raise LoadError(f"the document holds more than {MAX_DOCUMENT_VALUES} objects and lists")
-    try:
-        return json.loads(
-            text, object_pairs_hook=_json_mapping, parse_int=_bounded_int, parse_constant=_json_constant
-        )
-    except json.JSONDecodeError as exc:
-        raise LoadError(f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise LoadError(f"nesting deeper than {MAX_DEPTH} levels") from None
-
-
-# --- checking one object -----------------------------------------------------------------
-
-
-def _key_text(key: str) -> str:
-    shown = key if len(key) <= 60 else key[:59] + "…"
-    return shown.encode("unicode_escape").decode("ascii") if not shown.isprintable() else shown
-
-
-def _join(path: str, key: Any) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    text = _key_text(str(key))
-    return f"{path}.{text}" if path else text
-
-
-def _string_problem(text: str) -> str | None:
-    if _SURROGATE.search(text):
-        return "holds a lone surrogate (not valid Unicode text)"
-    return None
-
-
-def check_object(obj: Any) -> tuple[str, str] | None:
-    """The first problem in one object as ``(field path, problem)``; ``None`` when it is plain data.
-
-    Refuses what the API server would refuse before any field is looked at:
-    nesting past :data:`MAX_DEPTH`, more than :data:`MAX_OBJECT_CHARS`,
-    duplicate or non-string keys, lone surrogates, integers outside 64 bits,
-    NaN and infinities, and YAML-only types (sets, binary, pairs). The walk
-    is iterative and stops when the size budget is spent, so a value shared
-    by many aliases costs no more than the budget.
-    """
-    budget = MAX_OBJECT_CHARS
-    values = 0
-    stack: list[tuple[str, Any, int]] = [("", obj, 0)]
-    while stack:
-        path, value, depth = stack.pop()
-        values += 1
-        if values > MAX_OBJECT_VALUES:
-            return where_of(path), f"the object holds more than {MAX_OBJECT_VALUES} values"
-        where = where_of(path)
-        if isinstance(value, Refused):
-            return where, value.problem
-        if isinstance(value, str):
-            budget -= len(value) + 2
-            if problem := _string_problem(value):
-                return where, problem
-        elif isinstance(value, bool) or value is None or isinstance(value, date):
-            budget -= 5
-        elif isinstance(value, int):
-            budget -= 8
-            if not INT64_MIN <= value <= INT64_MAX:
-                return where, "integer is outside the 64-bit range"
-        elif isinstance(value, float):
-            budget -= 8
-            if not math.isfinite(value):
-                return where, f"{value} is not a number the API server accepts"
-        elif isinstance(value, dict):
-            budget -= 2
-            if depth >= MAX_DEPTH:
-                return where, f"nesting deeper than {MAX_DEPTH} levels"
-            duplicates = getattr(value, "duplicates", ())
-            if duplicates:
-                return _join(path, duplicates[0]), "duplicate key (a key may appear once in a mapping)"
-            for key, item in value.items():
-                if not isinstance(key, str):
-                    return where, f"key {_short(key)} is not a string"
-                budget -= len(key) + 2
-                if problem := _string_problem(key):
-                    return where, f"a key {problem}"
-                stack.append((_join(path, key), item, depth + 1))
-        elif isinstance(value, list):
-            budget -= 2
-            if depth >= MAX_DEPTH:
-                return where, f"nesting deeper than {MAX_DEPTH} levels"
-            stack.extend((_join(path, i), item, depth + 1) for i, item in enumerate(value))
-        else:
-            return where, f"a {type(value).__name__} value is not plain YAML/JSON data"
-        if budget < 0:
-            return where, f"the object is larger than {MAX_OBJECT_CHARS // (1024 * 1024)} MiB"
-    return None
-
-
-def where_of(path: str) -> str:
-    """A field path for messages; the whole object is ``<document>``."""
-    return path or "<document>"
-
-
-def _short(value: Any) -> str:
-    """A bounded, one-line description of a scalar for messages (never a big container's repr)."""
-    if isinstance(value, (bool, int, float, type(None))):
-        text = repr(value)
-        return text if len(text) <= 30 else text[:29] + "…"
-    return f"of type {type(value).__name__}"
