@@ -13,7 +13,8 @@ from pathlib import Path
 from osmia.cli.errors import EXIT_OK, Failure, UsageError
 from osmia.cli.session import Session
 from osmia.cli.shapes import export_text, print_json
-from osmia.documents import STDIN
+from osmia.cli.terminal import inline
+from osmia.documents import STDIN, DocumentError, read_text
 from osmia.memory.portable import ImportRefused, PortableGraph, parse_export_text, read_export
 
 
@@ -41,15 +42,20 @@ async def cmd_export(args: argparse.Namespace, session: Session) -> int:
         _write_atomically(Path(args.file), text)
         if not session.json:
             counts = f"{len(data['nodes'])} nodes, {len(data['edges'])} edges, {len(data['runs'])} runs"
-            print(f"exported {counts} to {args.file}", file=sys.stderr)
+            print(f"exported {counts} to {inline(args.file)}", file=sys.stderr)
     return EXIT_OK
 
 
+MAX_EXPORT_BYTES = 1024 * 1024 * 1024
+"""Largest export ``import`` reads (1 GiB); a bigger file is refused before parsing."""
+
+
 def _read_export(name: str) -> PortableGraph:
+    """The export in ``name``, read within bounds, parsed (duplicate keys refused), validated and cleaned."""
     try:
-        text = sys.stdin.read() if name == STDIN else Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        text = read_text(name, limit=MAX_EXPORT_BYTES)
+    except DocumentError as exc:
+        raise UsageError(str(exc)) from None
     try:
         # Checked before the database is opened: a refused file creates and writes nothing.
         return read_export(parse_export_text(text), time.time())

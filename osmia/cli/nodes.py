@@ -8,6 +8,7 @@ from osmia.cli.errors import EXIT_OK, Failure, UsageError
 from osmia.cli.render import print_node, print_search_hit, print_status
 from osmia.cli.session import Session
 from osmia.cli.shapes import edge_json, node_json, print_json
+from osmia.cli.terminal import inline
 
 
 async def cmd_status(args: argparse.Namespace, session: Session) -> int:
@@ -67,7 +68,7 @@ async def cmd_forget(args: argparse.Namespace, session: Session) -> int:
     if session.json:
         print_json({"forgotten": args.node_id})
     else:
-        print(f"forgot {args.node_id}")
+        print(f"forgot {inline(args.node_id)}")
     return EXIT_OK
 
 

@@ -5,19 +5,36 @@ from __future__ import annotations
 import argparse
 import functools
 from importlib import metadata
-from typing import Any
+from typing import Any, NoReturn
 
+from osmia.cli.terminal import inline
 from osmia.config import ENV_MEMORY_STORE_PATH
 from osmia.taskrun import Flow
 
+MAX_CYCLES = 1_000_000
+"""Most decay cycles one ``decay --cycles`` applies (far past the point where every node is pruned)."""
 
-def _non_negative_int(text: str) -> int:
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with usage errors on one line (control characters escaped) and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: error: MESSAGE (see PROG --help)`` and exit 2."""
+        self.exit(2, f"{self.prog}: error: {inline(message)} (see {self.prog} --help)\n")
+
+
+def _cycles(text: str) -> int:
+    shown = repr(text if len(text) <= 30 else text[:29] + "…")
+    if len(text.strip()) > 20:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {MAX_CYCLES}; got {shown}")
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number; got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a whole number; got {shown}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative; got {value}")
+    if value > MAX_CYCLES:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_CYCLES}; got {value}")
     return value
 
 
@@ -107,7 +124,7 @@ def _add_verb_arguments(verbs: dict[str, argparse.ArgumentParser]) -> None:
         "--replace", action="store_true", help="wipe a non-empty database before importing"
     )
     verbs["decay"].add_argument(
-        "--cycles", type=_non_negative_int, metavar="N", help="apply N cycles now (default: those due)"
+        "--cycles", type=_cycles, metavar="N", help="apply N cycles now (default: those due)"
     )
 
 
@@ -147,9 +164,7 @@ def _version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line: ``osmia run``, ``osmia memory <verb>`` and ``osmia agent``."""
-    parser = argparse.ArgumentParser(
-        prog="osmia", description="Osmia: episodic memory for AI coding agents on Kubernetes."
-    )
+    parser = Parser(prog="osmia", description="Osmia: episodic memory for AI coding agents on Kubernetes.")
     parser.add_argument("--version", action="version", version=f"osmia {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _run_parser(commands)

@@ -192,13 +192,23 @@ def build_export(
 # --- reading --------------------------------------------------------------------------
 
 
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are unique: with two, which one counts would be the parser's whim."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ImportRefused(f"duplicate key {_plain(key)[:60]!r}")
+        data[key] = value
+    return data
+
+
 def parse_export_text(text: str) -> Any:
     """JSON text → data; any problem (syntax, a 5,000-digit number, deep nesting) is refused.
 
     ``NaN`` and ``Infinity`` parse (Python writes them) and are refused by the model, by name.
     """
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_refuse_duplicates)
     except json.JSONDecodeError as exc:
         raise ImportRefused(f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}") from None
     except RecursionError:
