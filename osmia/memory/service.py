@@ -28,6 +28,7 @@ from osmia.memory.merge import merge
 from osmia.memory.patterns import recompute
 from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker, to_injected
+from osmia.memory.sanitize import sanitized
 from osmia.memory.store import Store, StoreError, explain_sqlite_error, node_from_row, node_to_row
 from osmia.memory.text import fts_query
 from osmia.memory.types import (
@@ -206,7 +207,8 @@ class Memory:
             return IngestResult(run.run_key, "skipped", reason="the run has not finished")
         started = time.perf_counter()
         try:
-            result = await self._guarded("ingest", lambda: self._ingest(run, finished_at))
+            clean = sanitized(run)  # the one redaction step: every stored field, the runs table too
+            result = await self._guarded("ingest", lambda: self._ingest(clean, finished_at))
         except Exception:
             metrics.EXTRACTIONS.labels(outcome="failed").inc()
             raise
