@@ -45,8 +45,8 @@ def looks_random(value: str, min_len: int = 16) -> bool:
     """
     if len(value) < min_len or value == REDACTED:
         return False
-    if value.isdigit():
-        return False
+    if value.isdigit() or all(c.islower() or c in "-_./" for c in value):
+        return False  # numbers, and words joined by separators (kebab-case phrases, paths)
     classes = sum(
         (
             any(c.islower() for c in value),
@@ -180,7 +180,7 @@ _NAME_ONLY = (
 _OPERATOR = r"""["']?[ \t]*(:=|=>|==?|:|\+=)[ \t]*"""
 _VALUE = (
     r"""(?:"((?:[^"\\\r\n]|\\.)+)"|'([^'\r\n]+)'|`([^`\r\n]+)`"""
-    r"""|([^\s'"`,;)\]}>]+))"""
+    r"""|([^\s'"`,;)\]}>:=][^\s'"`,;)\]}>]*))"""
 )
 
 
@@ -204,6 +204,13 @@ def _strong_value(value: str, quoted: bool, operator: str) -> bool:
         return True
     return not (value.isalpha() and value.islower() and len(value) < 12)
 
+
+# A name and its value given apart: Kubernetes env entries (``- name: DB_PASSWORD`` then
+# ``value: …``, across lines), .NET ``<add key="ApiSecret" value="…"/>``, JSON name/value pairs.
+_NAME_VALUE = linear(
+    rf"""(?i)\b(?:name|key)["']?[ \t]*[:=][ \t]*["']?({_IDENT}{_STRONG}{_IDENT})["']?[\s,]*"""
+    rf"""["']?value{_OPERATOR}{_VALUE}"""
+)
 
 _ASSIGNMENTS = (
     # Strong names: any value that is not a placeholder, count, version or prose word.
@@ -246,7 +253,7 @@ RULES: tuple[Rule, ...] = (
     # unterminated block is redacted to the end of the text.
     _rule(
         "private-key",
-        rf"(?s)-----BEGIN {_BLOCK_KEY}-----.*?(?:-----END {_BLOCK_KEY}-----|$)",
+        rf"(?is)-----BEGIN {_BLOCK_KEY}-----.*?(?:-----END {_BLOCK_KEY}-----|$)",
     ),
     _rule("putty-key", r"(?s)PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)"),
     _rule("age-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b"),
@@ -301,7 +308,7 @@ RULES: tuple[Rule, ...] = (
     _rule("discord-webhook", r"(?i)discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{20,}"),
     _rule("discord-bot", r"\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b"),
     _rule("teams-webhook", r"(?i)\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{40,}"),
-    _rule("telegram", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b"),
+    _rule("telegram", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}"),
     _rule("twilio", r"\bSK[0-9a-fA-F]{32}\b"),
     _rule("sendgrid", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}"),
     _rule("mailgun", r"\bkey-[0-9a-f]{32}\b"),
@@ -377,6 +384,7 @@ def _flag_sub() -> Callable[[str], str]:
 
 _STEPS: tuple[Callable[[str], str], ...] = (
     *(_rule_sub(rule) for rule in RULES),
+    _assignment_sub(_NAME_VALUE, strong=True),
     _assignment_sub(_ASSIGNMENTS[0], strong=True),
     _assignment_sub(_ASSIGNMENTS[1], strong=False),
     _flag_sub(),
@@ -394,6 +402,20 @@ def redact(text: str) -> str:
         if text == before:
             break
     return text
+
+
+_TOKEN = linear(r"[A-Za-z0-9_+/=.~-]{16,}")
+
+
+def redact_name(text: str) -> str:
+    """A name (engine, language, branch): :func:`redact`, and any random-looking run of 16+ characters.
+
+    Names are words; a token in one is a secret whatever its format, even one
+    the parser lower-cased (``spec.repository.language``).
+    """
+    return _TOKEN.sub(
+        lambda m: REDACTED if looks_random(m.group(0) or "", 16) else m.group(0) or "", redact(text)
+    )
 
 
 def contains_secret(text: str) -> bool:

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from osmia.memory.cleaning import MAX_LINE, clean_text, drop_invisible
-from osmia.memory.redaction import redact
+from osmia.memory.redaction import redact, redact_name
 from osmia.taskrun import Repository, Result, TaskRun, Ticket
 
 
@@ -44,8 +44,17 @@ def stored_text(text: str, max_len: int = MAX_LINE) -> str:
     return clean_text(redacted(text), max_len)
 
 
+def redacted_name(text: str) -> str:
+    """A name's text as it may be stored (engine, language, branch): see :func:`redact_name`."""
+    return redact_name(drop_invisible(text)) if text else text
+
+
 def _all(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(redacted(v) for v in values)
+
+
+def _names(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(redacted_name(v) for v in values)
 
 
 def _ticket(ticket: Ticket) -> Ticket:
@@ -62,14 +71,14 @@ def _ticket(ticket: Ticket) -> Ticket:
 def _result(result: Result) -> Result:
     tool_calls: dict[str, int] = {}
     for tool, count in result.tool_calls.items():
-        name = redacted(tool)
+        name = redacted_name(tool)
         tool_calls[name] = tool_calls.get(name, 0) + count
     return replace(
         result,
         summary=redacted(result.summary),
         failure_reason=redacted(result.failure_reason),
         merge_request_url=redacted(result.merge_request_url),
-        branch_name=redacted(result.branch_name),
+        branch_name=redacted_name(result.branch_name),
         files_changed=_all(result.files_changed),
         tests_failed=_all(result.tests_failed),
         flaky_tests=_all(result.flaky_tests),
@@ -82,11 +91,13 @@ def sanitized(run: TaskRun) -> TaskRun:
     """``run`` with every free-text field redacted; identity, enums and numbers unchanged."""
     return replace(
         run,
-        engine=redacted(run.engine),
+        engine=redacted_name(run.engine),
         ticket=_ticket(run.ticket),
-        fallback_engines=_all(run.fallback_engines),
-        repository=Repository(url=redacted(run.repository.url), language=redacted(run.repository.language)),
+        fallback_engines=_names(run.fallback_engines),
+        repository=Repository(
+            url=redacted(run.repository.url), language=redacted_name(run.repository.language)
+        ),
         instructions=redacted(run.instructions),
-        engine_attempts=_all(run.engine_attempts),
+        engine_attempts=_names(run.engine_attempts),
         result=_result(run.result) if run.result is not None else None,
     )
