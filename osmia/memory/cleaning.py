@@ -29,6 +29,7 @@ MAX_LINE = 300
 MAX_INPUT = 8192
 MAX_PASSES = 32
 REMOVED = "[removed]"
+ELLIPSIS = "…"
 
 # Characters that render as nothing or reorder text: controls (C0, DEL, C1), format characters
 # (zero-width space/joiners, bidi embeddings/overrides/isolates, BOM, soft hyphen, tag characters),
@@ -97,12 +98,19 @@ def _keep_line_breaks(m: Match) -> str:
     return char if char in ("\t", "\n", "\r") else ""
 
 
+def _nfkc(text: str) -> str:
+    """NFKC, except for ``…`` (the truncation mark, which NFKC would turn into three dots)."""
+    if text.isascii():
+        return text
+    return ELLIPSIS.join(unicodedata.normalize("NFKC", part) for part in text.split(ELLIPSIS))
+
+
 def strip_invisible(text: str) -> str:
     """Drop invisible, bidirectional and control characters; line breaks and tabs become spaces.
 
     NFKC first, so full-width and compatibility forms (``ｓｙｓｔｅｍ：``) read as what they show.
     """
-    text = unicodedata.normalize("NFKC", encodable(text))
+    text = _nfkc(encodable(text))
     text = _LINE_BREAKS.sub(" ", text)
     return _INVISIBLE.sub("", text)
 
@@ -152,7 +160,7 @@ def clean_text(text: str, max_len: int = MAX_LINE) -> str:
     for _ in range(MAX_PASSES):
         if len(text) <= max_len:
             return text
-        text = _fixed_point(text[: max_len - 1].rstrip() + "…")
+        text = _fixed_point(text[: max_len - 1].rstrip() + ELLIPSIS)
     return text[:max_len]
 
 
