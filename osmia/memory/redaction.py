@@ -45,7 +45,7 @@ def looks_random(value: str, min_len: int = 16) -> bool:
     """
     if len(value) < min_len or value == REDACTED:
         return False
-    if value.isdigit() or all(c.islower() or c in "-_./" for c in value):
+    if value.isdigit() or _plain_words(value):
         return False  # numbers, and words joined by separators (kebab-case phrases, paths)
     classes = sum(
         (
@@ -189,6 +189,17 @@ def _name_allowed(name: str) -> bool:
     return not name.lower().strip("'\"").endswith(_NAME_ONLY)
 
 
+def _plain_words(value: str) -> bool:
+    """Lower-case words joined by separators: ``stored``, ``test_token_refresh``, ``read-only``."""
+    return all(c.islower() or c in "-_./" for c in value.rstrip(".,:;!?)"))
+
+
+def _number_like(value: str) -> bool:
+    """A number, version or size (``1.2.3``, ``4096``, ``12k``), trailing punctuation aside."""
+    core = value.rstrip(".,:;!?)").lower().removesuffix("k").removesuffix("m")
+    return core.replace(".", "").replace("_", "").isdigit() and len(core) < 12
+
+
 def _strong_value(value: str, quoted: bool, operator: str) -> bool:
     """Whether a value assigned to a strong secret name is a secret.
 
@@ -231,7 +242,10 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             value = m.group(g)
             if value is None:
                 continue
-            ok = _strong_value(value, g != 6, m.group(2) or "") if strong else looks_random(value, 16)
+            if strong:
+                ok = _strong_value(value, g != 6, m.group(2) or "")
+            else:
+                ok = looks_random(value, 16) or (len(value) >= 8 and _basic_credentials(value))
             if not ok:
                 return whole
             start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
@@ -350,6 +364,18 @@ RULES: tuple[Rule, ...] = (
     # scheme://TOKEN@host: a user name that is a random token is a credential too.
     _rule("url-token", r"(?i)\b[a-z][a-z0-9+.-]{1,20}://([^\s:/@?#]{16,})@[A-Za-z0-9\[]", 1, _random(16)),
     _rule("curl-user", r"(?:^|\s)(?:-u|--user)[ \t]+[\"']?[^\s:\"']+:([^\s\"']{3,})", 1, _not_placeholder),
+    # .netrc: machine HOST login USER password SECRET
+    _rule("netrc", r"(?i)\blogin[ \t]+\S+[ \t]+password[ \t]+(\S+)", 1, _not_placeholder),
+    # A Docker config, base64: {"auths": ... } in a Kubernetes Secret or a CI variable.
+    _rule("docker-config", r"(?i)\.?dockerconfigjson[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9+/=]{20,})", 1),
+    # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…". Only values that are no plain word.
+    _rule(
+        "prose",
+        r"(?i)\b(?:password|passphrase|passwd|pwd|secret|token|api[ _-]?key)[ \t]+(?:is|was|=|of)[ \t]+"
+        r"[\"'`]?([^\s\"'`,;]{6,})",
+        1,
+        lambda value: _not_placeholder(value) and not _number_like(value) and not _plain_words(value),
+    ),
 )
 
 
