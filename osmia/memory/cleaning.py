@@ -20,8 +20,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-from osmia.memory.linear import LinearPattern, encodable, linear
-from osmia.memory.redaction import redact
+from osmia.memory.linear import LinearPattern, any_of, encodable, linear
+from osmia.memory.redaction import CANDIDATES, redact
 
 MAX_LINE = 300
 # Cleaning never returns more than ``max_len`` characters; what lies this far beyond it cannot
@@ -157,6 +157,44 @@ _STEPS: tuple[Callable[[str], str], ...] = (
 )
 
 
+# Where any step of a pass could change the text: a text none of these match is already clean,
+# which one search tells (most stored facts are), instead of a dozen searches and substitutions.
+_TRIGGERS = any_of(
+    [
+        p.pattern
+        for p in (
+            _HTML_COMMENT,
+            _HTML_TAG,
+            _MD_IMAGE,
+            _MD_LINK,
+            _MD_REF_LINK,
+            _MD_REFERENCE,
+            _FENCE,
+            _ROLE_MARKERS,
+            _INJECTION,
+            _HEADING_RUN,
+            _LEADING_MARKUP,
+            CANDIDATES,
+        )
+    ]
+    + [
+        r"[\s\p{Z}\x{0085}]{2,}",  # a whitespace run
+        r"[\t\n\v\f\r\x{0085}\p{Zl}\p{Zp}\x{A0}\x{1680}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}]",
+        r"[\s\p{Z}]$",  # a trailing space
+    ]
+)
+
+
+def _needs_pass(text: str) -> bool:
+    """False when one pass of cleaning would certainly leave ``text`` as it is."""
+    if not text.isascii():
+        if not unicodedata.is_normalized("NFKC", text.replace(ELLIPSIS, "")):
+            return True
+    if _invisible_table(text, space=_LINE_BREAK_CHARS):
+        return True
+    return _TRIGGERS.search(text) is not None
+
+
 def _one_pass(text: str) -> str:
     for step in _STEPS:
         text = step(text)
@@ -165,6 +203,8 @@ def _one_pass(text: str) -> str:
 
 def _fixed_point(text: str) -> str:
     for _ in range(MAX_PASSES):
+        if not _needs_pass(text):
+            return text
         after = _one_pass(text)
         if after == text:
             return text
@@ -176,7 +216,7 @@ def _fixed_point(text: str) -> str:
 def clean_text(text: str, max_len: int = MAX_LINE) -> str:
     """One safe line of data: no invisible or control characters, tags, links, role markers,
     injections, headings, fences or secrets; at most ``max_len`` characters; idempotent."""
-    text = _fixed_point(text[: max(MAX_INPUT, 4 * max_len)])
+    text = _fixed_point(encodable(text[: max(MAX_INPUT, 4 * max_len)]))
     for _ in range(MAX_PASSES):
         if len(text) <= max_len:
             return text

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from osmia.memory.linear import LinearPattern, Match, linear
+from osmia.memory.linear import LinearPattern, Match, any_of, linear
 
 REDACTED = "[redacted]"
 
@@ -419,8 +419,16 @@ _STEPS: tuple[Callable[[str], str], ...] = (
 _MAX_PASSES = 4
 
 
+# Every rule's pattern in one: most text matches none of them, and then one search decides.
+CANDIDATES = any_of(
+    [rule.pattern.pattern for rule in RULES] + [p.pattern for p in (*_ASSIGNMENTS, _NAME_VALUE)] + [_FLAG]
+)
+
+
 def redact(text: str) -> str:
     """``text`` with every credential replaced by ``[redacted]``; multi-line; idempotent."""
+    if CANDIDATES.search(text) is None:
+        return text
     for _ in range(_MAX_PASSES):
         before = text
         for step in _STEPS:
