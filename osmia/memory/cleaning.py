@@ -187,9 +187,8 @@ _TRIGGERS = any_of(
 
 def _needs_pass(text: str) -> bool:
     """False when one pass of cleaning would certainly leave ``text`` as it is."""
-    if not text.isascii():
-        if not unicodedata.is_normalized("NFKC", text.replace(ELLIPSIS, "")):
-            return True
+    if not text.isascii() and not unicodedata.is_normalized("NFKC", text.replace(ELLIPSIS, "")):
+        return True
     if _invisible_table(text, space=_LINE_BREAK_CHARS):
         return True
     return _TRIGGERS.search(text) is not None
