@@ -105,20 +105,39 @@ def _name_allowed(name: str) -> bool:
     return not lowered.endswith(_NAME_ONLY) or lowered.endswith(("webhook_url", "webhookurl"))
 
 
-def _strong_value(value: str, quoted: bool, operator: str) -> bool:
+# The secret-holding nouns a name can end with: DB_PASSWORD holds one, SECRET_BACKEND names a service.
+_HOLDERS = (
+    "password",
+    "passwd",
+    "pwd",
+    "pass",
+    "passphrase",
+    "secret",
+    "token",
+    "key",
+    "credentials",
+    "creds",
+)
+
+
+def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
     """Whether a value assigned to a strong secret name is a secret.
 
-    Placeholders, counts (``max_tokens=4096``) and versions are not. An unquoted
-    lower-case word after ``:`` is prose ("token: expired"), while
-    ``DB_PASSWORD=postgres`` or ``password: "postgres"`` are leaked passwords.
+    Placeholders, counts (``max_tokens=4096``), versions and file paths are not.
+    A short lower-case word is a secret only when quoted or assigned with ``=`` to
+    a name that ends in what holds one: ``DB_PASSWORD=postgres`` and
+    ``password: "postgres"`` are leaked passwords, ``token: expired`` is prose and
+    ``SECRET_BACKEND=vault`` names a service.
     """
     if is_placeholder(value) or len(value) < 4:
         return False
     if value.replace(".", "").isdigit() and (len(value) < 6 or "." in value):
         return False
-    if quoted or "=" in operator:
+    if value.startswith(("/", "./", "../", "~/")) and " " not in value:
+        return False
+    if not (value.isalpha() and value.islower() and len(value) < 12):
         return True
-    return not (value.isalpha() and value.islower() and len(value) < 12)
+    return quoted or ("=" in operator and name.lower().strip("'\"").endswith(_HOLDERS))
 
 
 # A name and its value given apart: Kubernetes env entries (``- name: DB_PASSWORD`` then
@@ -148,7 +167,7 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             if value is None:
                 continue
             if strong:
-                ok = _strong_value(value, g != 6, m.group(2) or "")
+                ok = _strong_value(value, g != 6, m.group(2) or "", m.group(1) or "")
             else:
                 ok = looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value))
             if not ok:
@@ -187,7 +206,8 @@ def _flag_sub() -> Callable[[str], str]:
         whole = m.group(0) or ""
         for g in (2, 3, 4):
             value = m.group(g)
-            if value is not None and _name_allowed(m.group(1) or "") and _strong_value(value, g != 4, "="):
+            name = m.group(1) or ""
+            if value is not None and _name_allowed(name) and _strong_value(value, g != 4, "=", name):
                 start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
                 return whole[:start] + REDACTED + whole[end:]
         return whole
