@@ -335,7 +335,8 @@ def test_command_probes_and_ports(default: list[dict[str, Any]]) -> None:
         "metrics": config["operator"]["metrics_port"],
         "health": config["operator"]["liveness_port"],
     }
-    assert ports == {"metrics": OperatorConfig.metrics_port, "health": OperatorConfig.liveness_port}
+    defaults = OperatorConfig()
+    assert ports == {"metrics": defaults.metrics_port, "health": defaults.liveness_port}
     assert c["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "health"}
     assert c["startupProbe"]["httpGet"] == {"path": "/healthz", "port": "health"}
     assert c["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "metrics"}, "can serve, not alive"

@@ -339,7 +339,8 @@ def test_ports_match_the_config_defaults(commands: list) -> None:  # type: ignor
     from osmia.config import OperatorConfig
 
     exposed = {v for c in commands if c.cmd == "EXPOSE" for v in c.value}
-    assert exposed == {str(OperatorConfig.metrics_port), str(OperatorConfig.liveness_port)}
+    defaults = OperatorConfig()
+    assert exposed == {str(defaults.metrics_port), str(defaults.liveness_port)}
 
 
 def test_chart_app_version_matches_the_package() -> None:
@@ -383,7 +384,7 @@ def test_build_context_holds_what_the_dockerfile_copies(commands: list) -> None:
     files = set(_context_files())
     assert "requirements-runtime.lock" in files
     assert "pyproject.toml" in files
-    assert "osmia/config.py" in files and "osmia/metrics.py" in files
+    assert "osmia/config/__init__.py" in files and "osmia/metrics.py" in files
     assert not any(f.startswith(("tests/", ".venv/", "charts/", "docs/")) for f in files)
     assert not any(f.endswith((".db", ".db-wal", ".pyc")) for f in files)
     for cmd in commands:
