@@ -36,6 +36,7 @@ from osmia.memory.portable import (
 )
 from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker, to_injected
+from osmia.memory.sanitize import sanitized
 from osmia.memory.store import (
     EPOCH_KEY,
     PRUNE_RECOMPUTE_KEY,
@@ -226,7 +227,8 @@ class Memory:
             return IngestResult(run.run_key, "skipped", reason="the run has not finished")
         started = time.perf_counter()
         try:
-            result = await self._guarded("ingest", lambda: self._ingest(run, finished_at))
+            clean = sanitized(run)  # the one redaction step: every stored field, the runs table too
+            result = await self._guarded("ingest", lambda: self._ingest(clean, finished_at))
         except Exception:
             metrics.EXTRACTIONS.labels(outcome="failed").inc()
             raise
