@@ -12,7 +12,7 @@ candidate defaults to this working tree). Each round, in a fresh process:
 open → settle the heap if that engine's operator does → 20 warm-up tickets →
 ``--queries`` timed tickets → ``--ingest`` timed extractions after 10 warm-up
 ones, with ``Memory.maintain()`` every 15 simulated seconds if that engine has
-it (timed apart, as the serve step does).
+it (timed apart, as the serve step does) → three ``decay(cycles=1)`` passes.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+DECAY_PASSES = 3  # ``decay(cycles=1)`` passes timed after the extractions (each engine's whole pass)
 
 
 async def _child(db: Path, queries: int, ingest: int, seed: int) -> dict[str, Any]:
@@ -74,6 +75,12 @@ async def _child(db: Path, queries: int, ingest: int, seed: int) -> dict[str, An
         out["query_ms"] = summary_ms(latencies)
         latencies, _upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS)
         out["extraction_ms"] = summary_ms(latencies[EXTRACTION_WARMUP:])
+        decays = []
+        for _ in range(DECAY_PASSES):
+            started = time.perf_counter()
+            await memory.decay(cycles=1)
+            decays.append(time.perf_counter() - started)
+        out["decay_ms"] = summary_ms(decays)
     finally:
         await memory.close()
     return out
@@ -140,14 +147,23 @@ def main(argv: list[str] | None = None) -> int:
         sides = {"base": _engine_path(args.base, work), "candidate": _engine_path(args.candidate, work)}
         names = {"base": args.base, "candidate": args.candidate or "working tree"}
         print(f"store {args.db}; {args.queries} tickets, {args.ingest} extractions per round")
-        print("| round | engine | query p50 / p95 / p99 ms | extraction p50 / p95 / p99 ms |")
-        print("| --- | --- | --- | --- |")
+        cols = (
+            "round",
+            "engine",
+            "query p50 / p95 / p99 ms",
+            "extraction p50 / p95 / p99 ms",
+            "decay pass p50 / max ms",
+        )
+        print("| " + " | ".join(cols) + " |")
+        print("| --- | --- | --- | --- | --- |")
         try:
             for i in range(1, args.rounds + 1):
                 for side, path in sides.items():
                     store = _copy_store(args.db, work / "store.db")
                     r = _round(path, store, args)
-                    cells = (str(i), f"{side} ({names[side]})", _fmt(r["query_ms"]), _fmt(r["extraction_ms"]))
+                    d = r["decay_ms"]
+                    cells = (str(i), f"{side} ({names[side]})", _fmt(r["query_ms"]), _fmt(r["extraction_ms"]),
+                             f"{d['p50']:.2f} / {d['max']:.2f}")  # fmt: skip
                     print("| " + " | ".join(cells) + " |", flush=True)
         finally:
             for rev in (args.base, args.candidate):

@@ -46,6 +46,7 @@ from typing import Any
 
 from benchmarks.workload import TICKETING, GroundTruth, Scenario
 from osmia.memory.extractor import FAILURE_LABELS
+from osmia.memory.store import EPOCH_SQL
 
 K = 10
 UPSTREAM_LIMIT = 20
@@ -240,9 +241,10 @@ def _rank_of_need(judge: Judge, ranked: Sequence[Row], need: str) -> int:
 
 def upstream_top(conn: sqlite3.Connection, now: float) -> list[Row]:
     """Upstream's query: global top 20 by confidence × 1/(1 + age_hours/720); no tenant, no relevance."""
+    # The effective confidence: stored confidences refer to their node's decay epoch (schema v6).
     rows = conn.execute(
-        f"SELECT {_COLS} FROM nodes "
-        "ORDER BY confidence * (1.0 / (1.0 + max(0.0, ? - last_seen) / 3600.0 / 720.0)) DESC, id "
+        f"SELECT {_COLS} FROM nodes ORDER BY confidence * pow(1.0 - decay_rate, {EPOCH_SQL} - epoch) "
+        "* (1.0 / (1.0 + max(0.0, ? - last_seen) / 3600.0 / 720.0)) DESC, id "
         "LIMIT ?",
         (now, UPSTREAM_LIMIT),
     ).fetchall()

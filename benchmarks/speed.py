@@ -15,11 +15,13 @@ prints one JSON object on its last stdout line, so that peak RSS
   and the injected ids for the quality evaluation) → ingest a few more runs
   (extraction latency at this size), with ``Memory.maintain()`` every
   ``MAINTENANCE_SECONDS`` of the simulated clock between them, timed apart →
-  ``decay(cycles=1)`` passes.
+  ``forget_run`` for a few runs → ``decay(cycles=1)`` passes → a prune threshold
+  change (benchmarks/lifecycle.py).
   Baselines on the same file, with the plain ``sqlite3`` module: an FTS5
   ``MATCH … ORDER BY bm25 LIMIT 10`` with the same match expression Osmia
-  builds from each ticket, and one ``UPDATE nodes SET confidence =
-  confidence * (1 - decay_rate)`` transaction.
+  builds from each ticket, the eager decay pass (one ``UPDATE nodes SET
+  confidence = confidence * (1 - decay_rate)`` transaction) and the engine's
+  own decay statements, bare.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks import lifecycle
 from benchmarks.quality import evaluate
 from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, summary_ms, timed_extractions
 from benchmarks.workload import Clock, GroundTruth, World, build_store, replicate_store, scenarios
@@ -108,11 +111,11 @@ def step_build(db: Path, runs: int, seed: int) -> dict[str, Any]:
     }
 
 
-def step_replicate(base: Path, db: Path, nodes: int) -> dict[str, Any]:
+def step_replicate(base: Path, db: Path, nodes: int, provenance_copies: int | None = None) -> dict[str, Any]:
     """Grow ``base`` into a store of about ``nodes`` nodes at ``db``."""
     remove_db(db)
     started = time.perf_counter()
-    counts = replicate_store(base, db, nodes)
+    counts = replicate_store(base, db, nodes, provenance_copies)
     db.with_suffix(".copies").write_text(str(counts["copies"]))
     return {"step": "replicate", "seconds": time.perf_counter() - started, "copies": counts["copies"],
             "counts": store_counts(db), "db_bytes": db_bytes(db)}  # fmt: skip
@@ -139,21 +142,7 @@ def fts_baseline(db: Path, texts: list[str], rounds: int = 1) -> list[float]:
     return out
 
 
-def decay_baseline(db: Path) -> float:
-    """Bare SQLite: one transaction with a single decay ``UPDATE`` over every node."""
-    conn = sqlite3.connect(db, isolation_level=None)
-    try:
-        conn.execute("PRAGMA synchronous = NORMAL")
-        started = time.perf_counter()
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("UPDATE nodes SET confidence = confidence * (1 - decay_rate)")
-        conn.execute("COMMIT")
-        return time.perf_counter() - started
-    finally:
-        conn.close()
-
-
-async def _serve(db: Path, queries: int, ingest: int, decays: int, seed: int) -> dict[str, Any]:
+async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int, seed: int) -> dict[str, Any]:
     truth = GroundTruth.from_json(db.with_suffix(".truth.json").read_text())
     copies_file = db.with_suffix(".copies")
     copies = int(copies_file.read_text()) if copies_file.exists() else 1
@@ -197,19 +186,11 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, seed: int) ->
         out["extraction_ms"] = summary_ms(latencies)
         out["maintenance_ms"] = summary_ms(upkeep)
 
-        osmia_decay, base_decay, pruned = [], [], 0
-        for _ in range(decays):
-            result = await memory.decay(cycles=1)
-            osmia_decay.append(result.duration_seconds)
-            pruned += result.pruned
-            base_decay.append(decay_baseline(db))
-        out["decay_seconds"] = {
-            "osmia": statistics.median(osmia_decay),
-            "baseline": statistics.median(base_decay),
-            "osmia_all": osmia_decay,
-            "baseline_all": base_decay,
-            "pruned": pruned,
-        }
+        out["forget"] = await lifecycle.measure_forget(memory, db, forgets, seed)
+        out["decay_seconds"] = await lifecycle.measure_decay(memory, db, decays)
+        out["threshold_change"] = await lifecycle.measure_threshold_change(
+            memory, db, settings.prune_threshold * 1.2
+        )
     finally:
         await memory.close()
     out["peak_rss_mb"] = peak_rss_mb()
@@ -218,9 +199,9 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, seed: int) ->
     return out
 
 
-def step_serve(db: Path, queries: int, ingest: int, decays: int, seed: int) -> dict[str, Any]:
-    """Open, query, ingest a few runs and decay an existing store (it is changed: use a copy)."""
-    return asyncio.run(_serve(db, queries, ingest, decays, seed))
+def step_serve(db: Path, queries: int, ingest: int, decays: int, forgets: int, seed: int) -> dict[str, Any]:
+    """Open, query, ingest, forget a few runs and decay an existing store (it is changed: use a copy)."""
+    return asyncio.run(_serve(db, queries, ingest, decays, forgets, seed))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -234,19 +215,21 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--base", type=Path, required=True)
     r.add_argument("--db", type=Path, required=True)
     r.add_argument("--nodes", type=int, required=True)
+    r.add_argument("--provenance-copies", type=int, help="copy the provenance log into this many copies only")
     s = sub.add_parser("serve")
     s.add_argument("--db", type=Path, required=True)
     s.add_argument("--queries", type=int, default=500)
     s.add_argument("--ingest", type=int, default=300)
     s.add_argument("--decays", type=int, default=3)
+    s.add_argument("--forgets", type=int, default=10)
     s.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     if args.step == "build":
         result = step_build(args.db, args.runs, args.seed)
     elif args.step == "replicate":
-        result = step_replicate(args.base, args.db, args.nodes)
+        result = step_replicate(args.base, args.db, args.nodes, args.provenance_copies)
     else:
-        result = step_serve(args.db, args.queries, args.ingest, args.decays, args.seed)
+        result = step_serve(args.db, args.queries, args.ingest, args.decays, args.forgets, args.seed)
     result["pid"] = os.getpid()
     print(json.dumps(result))
 

@@ -722,7 +722,9 @@ def _copy_sql(column: str, copy: int) -> str:
     return expr
 
 
-def replicate_store(base: Path, out: Path, target_nodes: int) -> dict[str, int]:
+def replicate_store(
+    base: Path, out: Path, target_nodes: int, provenance_copies: int | None = None
+) -> dict[str, int]:
     """A store of about ``target_nodes`` nodes, made from a real (ingested) one with plain SQL.
 
     The base store's schema is copied as is (``VACUUM INTO``); then every node,
@@ -733,6 +735,10 @@ def replicate_store(base: Path, out: Path, target_nodes: int) -> dict[str, int]:
     profiles, rate and duration patterns) is not repository-bound and stays
     single, as it would in a real organisation with ``k`` times the
     repositories. The FTS5 index is filled by the schema's own triggers.
+    Provenance rows (``node_runs``) are copied for the first ``provenance_copies``
+    copies only when given (the 1M store: a full copy of the per-run log would
+    take longer to write than the whole benchmark); the other copies' runs look
+    like runs extracted before provenance existed.
     """
     if out.exists():
         out.unlink()
@@ -757,6 +763,21 @@ def replicate_store(base: Path, out: Path, target_nodes: int) -> dict[str, int]:
         "JOIN nodes b ON b.id = e.dst WHERE a.repository != '' AND b.repository != ''"
     )
     conn.execute("CREATE TEMP TABLE base_runs AS SELECT * FROM runs WHERE repository != ''")
+    # Provenance (schema v6): each fact's events, with the run and the other node they name.
+    provenance = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'node_runs'").fetchone() is not None
+    if provenance:
+        from osmia.memory.store import run_id  # an engine without provenance (A/B) has no run ids
+
+        conn.create_function("osmia_run_id", 1, run_id, deterministic=True)
+        conn.execute(
+            "CREATE TEMP TABLE base_events AS SELECT r.*, a.tenant, a.key AS akey, b.key AS bkey "
+            "FROM node_runs r JOIN nodes a ON a.seq = r.node LEFT JOIN nodes b ON b.seq = r.other "
+            "WHERE a.repository != '' AND r.run != 0"
+        )
+        conn.execute(
+            "CREATE TEMP TABLE base_run_ids AS SELECT osmia_run_id(run_key) AS run, run_key FROM base_runs"
+        )
+        conn.execute("CREATE INDEX temp.base_run_ids_run ON base_run_ids (run)")
     for c in range(1, copies):
         exprs = []
         for col in cols:
@@ -779,6 +800,15 @@ def replicate_store(base: Path, out: Path, target_nodes: int) -> dict[str, int]:
             for col in run_cols
         ]
         conn.execute(f"INSERT INTO runs ({', '.join(run_cols)}) SELECT {', '.join(run_exprs)} FROM base_runs")
+        if provenance and (provenance_copies is None or c < provenance_copies):
+            conn.execute(
+                "INSERT INTO node_runs (node, run, event, epoch, at, value, other) "
+                f"SELECT a2.seq, osmia_run_id(k.run_key || '#c{c}'), r.event, r.epoch, r.at, r.value, b2.seq "
+                "FROM base_events r JOIN base_run_ids k ON k.run = r.run "
+                f"JOIN nodes a2 ON a2.tenant = r.tenant AND a2.key = {_copy_sql('r.akey', c)} "
+                f"LEFT JOIN nodes b2 ON b2.tenant = r.tenant AND b2.key = {_copy_sql('r.bkey', c)} "
+                "ORDER BY r.step"
+            )
     conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     counts = {

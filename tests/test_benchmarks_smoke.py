@@ -58,7 +58,10 @@ def test_the_report_has_every_table_and_row(smoke: tuple[str, dict[str, Any]]) -
         "| query latency p50 / p95 / p99 ",
         "FTS5 MATCH:",
         "| decay + prune cycle ",
-        "one UPDATE:",
+        "eager UPDATE:",
+        "| longest write lock held by decay (one transaction) / another writer's longest wait |",
+        "| `forget --run` p50 / max ",
+        "| prune threshold change: ",
         "| start-up: `Memory.open`",
         "| database size (file + WAL) |",
         "| peak RSS (ru_maxrss, per process) |",
@@ -95,6 +98,10 @@ def test_every_figure_is_measured(smoke: tuple[str, dict[str, Any]]) -> None:
         assert serve["query_ms"]["n"] > 0 and serve["fts_baseline_ms"]["n"] > 0
         assert serve["extraction_ms"]["n"] > 0
         assert serve["decay_seconds"]["osmia"] > 0 and serve["decay_seconds"]["baseline"] > 0
+        assert serve["decay_seconds"]["bare"] > 0 and serve["decay_seconds"]["lock_wait_all"]
+        assert serve["decay_seconds"]["lock_hold_max"] > 0 and serve["decay_seconds"]["fixed"] > 0
+        assert serve["forget"]["osmia_all"] and serve["forget"]["bare_all"]
+        assert serve["threshold_change"]["batches"] > 0
         assert serve["open_seconds"] > 0 and serve["peak_rss_mb"] > 0
     assert results["nodes-smoke"]["build"]["counts"]["nodes"] >= 2_000
 
@@ -127,5 +134,5 @@ def test_the_ab_comparison_runs_both_engines_on_copies_of_one_store(
     assert proc.returncode == 0, proc.stdout + proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| 1 |")]
     assert [row.split(" | ")[1] for row in rows] == ["base (HEAD)", "candidate (working tree)"]
-    assert all(len(row.split(" / ")) == 5 for row in rows)  # p50/p95/p99 twice
+    assert all(len(row.split(" / ")) == 6 for row in rows)  # p50/p95/p99 twice, decay p50/max
     assert store.read_bytes() == before  # each round worked on a copy

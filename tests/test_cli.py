@@ -257,7 +257,7 @@ def test_yaml_syntax_error_names_file_and_line(osmia: Osmia, db: Path, tmp_path:
     source.write_text("apiVersion: osmia.dev/v1alpha1\nkind: TaskRun\nmetadata:\n  name: [unclosed\n")
     outcome = osmia("memory", "--db", db, "ingest", source)
     assert outcome.code == 2
-    assert f"{source}: line 5, column 1: invalid YAML" in outcome.err
+    assert f"{source}: document 1: line 5, column 1: invalid YAML" in outcome.err
 
 
 def test_invalid_json_names_file_and_line(osmia: Osmia, db: Path, tmp_path: Path) -> None:
@@ -491,9 +491,10 @@ def test_db_comes_from_the_environment_then_the_config(
 
 
 def test_a_directory_is_not_a_database(osmia: Osmia, tmp_path: Path) -> None:
-    for verb in ("status", "decay"):
-        outcome = osmia("memory", "--db", tmp_path, verb)
-        assert outcome.code == 1 and f"memory database {tmp_path}: is a directory" in outcome.err
+    for verb in ("status", "decay", "ingest"):
+        args = [str(tmp_path / "missing.yaml")] if verb == "ingest" else []
+        outcome = osmia("memory", "--db", tmp_path, verb, *args)
+        assert outcome.code == 2 and f"memory database {tmp_path}: is a directory" in outcome.err
 
 
 def test_a_bad_config_is_bad_input(osmia: Osmia, history_db: Path, tmp_path: Path) -> None:
@@ -624,3 +625,27 @@ def test_process_ingest_from_stdin_reports_bad_documents(tmp_path: Path) -> None
     assert done.stdout.splitlines()[-1] == "total: 2 ingested, 0 duplicate, 0 skipped, 1 errors"
     context = run_osmia("memory", "--db", db, "context", "-", stdin=json.dumps(new_login_run()))
     assert context.returncode == 0 and context.stdout.startswith("## Prior Knowledge")
+
+
+def test_forget_run_unlearns_one_taskrun(osmia: Osmia, history_db: Path, tmp_path: Path) -> None:
+    runs = json.loads(export(osmia, history_db))["runs"]
+    ref = runs[0][1]  # tr/NAMESPACE/NAME
+    name = ref.removeprefix("tr/")
+    forgot = osmia("memory", "--db", history_db, "--json", "forget", "--run", name)
+    assert forgot.code == 0, forgot.err
+    assert forgot.json()["runs"] == [runs[0][0]]
+    after = json.loads(export(osmia, history_db))
+    assert [r[0] for r in after["runs"]] == [r[0] for r in runs[1:]]
+    assert all(ref not in n["sources"] for n in after["nodes"])
+    # The same TaskRun delivered again (a replayed watch event) is not learned again.
+    source = write_yaml(tmp_path / "history.yaml", kubectl_list(login_history()))
+    again = osmia("memory", "--db", history_db, "--json", "ingest", source)
+    assert again.code == 0, again.err
+    assert json.loads(export(osmia, history_db))["nodes"] == after["nodes"]
+    assert osmia("memory", "--db", history_db, "forget", "--run", name).code == 1  # nothing left
+
+
+@pytest.mark.parametrize("args", [[], ["n1", "--run", "a/b"], ["--run", "just-a-name"], ["--run", "a//b"]])
+def test_forget_needs_one_node_or_one_run(osmia: Osmia, history_db: Path, args: list[str]) -> None:
+    outcome = osmia("memory", "--db", history_db, "forget", *args)
+    assert outcome.code == 2 and outcome.err.count("\n") == 1, outcome.err

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 
+from osmia.memory.provenance import CLOSED, CONTRADICTED, OBSERVED, RELATED, Event
 from osmia.memory.store import Store
 from osmia.memory.types import Edge, Kind, Node, Observation, Relation
 
@@ -39,11 +40,41 @@ def node_id(tenant: str, key: str) -> str:
 
 @dataclass
 class MergeResult:
-    """Nodes written (created or changed) and edges added by one merge."""
+    """Nodes written (created or changed), edges added, and what the run did to each fact (provenance)."""
 
     nodes: dict[str, Node] = field(default_factory=dict)
     created: set[str] = field(default_factory=set)
     edges: list[Edge] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+
+# Provenance: what a run did to a fact, recorded so that forgetting the run can replay the fact
+# without it (osmia/memory/unlearn.py). Patterns and profiles are not recorded: they are recomputed
+# from the runs table instead.
+
+
+def _observed(result: MergeResult, obs: Observation, node: Node) -> None:
+    if not obs.recomputed:
+        result.events.append(Event(node.id, OBSERVED, obs.confidence, None))
+
+
+# A supersession or contradiction is recorded even when the older fact is already closed: without
+# a forgotten run it may have been open, and the replay applies the event only if it is.
+
+
+def _closed(result: MergeResult, obs: Observation, node: Node, old: Node | None) -> None:
+    if not obs.recomputed and old is not None and old.id != node.id:
+        result.events.append(Event(old.id, CLOSED, None, node.id))
+
+
+def _contradicted(result: MergeResult, obs: Observation, node: Node, old: Node | None) -> None:
+    if not obs.recomputed and old is not None and old.id != node.id:
+        result.events.append(Event(old.id, CONTRADICTED, CONTRADICTED_SHARE * node.confidence, node.id))
+
+
+def _related(result: MergeResult, obs: Observation, node: Node, other: Node) -> None:
+    if not obs.recomputed:
+        result.events.append(Event(other.id, RELATED, None, node.id))
 
 
 def _add_source(sources: list[str], ref: str) -> list[str]:
@@ -100,16 +131,19 @@ async def merge(
         if before is None:
             result.created.add(node.id)
         by_key[obs.key] = result.nodes[node.id] = node
+        _observed(result, obs, node)
     for obs in observations:
         node = by_key[obs.key]
         for key in obs.replaces:
             old = by_key.get(key)
+            _closed(result, obs, node, old)
             if old is not None and old.valid and old.id != node.id:
                 old.valid_to = now
                 result.nodes[old.id] = old
                 result.edges.append(Edge(node.id, old.id, Relation.SUPERSEDES, 1.0, now))
         for key in obs.conflicts:
             old = by_key.get(key)
+            _contradicted(result, obs, node, old)
             if old is not None and old.valid and old.id != node.id:
                 old.confidence = round(min(old.confidence, CONTRADICTED_SHARE * node.confidence), 6)
                 result.nodes[old.id] = old
@@ -118,5 +152,6 @@ async def merge(
             other = by_key.get(key)
             if other is not None and other.id != node.id:
                 result.edges.append(Edge(node.id, other.id, Relation.RELATES_TO, 1.0, now))
+                _related(result, obs, node, other)
     await store.upsert_nodes(sorted(result.nodes.values(), key=lambda n: n.id))
     return result

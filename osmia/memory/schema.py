@@ -164,6 +164,41 @@ MIGRATIONS: tuple[str, ...] = (
     DROP INDEX edges_dst;
     CREATE INDEX edges_dst ON edges (dst, relation, src);
     """,
+    # v6: decay as arithmetic on read, and provenance per (node, run). ``confidence`` now refers to
+    # the decay epoch in ``epoch`` (meta ``decay_epoch`` counts the cycles applied); ``prune_at`` is
+    # the epoch at which the node falls below the prune threshold recorded in meta (NULL: never, or
+    # not computed yet: the next decay pass computes it). ``node_runs`` holds what each run did to
+    # each fact (osmia/memory/provenance.py); ``forgotten_runs`` the runs an admin unlearned.
+    # Existing nodes keep their state as one baseline event (run 0), so replaying a node's events
+    # after a run is forgotten starts from what the store knew before the upgrade.
+    """
+    ALTER TABLE nodes ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE nodes ADD COLUMN prune_at INTEGER;
+    CREATE INDEX nodes_prune_at ON nodes (prune_at) WHERE prune_at IS NOT NULL;
+    CREATE TABLE node_runs (
+        step  INTEGER PRIMARY KEY,
+        node  INTEGER NOT NULL REFERENCES nodes (seq) ON DELETE CASCADE,
+        run   INTEGER NOT NULL,
+        event INTEGER NOT NULL,
+        epoch INTEGER NOT NULL,
+        at    REAL NOT NULL,
+        value REAL,
+        other INTEGER
+    );
+    CREATE INDEX node_runs_node ON node_runs (node, step);
+    CREATE INDEX node_runs_run ON node_runs (run);
+    CREATE TABLE run_refs (run INTEGER PRIMARY KEY, ref TEXT NOT NULL);
+    CREATE TABLE forgotten_runs (
+        run_key TEXT PRIMARY KEY, ref TEXT NOT NULL, tenant TEXT NOT NULL, forgotten_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX runs_ref ON runs (ref);
+    INSERT INTO node_runs (node, run, event, epoch, at, value, other)
+        SELECT seq, 0, 4, 0, last_seen, confidence, occurrences FROM nodes;
+    INSERT INTO node_runs (node, run, event, epoch, at, value, other)
+        SELECT seq, 0, 1, 0, valid_to, NULL, NULL FROM nodes WHERE valid_to IS NOT NULL;
+    INSERT OR REPLACE INTO meta (key, value) VALUES ('decay_epoch', '0');
+    DELETE FROM meta WHERE key = 'prune_threshold';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

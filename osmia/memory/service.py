@@ -9,12 +9,11 @@ concurrent callers never interleave transactions.
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,13 +21,29 @@ from typing import Any, TypeVar
 from osmia import metrics
 from osmia.config import MemoryConfig
 from osmia.memory import decay as decay_mod
+from osmia.memory import provenance, unlearn
 from osmia.memory.extractor import observe, summarize
 from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.merge import merge
 from osmia.memory.patterns import recompute
+from osmia.memory.portable import (
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    ImportRefused,
+    PortableGraph,
+    build_export,
+    read_export,
+)
 from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker, to_injected
-from osmia.memory.store import Store, StoreError, explain_sqlite_error, node_from_row, node_to_row
+from osmia.memory.store import (
+    EPOCH_KEY,
+    PRUNE_RECOMPUTE_KEY,
+    THRESHOLD_KEY,
+    Store,
+    StoreError,
+    explain_sqlite_error,
+)
 from osmia.memory.text import fts_query
 from osmia.memory.types import (
     Candidate,
@@ -39,12 +54,13 @@ from osmia.memory.types import (
     Node,
     NodeType,
     QueryRequest,
-    Relation,
 )
 from osmia.taskrun import TaskRun
 
-EXPORT_FORMAT = "osmia-memory"
-EXPORT_VERSION = 1
+__all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "ImportRefused", "Memory", "MemorySettings"]
+
+# The store's decay clock is its own: an import starts a new epoch (nodes carry effective confidences).
+INTERNAL_META = frozenset({EPOCH_KEY, THRESHOLD_KEY, PRUNE_RECOMPUTE_KEY})
 T = TypeVar("T")
 
 
@@ -128,25 +144,29 @@ class Memory:
         catch_up: bool = True,
         update_gauges: bool = True,
         deferred_checkpoints: bool = False,
+        read_only: bool = False,
     ) -> Memory:
         """Open the database, count its nodes and apply missed decay cycles once.
 
         A long-running owner (the operator) passes ``deferred_checkpoints`` and calls
         :meth:`maintain` between extractions, so no extraction pays for a checkpoint.
+        ``read_only`` (the CLI's read verbs) never creates, migrates, decays or writes the
+        file, and works on read-only media; the write methods then fail.
         """
         store = await Store.open(
             settings.store_path,
             busy_timeout_ms=settings.busy_timeout_ms,
-            create=create,
+            create=create and not read_only,
             deferred_checkpoints=deferred_checkpoints,
+            read_only=read_only,
         )
+        catch_up = catch_up and not read_only
         memory = cls(store, settings, clock, update_gauges=update_gauges)
         try:
             await memory._graph.load()
             if catch_up:
                 await memory.decay()
-            else:
-                await memory._refresh_gauges()
+            await memory._refresh_gauges()
             if memory._wrote or store.migrated:
                 # A migration or a catch-up decay rewrote much of the file into the WAL; fold it
                 # back now, so that reads come from the mapped file rather than WAL frames.
@@ -223,12 +243,15 @@ class Memory:
             recorded = await self._store.run_counts(run.run_key)
             if recorded is not None:
                 return IngestResult(run.run_key, "duplicate", *recorded, reason="already extracted")
+            if await unlearn.is_forgotten(self._store, run.run_key):
+                return IngestResult(run.run_key, "skipped", reason="forgotten (osmia memory forget --run)")
             # The run is recorded first: its statistics (kept by triggers) feed the patterns.
             # Facts and recomputed patterns are then merged together, in one read and one write.
             await self._store.insert_run(summary, 0, 0)
             patterns = await recompute(self._store, summary, self._settings.min_pattern_samples)
             merged = await merge(self._store, run.tenant, [*observe(run), *patterns], run.ref, now)
             new_edges = await self._store.insert_edges(merged.edges)
+            await provenance.record(self._store, run.run_key, run.ref, merged.events, now)
             written = merged.nodes
             await self._store.set_run_counts(run.run_key, len(written), new_edges)
         self._graph.nodes_added(len(merged.created))
@@ -267,26 +290,45 @@ class Memory:
     # --- decay ------------------------------------------------------------------
 
     async def decay(self, cycles: int | None = None) -> DecayResult:
-        """Apply the cycles due now (``None``) or exactly ``cycles`` more, then prune."""
-        result = await self._guarded("decay", lambda: self._decay(cycles))
+        """Apply the cycles due now (``None``) or exactly ``cycles`` more, then prune.
+
+        The lock is taken per step (the epoch, then each batch of deletes), so extractions and
+        queries of this process interleave with a large prune instead of waiting for all of it.
+        """
+        started = time.perf_counter()
+        result = await self._guarded("decay", lambda: self._advance(cycles))
+        pruned: list[tuple[str, str]] = []
+        while True:
+            done = await self._guarded("decay", lambda: decay_mod.prune_batch(self._store))
+            pruned.extend(done)
+            self._graph.nodes_removed(len(done))
+            if len(done) < decay_mod.PRUNE_BATCH:
+                break
+        self._wrote = self._wrote or result.cycles > 0 or bool(pruned)
+        result = replace(
+            result,
+            pruned=len(pruned),
+            remaining=self._graph.node_count,
+            duration_seconds=time.perf_counter() - started,
+        )
         metrics.DECAY_CYCLES.inc(result.cycles)
         metrics.PRUNED.inc(result.pruned)
         metrics.DECAY_SECONDS.observe(result.duration_seconds)
-        await self._guarded("status", self._refresh_gauges)
+        if self._update_gauges:
+            # Adjusted by what was pruned: recounting every type would scan the whole graph per pass.
+            for _node_id, node_type in pruned:
+                metrics.NODES.labels(type=node_type).dec()
         return result
 
-    async def _decay(self, cycles: int | None) -> DecayResult:
+    async def _advance(self, cycles: int | None) -> DecayResult:
         threshold = self._settings.prune_threshold
         if cycles is None:
-            result, pruned, boundary = await decay_mod.decay_due(
+            result, boundary = await decay_mod.decay_due(
                 self._store, self._clock(), self._settings.decay_interval_seconds, threshold
             )
             metrics.LAST_DECAY.set(boundary)
-        else:
-            result, pruned = await decay_mod.decay_now(self._store, cycles, threshold)
-        self._graph.nodes_removed(len(pruned))
-        self._wrote = self._wrote or result.cycles > 0 or bool(pruned)
-        return result
+            return result
+        return await decay_mod.decay_now(self._store, cycles, threshold)
 
     async def next_decay_at(self) -> float:
         """When the next cycle is due (Unix time)."""
@@ -304,6 +346,14 @@ class Memory:
 
         async def work() -> dict[str, Any]:
             store = self._store
+            # First: on a damaged file the counts below may fail or be wrong.
+            integrity = await store.integrity_check()
+            if integrity != "ok":
+                raise StoreError(
+                    f"memory database {self._settings.store_path}: failed SQLite's quick_check "
+                    f"({integrity.splitlines()[0]}) — the file is corrupt; move it aside and restore "
+                    "a backup with `osmia memory import`"
+                )
             meta = await store.meta_items()
             return {
                 "database": str(self._settings.store_path),
@@ -316,7 +366,7 @@ class Memory:
                 if decay_mod.LAST_DECAY_KEY in meta
                 else None,
                 "decay_interval_hours": self._settings.decay_interval_hours,
-                "integrity": await store.integrity_check(),
+                "integrity": integrity,
             }
 
         return await self._guarded("status", work)
@@ -356,6 +406,36 @@ class Memory:
         await self._guarded("status", self._refresh_gauges)
         return done
 
+    async def forget_run(self, name: str, tenant: str | None = None) -> unlearn.ForgetResult:
+        """Unlearn every extracted run called ``NAMESPACE/NAME`` (or with that run key), in one transaction.
+
+        Facts only it supports go, facts others support lose its contribution, the patterns and
+        profile it fed are recomputed, and a replayed event for it is skipped from then on
+        (osmia/memory/unlearn.py). With ``tenant``, only that tenant's runs. Empty ``runs``: none found.
+        """
+
+        async def work() -> unlearn.ForgetResult:
+            result = unlearn.ForgetResult()
+            async with self._store.transaction():
+                for run in await unlearn.find_runs(self._store, name):
+                    if tenant is None or run.tenant == tenant:
+                        await unlearn.forget_run(
+                            self._store,
+                            run,
+                            now=self._clock(),
+                            min_samples=self._settings.min_pattern_samples,
+                            result=result,
+                        )
+            self._graph.nodes_removed(len(result.deleted))
+            self._wrote = self._wrote or bool(result.runs)
+            return result
+
+        result = await self._guarded("forget", work)
+        if self._update_gauges:
+            for _node_id, node_type in result.deleted:
+                metrics.NODES.labels(type=node_type).dec()
+        return result
+
     async def export(self, tenant: str | None = None) -> dict[str, Any]:
         """The whole graph (or one tenant's) as plain data; :meth:`import_` reverses it."""
 
@@ -368,72 +448,56 @@ class Memory:
             ids = {n.id for n in nodes}
             edges = [e for e in await self._store.all_edges() if e.src in ids and e.dst in ids]
             runs = [r for r in await self._store.run_rows() if tenant is None or r[2] == tenant]
-            return {
-                "format": EXPORT_FORMAT,
-                "version": EXPORT_VERSION,
-                "tenant": tenant,
-                "meta": await self._store.meta_items(),
-                "nodes": [_node_record(n) for n in nodes],
-                "edges": [[e.src, e.dst, e.relation.value, e.weight, e.created_at] for e in edges],
-                "runs": [list(r) for r in runs],
-            }
+            meta = {k: v for k, v in (await self._store.meta_items()).items() if k not in INTERNAL_META}
+            return build_export(
+                tenant,
+                meta,
+                nodes,
+                edges,
+                runs,
+                provenance=await provenance.export_rows(self._store, tenant),
+                forgotten=[
+                    list(r)
+                    for r in await unlearn.forgotten_rows(self._store)
+                    if tenant is None or r[3] == tenant
+                ],
+            )
 
         return await self._guarded("export", work)
 
-    async def import_(self, data: dict[str, Any], *, replace: bool = False) -> tuple[int, int, int]:
-        """Load an export into this database; refuses a non-empty one unless ``replace``."""
-        with _bad_export():
-            if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
-                raise ValueError(f"not an {EXPORT_FORMAT} v{EXPORT_VERSION} export")
-            nodes = [node_from_row(_node_row(r)) for r in data["nodes"]]
-            edges = [Edge(e[0], e[1], Relation(e[2]), float(e[3]), float(e[4])) for e in data["edges"]]
-            runs = [tuple(r) for r in data["runs"]]
-            meta = {str(k): str(v) for k, v in data.get("meta", {}).items()}
+    async def import_(
+        self, data: dict[str, Any] | PortableGraph, *, replace: bool = False
+    ) -> tuple[int, int, int]:
+        """Load an export into this database; refuses a non-empty one unless ``replace``.
+
+        The export is validated and cleaned first (:func:`osmia.memory.portable.read_export`);
+        a refused file writes nothing.
+        """
+        graph = data if isinstance(data, PortableGraph) else read_export(data, self._clock())
 
         async def work() -> tuple[int, int, int]:
             if not replace and await self._store.count("nodes") + await self._store.count("runs") > 0:
                 raise ImportRefused("the database is not empty; import into a new file or pass --replace")
             async with self._store.transaction():
                 await self._store.wipe()
-                await self._store.upsert_nodes(nodes)
-                await self._store.insert_edges(edges)
-                await self._store.insert_run_rows(runs)
-                for key, value in sorted(meta.items()):
+                # Imported confidences are effective as exported: they start this store's epoch 0,
+                # and their prune epochs are computed against this memory's threshold.
+                await self._store.set_meta(THRESHOLD_KEY, repr(float(self._settings.prune_threshold)))
+                await self._store.upsert_nodes(graph.nodes)
+                await self._store.insert_edges(graph.edges)
+                await self._store.insert_run_rows(graph.runs)
+                if graph.provenance is None:  # an export from before provenance: nodes start from their state
+                    await provenance.baseline_all(self._store)
+                else:
+                    await provenance.import_rows(self._store, graph.provenance)
+                await unlearn.import_forgotten(self._store, graph.forgotten)
+                await provenance.import_run_refs(self._store)
+                for key, value in sorted(graph.meta.items()):
                     await self._store.set_meta(key, value)
             await self._graph.load()
             self._wrote = True
-            return len(nodes), len(edges), len(runs)
+            return len(graph.nodes), len(graph.edges), len(graph.runs)
 
         counts = await self._guarded("import", work)
         await self._guarded("status", self._refresh_gauges)
         return counts
-
-
-class ImportRefused(ValueError):
-    """An import that would mix two graphs, or a file that is not an export."""
-
-
-@contextmanager
-def _bad_export() -> Iterator[None]:
-    try:
-        yield
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
-        raise ImportRefused(f"not a valid memory export: {exc}") from exc
-
-
-_EXPORT_FIELDS = (
-    "id", "type", "tenant", "kind", "key", "content", "repository", "engine", "task_type", "language",
-    "confidence", "decay_rate", "valid_from", "valid_to", "last_seen", "occurrences", "sources",
-)  # fmt: skip
-
-
-def _node_record(node: Node) -> dict[str, Any]:
-    row = list(node_to_row(node))
-    row[-1] = list(node.sources)
-    return dict(zip(_EXPORT_FIELDS, row, strict=True))
-
-
-def _node_row(record: dict[str, Any]) -> tuple[Any, ...]:
-    values = [record[f] for f in _EXPORT_FIELDS]
-    values[-1] = json.dumps(values[-1])
-    return tuple(values)

@@ -9,9 +9,14 @@ corrupt, locked, read-only or newer-schema database raises
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import os
+import random
 import sqlite3
+import stat
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -19,11 +24,16 @@ from typing import Any
 
 import aiosqlite
 
+from osmia.memory.fading import prune_cycle
 from osmia.memory.schema import MIGRATIONS
 from osmia.memory.schema import SCHEMA_VERSION as SCHEMA_VERSION  # re-exported for callers
 from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Kind, Node, Relation, RunSummary, Subject
 
+# Recomputing every ``prune_at`` after the prune threshold changed: progress marker (meta) and
+# nodes per transaction, so other writers wait at most one short batch.
+PRUNE_RECOMPUTE_KEY = "prune_recompute_after"
+PRUNE_RECOMPUTE_BATCH = 2_000
 # Work one maintenance pass may do on the full-text index (FTS5 'merge' pages).
 FTS_MERGE_PAGES = 500
 # Reads go through a memory map of up to this many bytes of the file instead of a read() system
@@ -36,6 +46,32 @@ NODE_COLUMNS = (
     "id, type, tenant, kind, key, content, repository, engine, task_type, language, "
     "confidence, decay_rate, valid_from, valid_to, last_seen, occurrences, sources"
 )
+# meta keys of the decay clock: cycles applied so far, and the threshold ``prune_at`` was computed with.
+EPOCH_KEY = "decay_epoch"
+THRESHOLD_KEY = "prune_threshold"
+# The current epoch and threshold, read inside the statement that needs them (SQLite evaluates an
+# uncorrelated scalar subquery once per statement), so every read and write sees the epoch of its
+# own snapshot even when another process (``osmia memory decay``) advanced it.
+EPOCH_SQL = f"coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{EPOCH_KEY}'), 0)"
+THRESHOLD_SQL = f"(SELECT CAST(value AS REAL) FROM meta WHERE key = '{THRESHOLD_KEY}')"
+
+
+def node_select(alias: str = "") -> str:
+    """The select list for :func:`node_from_row`: ``confidence`` is the effective one, decayed to now.
+
+    ``ORDER BY confidence`` in the same statement sorts by the effective value (an ORDER BY
+    identifier names the output column), so candidates come strongest-now first.
+    """
+    a = f"{alias}." if alias else ""
+    return ", ".join(
+        f"{a}confidence * pow(1.0 - {a}decay_rate, {EPOCH_SQL} - {a}epoch) AS confidence"
+        if c == "confidence"
+        else f"{a}{c}"
+        for c in NODE_COLUMNS.split(", ")
+    )
+
+
+NODE_SELECT = node_select()
 _FIXED_NODE_COLUMNS = frozenset({"id", "type", "tenant", "kind", "key"})
 RUN_COLUMNS = (
     "run_key, ref, tenant, repository, language, engine, task_type, success, "
@@ -43,12 +79,17 @@ RUN_COLUMNS = (
 )
 
 
+def run_id(run_key: str) -> int:
+    """A run's id in ``node_runs``/``run_refs``: 63 bits of a hash of its key (0: the pre-v6 baseline)."""
+    return int.from_bytes(hashlib.sha256(run_key.encode()).digest()[:8], "big") >> 1 or 1
+
+
 class StoreError(RuntimeError):
     """The database cannot be used; the message names the file and what to do."""
 
 
 def node_from_row(row: Sequence[Any]) -> Node:
-    """Build a :class:`Node` from a row selected with :data:`NODE_COLUMNS`."""
+    """Build a :class:`Node` from a row selected with :data:`NODE_SELECT` (effective confidence)."""
     return Node(
         id=row[0],
         tenant=row[2],
@@ -67,7 +108,7 @@ def node_from_row(row: Sequence[Any]) -> Node:
 
 
 def node_to_row(node: Node) -> tuple[Any, ...]:
-    """The inverse of :func:`node_from_row`."""
+    """The inverse of :func:`node_from_row`: :data:`NODE_COLUMNS`, the confidence as of now."""
     s = node.subject
     return (
         node.id, node.type.value, node.tenant, node.kind.value, node.key, node.content,
@@ -102,6 +143,7 @@ class Store:
         self.path = path
         self._conn = conn
         self.migrated = False  # whether open() upgraded the schema (the file was written)
+        self.read_only = False  # opened with ``read_only``: the connection cannot write
 
     # --- lifecycle -----------------------------------------------------------
 
@@ -113,14 +155,20 @@ class Store:
         busy_timeout_ms: int = 5000,
         create: bool = True,
         deferred_checkpoints: bool = False,
+        read_only: bool = False,
     ) -> Store:
         """Open (and create or migrate) the database at ``path``.
 
         With ``create=False`` a missing file is an error rather than a new database.
         With ``deferred_checkpoints`` the WAL is checkpointed only by :meth:`maintain`
         (the operator runs it between extractions), not inside a commit.
+        With ``read_only`` nothing is created, migrated or written (see :meth:`_open_read_only`).
+        Before anything writes to an existing file, SQLite's ``quick_check`` must pass.
         """
         path = Path(path)
+        _check_regular_file(path)
+        if read_only:
+            return await cls._open_read_only(path, busy_timeout_ms)
         exists = path.exists()
         if not exists and not create:
             raise StoreError(f"memory database {path}: no such file (nothing to read)")
@@ -139,22 +187,107 @@ class Store:
         except sqlite3.Error as exc:
             await conn.close()
             raise explain_sqlite_error(path, exc) from exc
-        except StoreError:
+        except BaseException:
             await conn.close()
             raise
         return store
+
+    @classmethod
+    async def _open_read_only(cls, path: Path, busy_timeout_ms: int) -> Store:
+        """A connection that can never write: ``mode=ro``, and ``immutable=1`` on read-only media.
+
+        ``mode=ro`` still coordinates with a live writer (the operator) through the
+        ``-wal`` and ``-shm`` files beside the database, creating them if they are missing
+        and the folder allows. Where they can be neither opened nor created (a read-only
+        mount, an immutable folder) no process can be writing, so the file is read as
+        immutable, which needs no side files at all.
+        """
+        if not path.exists():
+            raise StoreError(f"memory database {path}: no such file (nothing to read)")
+        uri = path.absolute().as_uri()
+        last: sqlite3.Error | None = None
+        for query in ("?mode=ro", "?mode=ro&immutable=1"):
+            try:
+                conn = await aiosqlite.connect(uri + query, uri=True, isolation_level=None)
+            except sqlite3.Error as exc:
+                raise explain_sqlite_error(path, exc) from exc
+            store = cls(path, conn)
+            store.read_only = True
+            try:
+                await store._configure_read_only(busy_timeout_ms)
+            except sqlite3.Error as exc:
+                await conn.close()
+                if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_CANTOPEN:
+                    raise explain_sqlite_error(path, exc) from exc
+                last = exc
+                continue
+            except BaseException:
+                await conn.close()
+                raise
+            return store
+        assert last is not None
+        raise explain_sqlite_error(path, last) from last
+
+    async def _configure_read_only(self, busy_timeout_ms: int) -> None:
+        await self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        await self._conn.execute("PRAGMA query_only = ON")
+        version = await self._check_schema()
+        if version == 0:
+            raise StoreError(
+                f"memory database {self.path}: the file holds no Osmia schema yet (empty); nothing to "
+                "read (a read never initialises a file: ingest or import into it first)"
+            )
+        if version < SCHEMA_VERSION:
+            raise StoreError(
+                f"memory database {self.path}: schema version {version} is older than this Osmia's "
+                f"({SCHEMA_VERSION}) and a read does not upgrade it; run a writing command "
+                "(`osmia memory decay`, `ingest`) or the operator once to migrate it "
+                "(the file was not changed)"
+            )
+        await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
 
     async def _configure(self, busy_timeout_ms: int) -> None:
         await self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         # Check what the file is before anything writes to it (even WAL mode touches the header).
         version = await self._check_schema()
-        mode = await self._scalar("PRAGMA journal_mode = WAL")
-        if str(mode).lower() != "wal":
-            raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
+        if version > 0:
+            await self._check_integrity()
+        await self._switch_to_wal(busy_timeout_ms)
         await self._conn.execute("PRAGMA foreign_keys = ON")
+        await self._conn.create_function("osmia_prune_cycle", 4, prune_cycle, deterministic=True)
+        await self._conn.create_function("osmia_run_id", 1, run_id, deterministic=True)
         await self._conn.execute("PRAGMA synchronous = NORMAL")
         await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
-        await self._migrate(version)
+        if version < SCHEMA_VERSION:
+            await self._migrate()
+
+    async def _switch_to_wal(self, busy_timeout_ms: int) -> None:
+        """WAL mode, once per file. Switching needs an exclusive lock and SQLite does not wait
+        for it (no busy handler), so a process racing another one to create the file retries
+        here for up to ``busy_timeout_ms``."""
+        if str(await self._scalar("PRAGMA journal_mode")).lower() == "wal":
+            return
+        deadline = time.monotonic() + busy_timeout_ms / 1000
+        while True:
+            try:
+                mode = await self._scalar("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                await asyncio.sleep(0.01 + random.random() * 0.02)
+        if str(mode).lower() != "wal":
+            raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
+
+    async def _check_integrity(self) -> None:
+        """Refuse to write to a file whose pages are damaged (a header that parses is not enough)."""
+        verdict = await self.integrity_check()
+        if verdict != "ok":
+            raise StoreError(
+                f"memory database {self.path}: failed SQLite's quick_check ({_first_line(verdict)}) — the "
+                "file is corrupt; move it aside and restore a backup with `osmia memory import` "
+                "(Osmia never writes to it)"
+            )
 
     async def _check_schema(self) -> int:
         """The file's schema version; refuses newer or foreign files without touching them."""
@@ -173,13 +306,29 @@ class Store:
             )
         return version
 
-    async def _migrate(self, version: int) -> None:
-        for target in range(version + 1, SCHEMA_VERSION + 1):
-            script = MIGRATIONS[target - 1]
-            await self._conn.executescript(
-                f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {target};\nCOMMIT;"
-            )
-            self.migrated = True
+    async def _migrate(self) -> None:
+        """Apply the missing migrations in one write transaction.
+
+        The version is read again once the write lock is held: two processes that found a
+        new file empty at once must not both create the schema (the second sees the first's).
+        """
+        async with self.transaction():
+            version = int(await self._scalar("PRAGMA user_version"))
+            if version == 0 and int(await self._scalar("SELECT count(*) FROM sqlite_master")) > 0:
+                raise StoreError(
+                    f"memory database {self.path}: the file holds tables but no Osmia schema version; "
+                    "it is not an Osmia database (the file was not changed)"
+                )
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"memory database {self.path}: schema version {version} is newer than this Osmia "
+                    f"understands ({SCHEMA_VERSION}); upgrade Osmia (the file was not changed)"
+                )
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in sql_statements(MIGRATIONS[target - 1]):
+                    await self._conn.execute(statement)
+                await self._conn.execute(f"PRAGMA user_version = {target}")
+                self.migrated = True
 
     async def maintain(self) -> None:
         """Housekeeping kept out of extractions: merge full-text segments, checkpoint the WAL."""
@@ -190,14 +339,19 @@ class Store:
         await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
-        """Checkpoint and close; safe to call twice."""
-        with suppress(sqlite3.Error, ValueError):
-            await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        """Checkpoint (unless read-only) and close; safe to call twice."""
+        if not self.read_only:
+            with suppress(sqlite3.Error, ValueError):
+                await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         await self._conn.close()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        """One atomic write: everything inside commits together or not at all."""
+        """One atomic write: everything inside commits together or not at all.
+
+        When SQLite has already rolled back by itself (a full disk, an I/O error), the
+        original error is what the caller sees, not a failing ``ROLLBACK``.
+        """
         try:
             await self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
@@ -205,13 +359,18 @@ class Store:
         try:
             yield
         except BaseException:
-            await self._conn.execute("ROLLBACK")
+            await self._rollback()
             raise
         try:
             await self._conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            await self._conn.execute("ROLLBACK")
+            await self._rollback()
             raise explain_sqlite_error(self.path, exc) from exc
+
+    async def _rollback(self) -> None:
+        if self._conn.in_transaction:
+            with suppress(sqlite3.Error):
+                await self._conn.execute("ROLLBACK")
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[None]:
@@ -233,7 +392,7 @@ class Store:
         return list(await self._conn.execute_fetchall(sql, params))
 
     async def _nodes(self, where: str, params: Sequence[Any] = ()) -> list[Node]:
-        rows = await self._rows(f"SELECT {NODE_COLUMNS} FROM nodes WHERE {where}", params)
+        rows = await self._rows(f"SELECT {NODE_SELECT} FROM nodes WHERE {where}", params)
         return [node_from_row(r) for r in rows]
 
     # --- meta ---------------------------------------------------------------------
@@ -341,13 +500,19 @@ class Store:
         if not nodes:
             return
         cols = [*NODE_COLUMNS.split(", "), "terms"]
+        # The confidence given is the effective one now: it is stamped with the current epoch, and
+        # the epoch it will fall below the prune threshold at is computed from it (fading.py).
+        values = ", ".join("?" * len(cols))
+        prune = f"osmia_prune_cycle(?, ?, {EPOCH_SQL}, {THRESHOLD_SQL})"
         # Only what a node's life changes: SQLite rewrites every index over an assigned column,
         # so assigning the fixed ones (type, tenant, kind, key) rewrote two indexes for nothing.
-        updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c not in _FIXED_NODE_COLUMNS)
+        updates = ", ".join(
+            f"{c} = excluded.{c}" for c in [*cols, "epoch", "prune_at"] if c not in _FIXED_NODE_COLUMNS
+        )
         await self._conn.executemany(
-            f"INSERT INTO nodes ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
+            f"INSERT INTO nodes ({', '.join(cols)}, epoch, prune_at) VALUES ({values}, {EPOCH_SQL}, {prune}) "
             f"ON CONFLICT (id) DO UPDATE SET {updates}",
-            [(*node_to_row(n), search_terms(n.content)) for n in nodes],
+            [(*node_to_row(n), search_terms(n.content), n.confidence, n.decay_rate) for n in nodes],
         )
 
     async def insert_edges(self, edges: Sequence[Edge]) -> int:
@@ -380,8 +545,12 @@ class Store:
         self, tenant: str, task_type: str, language: str, limit: int
     ) -> list[Node]:
         """Valid cross-run patterns about a task type or language (engine-independent)."""
+        # ``+engine``: the order is by effective confidence (computed), so no index gives it, and
+        # without statistics SQLite would read (tenant, engine = '') from ``nodes_engine``, which
+        # is every repository fact of the tenant; the partial ``nodes_patterns`` index is the few
+        # patterns.
         return await self._nodes(
-            "tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND engine = '' "
+            "tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND +engine = '' "
             "AND (task_type = ? OR language = ?) ORDER BY confidence DESC, id LIMIT ?",
             (tenant, task_type, language, limit),
         )
@@ -393,7 +562,7 @@ class Store:
         if tenant is not None:
             where += " AND n.tenant = ?"
             params.append(tenant)
-        cols = ", ".join(f"n.{c}" for c in NODE_COLUMNS.split(", "))
+        cols = node_select("n")
         rows = await self._rows(
             f"SELECT {cols}, bm25(nodes_fts) AS rank FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
             f"WHERE {where} ORDER BY rank, n.id LIMIT ?",
@@ -475,23 +644,87 @@ class Store:
             return int(await self._scalar(f"SELECT count(*) FROM {table}"))
         return int(await self._scalar(f"SELECT count(*) FROM {table} WHERE tenant = ?", (tenant,)))
 
-    async def apply_decay(self, cycles: int, threshold: float) -> list[str]:
-        """Scale every confidence by ``(1 - decay_rate) ** cycles`` and prune below ``threshold``.
+    async def decay_clock(self) -> tuple[int, float | None]:
+        """The current decay epoch and the prune threshold ``prune_at`` was computed with."""
+        rows = await self._rows(f"SELECT {EPOCH_SQL}, {THRESHOLD_SQL}")
+        epoch, threshold = rows[0]
+        return int(epoch), None if threshold is None else float(threshold)
 
-        Runs inside the caller's transaction; returns the ids pruned.
+    async def advance_epoch(self, cycles: int) -> int:
+        """Count ``cycles`` more decay cycles (inside the caller's transaction); returns the new epoch.
+
+        This is the whole decay of every confidence: reads compute ``c × (1 − rate) ^ (epoch − stamp)``.
         """
+        epoch, _ = await self.decay_clock()
         if cycles > 0:
-            await self._conn.execute(
-                "UPDATE nodes SET confidence = confidence * pow(1.0 - decay_rate, ?)", (cycles,)
-            )
-        pruned = [r[0] for r in await self._rows("SELECT id FROM nodes WHERE confidence < ?", (threshold,))]
-        if pruned:
-            await self._conn.execute("DELETE FROM nodes WHERE confidence < ?", (threshold,))
-        return pruned
+            epoch += cycles
+            await self.set_meta(EPOCH_KEY, str(epoch))
+        return epoch
+
+    async def prune_due(self, epoch: int, limit: int) -> list[tuple[str, str]]:
+        """Delete up to ``limit`` nodes whose prune epoch has come (with edges, FTS rows, provenance).
+
+        Returns their ``(id, type)``. An index range on ``prune_at``: the cost is the nodes
+        deleted, not the graph's size.
+        """
+        rows = await self._rows(
+            "SELECT seq, id, type FROM nodes WHERE prune_at <= ? ORDER BY prune_at LIMIT ?", (epoch, limit)
+        )
+        if rows:
+            marks = ", ".join("?" * len(rows))
+            await self._conn.execute(f"DELETE FROM nodes WHERE seq IN ({marks})", [r[0] for r in rows])
+        return [(r[1], r[2]) for r in rows]
+
+    async def set_prune_threshold(self, threshold: float) -> None:
+        """Record a new prune threshold and start recomputing every ``prune_at`` (inside a transaction).
+
+        :meth:`recompute_prune_cycles` finishes the work in short transactions; until it has,
+        :meth:`prune_pending` is true and decay passes do not prune.
+        """
+        await self.set_meta(THRESHOLD_KEY, repr(float(threshold)))
+        await self.set_meta(PRUNE_RECOMPUTE_KEY, "0")
+
+    async def prune_pending(self) -> bool:
+        """Whether some ``prune_at`` still refers to an older threshold."""
+        return await self.get_meta(PRUNE_RECOMPUTE_KEY) is not None
+
+    async def recompute_prune_cycles(self, batch: int | None = None) -> bool:
+        """Recompute ``prune_at`` for the next ``batch`` nodes (inside a transaction); True when done."""
+        batch = batch or PRUNE_RECOMPUTE_BATCH
+        start = int(await self.get_meta(PRUNE_RECOMPUTE_KEY) or 0)
+        last = await self._scalar(
+            "SELECT max(seq) FROM (SELECT seq FROM nodes WHERE seq > ? ORDER BY seq LIMIT ?)", (start, batch)
+        )
+        if last is None:
+            await self._conn.execute("DELETE FROM meta WHERE key = ?", (PRUNE_RECOMPUTE_KEY,))
+            return True
+        await self._conn.execute(
+            f"UPDATE nodes SET prune_at = osmia_prune_cycle(confidence, decay_rate, epoch, {THRESHOLD_SQL}) "
+            "WHERE seq > ? AND seq <= ?",
+            (start, int(last)),
+        )
+        await self.set_meta(PRUNE_RECOMPUTE_KEY, str(int(last)))
+        return False
+
+    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """Raw rows of one statement (for the memory modules that keep their own SQL)."""
+        return await self._rows(sql, params)
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one write statement (inside the caller's transaction); returns the rows it changed."""
+        cur = await self._conn.execute(sql, params)
+        return int(cur.rowcount)
+
+    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
+        """Run one write statement for many parameter rows (inside the caller's transaction)."""
+        await self._conn.executemany(sql, params)
 
     async def wipe(self) -> None:
         """Delete all nodes, edges, runs and meta (inside the caller's transaction; import --replace)."""
-        for table in ("edges", "nodes", "runs", "meta", "run_stats", "run_durations", "run_failures"):
+        for table in (
+            "edges", "node_runs", "nodes", "runs", "run_refs", "forgotten_runs", "meta", "run_stats",
+            "run_durations", "run_failures",
+        ):  # fmt: skip
             await self._conn.execute(f"DELETE FROM {table}")
 
     async def insert_run_rows(self, rows: Sequence[Sequence[Any]]) -> None:
@@ -507,6 +740,39 @@ class Store:
     async def integrity_check(self) -> str:
         """SQLite's ``quick_check`` verdict (``ok`` when healthy)."""
         return str(await self._scalar("PRAGMA quick_check"))
+
+
+def sql_statements(script: str) -> list[str]:
+    """Split a migration script into single statements (trigger bodies keep their ``;``)."""
+    statements: list[str] = []
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n\t;"):
+                statements.append(pending.strip())
+            pending = ""
+    if pending.strip(" \n\t;"):
+        raise ValueError(f"incomplete SQL statement in a migration: {pending.strip()[:80]}")
+    return statements
+
+
+def _first_line(text: str) -> str:
+    return text.splitlines()[0] if text else text
+
+
+def _check_regular_file(path: Path) -> None:
+    """A FIFO, socket or device is refused before SQLite opens it (opening a FIFO blocks)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"memory database {path}: cannot read: {exc.strerror or exc}") from exc
+    if stat.S_ISDIR(mode):
+        raise StoreError(f"memory database {path}: is a directory, not a database file")
+    if not stat.S_ISREG(mode):
+        raise StoreError(f"memory database {path}: not a regular file (a pipe, socket or device)")
 
 
 def _check_writable(path: Path, exists: bool) -> None:
