@@ -2,10 +2,12 @@
 
 The kubelet keeps at most 4 KiB of ``/dev/termination-log`` (the *last* 4 KiB
 when the file is longer), while ``status.result`` allows far more. Both sides
-use this module: the agent runner writes with :func:`fit_result`, which keeps
-the fields in a fixed priority order (:data:`PRIORITY`: ``success``,
-``exitCode``, ``failureReason``, ``testsFailed``, ``flakyTests`` first) and
-cuts or drops the rest so the JSON always fits; the operator reads with
+use this module, one rule: the agent runner writes with :func:`fit_result`,
+which ranks the fields by one priority order (:data:`PRIORITY`: ``success``,
+``exitCode``, ``failureReason``, ``testsFailed``, ``flakyTests`` first),
+shortens text and lists least important first, then drops whole fields least
+important first, so the JSON always fits and ``success`` always stays (names
+of files and tests are never cut, a cut string ends in ``…``); the operator reads with
 :func:`read_result`, which never fails: a message cut by the kubelet (its head
 lost) or by anything else (its tail lost) yields the whole top-level fields
 that survived, and unknown or mistyped fields are dropped.
@@ -16,7 +18,7 @@ Ground layer: no Kubernetes, no memory, standard library only.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 TERMINATION_MESSAGE_LIMIT = 4096
@@ -62,8 +64,22 @@ PRIORITY: tuple[str, ...] = (
 MAX_ITEMS = {"filesChanged": 10000, "testsFailed": 1000, "flakyTests": 1000, "learnings": 50}
 MAX_ITEM_CHARS = 1000
 MAX_CHARS = {"summary": 65536, "failureReason": 4096, "branchName": 255, "mergeRequestURL": 2048}
-# Kept whole or left out, never cut: a cut URL or branch name is worse than none.
-_UNCUTTABLE = frozenset({"mergeRequestURL", "branchName"})
+
+DROP_ORDER: tuple[str, ...] = tuple(reversed(PRIORITY[1:]))
+"""Fields dropped, first to last, if shortening is not enough: :data:`PRIORITY` backwards, not ``success``."""
+
+SHRINK_ORDER: tuple[str, ...] = DROP_ORDER
+"""Fields shortened, first to last, before any is dropped: the least important first, as they are dropped."""
+
+IDENTIFIERS = frozenset({"filesChanged", "testsFailed", "flakyTests", "branchName", "mergeRequestURL"})
+"""Names kept whole or left out, never cut: a cut path, test name, branch or URL names nothing."""
+
+MIN_TEXT = 60
+"""Characters a text field (``summary``, ``failureReason``) is shortened to before fields are dropped."""
+MIN_ITEM = 120
+"""Characters each learning is shortened to before fewer learnings are kept."""
+ELLIPSIS = "…"
+"""Marks where a string was cut."""
 _MAX_TAIL_TRIES = 4096  # commas tried when salvaging a cut message; bounds the work on hostile input
 
 
@@ -93,62 +109,125 @@ def known_fields(reported: Mapping[str, Any]) -> dict[str, Any]:
     return {k: clip(k, v) for k, v in reported.items() if well_typed(k, v)}
 
 
-def _size(obj: Mapping[str, Any]) -> int:
-    return len(_dump(obj).encode())
+def dumps(result: Mapping[str, Any]) -> str:
+    """Compact JSON, UTF-8 text as written (no ASCII escapes): the form whose bytes are measured."""
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
 
 
-def _dump(obj: Mapping[str, Any]) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+def _bytes(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
 
 
-def _longest_prefix(fits: Any, n: int) -> int:
-    """The largest ``k`` in ``0..n`` with ``fits(k)`` true, given ``fits`` is monotone and ``fits(0)``."""
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if fits(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+def _cut(text: str, length: int) -> str:
+    """``text`` at most ``length`` characters, its head kept and ``…`` marking a cut."""
+    return text if len(text) <= length else text[: max(length - 1, 0)] + ELLIPSIS
+
+
+def _forms(key: str, value: Any) -> tuple[int, Callable[[int], Any]]:
+    """How many forms of a field there are, smallest (0) to whole (count - 1), and the form at an index.
+
+    Forms grow in bytes with the index. Identifiers (names of files and tests,
+    branch names, URLs, tool names) are never cut: a list of them keeps its
+    first names, a tool-call count its most used tools, a name is whole or absent.
+    """
+    if isinstance(value, str) and key not in IDENTIFIERS and len(value) > MIN_TEXT:
+        return len(value) - MIN_TEXT + 1, lambda i: _cut(value, MIN_TEXT + i)
+    if isinstance(value, list) and key in IDENTIFIERS:
+        return max(len(value), 1), lambda i: value[: i + 1]
+    if isinstance(value, list) and value:
+        items = [_cut(item, MIN_ITEM) for item in value]
+        whole = items == value
+        count = len(items) + (0 if whole else 1)
+        return count, lambda i: value if i == len(items) else items[: i + 1]
+    if isinstance(value, dict) and len(value) > 1:
+        ranked = sorted(value.items(), key=lambda kv: (-kv[1], kv[0]))
+        return len(ranked), lambda i: dict(ranked[: i + 1])
+    return 1, lambda i: value
+
+
+def smallest_form(key: str, value: Any) -> Any:
+    """The smallest form :func:`fit_result` shortens a field to before it drops fields."""
+    return _forms(key, value)[1](0)
+
+
+class _Fitting:
+    """A result being fitted: its fields in :data:`PRIORITY` order and each one's encoded size."""
+
+    def __init__(self, fields: Mapping[str, Any], limit: int) -> None:
+        self.limit = limit
+        self.fields: dict[str, Any] = {}
+        self.sizes: dict[str, int] = {}
+        for key in PRIORITY:
+            if key in fields:
+                self.put(key, fields[key])
+
+    def put(self, key: str, value: Any) -> None:
+        self.fields[key] = value
+        self.sizes[key] = _bytes(key) + 1 + _bytes(value)
+
+    def drop(self, key: str) -> None:
+        del self.fields[key], self.sizes[key]
+
+    def size(self) -> int:
+        """Bytes of the compact JSON object: braces, ``"key":value`` pairs and the commas between."""
+        return 2 + sum(self.sizes.values()) + max(len(self.sizes) - 1, 0)
+
+    def fits(self) -> bool:
+        return self.size() <= self.limit
+
+    def grow(self, key: str, value: Any) -> bool:
+        """Put the largest form of ``key`` that fits (the smallest if none does); whether it is whole."""
+        count, form = _forms(key, value)
+        room = self.limit - (self.size() - self.sizes[key])
+        own = _bytes(key) + 1
+
+        def fits(i: int) -> bool:
+            return own + _bytes(form(i)) <= room
+
+        lo, hi = 0, count - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if fits(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        self.put(key, form(lo))
+        return lo == count - 1
 
 
 def fit_result(result: Mapping[str, Any], limit: int = TERMINATION_MESSAGE_LIMIT) -> str:
     """One JSON object of at most ``limit`` UTF-8 bytes holding as much of ``result`` as fits.
 
-    Fields are taken in :data:`PRIORITY` order; each is kept whole when it fits,
-    else a list keeps its first items and a string its head, else it is left
-    out (and so is every later field that does not fit). Unknown or mistyped
-    fields are dropped. ``success`` always fits (``limit`` ≥ 64).
+    Unknown or mistyped fields are dropped (``success`` is ``false`` unless it
+    is ``true``). If the rest is too long: (1) fields are shortened, least
+    important first (:data:`SHRINK_ORDER`), each to the largest form that
+    fits, at most to its smallest form (text to :data:`MIN_TEXT` characters and
+    ``…``, lists to their first item, tool calls to the most used); (2) if
+    that is not enough, whole fields are dropped in :data:`DROP_ORDER`; (3)
+    the room that dropping freed is given back to the kept fields, most
+    important first. ``success`` always stays (``limit`` ≥ 64).
     """
     if limit < 64:
         raise ValueError(f"limit must be at least 64 bytes, got {limit}")
     fields = known_fields(result)
-    out: dict[str, Any] = {}
+    fields["success"] = result.get("success") is True
+    fitting = _Fitting(fields, limit)
+    for key in SHRINK_ORDER:
+        if fitting.fits():
+            return dumps(fitting.fields)
+        if key in fitting.fields:
+            fitting.grow(key, fields[key])
+    if fitting.fits():
+        return dumps(fitting.fields)
+    for key in DROP_ORDER:
+        if key in fitting.fields:
+            fitting.drop(key)
+            if fitting.fits():
+                break
     for key in PRIORITY:
-        if key not in fields:
-            continue
-        value = fields[key]
-        if _size({**out, key: value}) <= limit:
-            out[key] = value
-            continue
-        if isinstance(value, list):
-            keep = _longest_prefix(
-                lambda k, v=value, key=key: _size({**out, key: v[:k]}) <= limit, len(value)
-            )
-            if keep:
-                out[key] = value[:keep]
-            elif value and _size({**out, key: [""]}) <= limit:
-                first = value[0]
-                cut = _longest_prefix(
-                    lambda k, f=first, key=key: _size({**out, key: [f[:k]]}) <= limit, len(first)
-                )
-                out[key] = [first[:cut]]
-        elif isinstance(value, str) and key not in _UNCUTTABLE:
-            cut = _longest_prefix(lambda k, v=value, key=key: _size({**out, key: v[:k]}) <= limit, len(value))
-            if cut:
-                out[key] = value[:cut]
-    return _dump(out)
+        if key in fitting.fields and not fitting.grow(key, fields[key]):
+            break  # this one is cut: every less important field stays at its smallest form
+    return dumps(fitting.fields)
 
 
 def _salvage_head(text: str) -> dict[str, Any]:

@@ -257,7 +257,7 @@ def test_yaml_syntax_error_names_file_and_line(osmia: Osmia, db: Path, tmp_path:
     source.write_text("apiVersion: osmia.dev/v1alpha1\nkind: TaskRun\nmetadata:\n  name: [unclosed\n")
     outcome = osmia("memory", "--db", db, "ingest", source)
     assert outcome.code == 2
-    assert f"{source}: line 5, column 1: invalid YAML" in outcome.err
+    assert f"{source}: document 1: line 5, column 1: invalid YAML" in outcome.err
 
 
 def test_invalid_json_names_file_and_line(osmia: Osmia, db: Path, tmp_path: Path) -> None:
@@ -491,9 +491,10 @@ def test_db_comes_from_the_environment_then_the_config(
 
 
 def test_a_directory_is_not_a_database(osmia: Osmia, tmp_path: Path) -> None:
-    for verb in ("status", "decay"):
-        outcome = osmia("memory", "--db", tmp_path, verb)
-        assert outcome.code == 1 and f"memory database {tmp_path}: is a directory" in outcome.err
+    for verb in ("status", "decay", "ingest"):
+        args = [str(tmp_path / "missing.yaml")] if verb == "ingest" else []
+        outcome = osmia("memory", "--db", tmp_path, verb, *args)
+        assert outcome.code == 2 and f"memory database {tmp_path}: is a directory" in outcome.err
 
 
 def test_a_bad_config_is_bad_input(osmia: Osmia, history_db: Path, tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from osmia.agent.redact import Redactor
 from osmia.agent.runner import Runner
 from osmia.agent.settings import SettingsError, from_env
 from osmia.agent.workspace import Git, GitError
-from osmia.result_fit import dumps, fit_result
+from osmia.termination import dumps, fit_result
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -37,7 +37,7 @@ def write_result(result: Mapping[str, Any], termination_log: Path, out: IO[str],
     """The fitted result to the termination log, the whole result to the pod log."""
     fitted = fit_result(result)
     try:
-        termination_log.write_text(dumps(fitted))
+        termination_log.write_text(fitted)
     except OSError as exc:
         err.write(f"osmia-agent: cannot write {termination_log}: {exc.strerror}\n")
     out.write(RESULT_PREFIX + dumps(result) + "\n")

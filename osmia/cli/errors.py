@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 
+from osmia.cli.terminal import inline
 from osmia.config import ConfigError
 from osmia.documents import DocumentError
 from osmia.memory.service import ImportRefused
@@ -37,5 +38,5 @@ FAILURES: tuple[type[Exception], ...] = (Failure, StoreError, sqlite3.Error, OSE
 
 
 def print_error(message: object) -> None:
-    """One line on stderr, prefixed like argparse's own errors."""
-    print(f"osmia: error: {message}", file=sys.stderr)
+    """One line on stderr, prefixed like argparse's own errors (control characters escaped)."""
+    print(f"osmia: error: {inline(message)}", file=sys.stderr)

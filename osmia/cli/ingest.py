@@ -7,9 +7,10 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from osmia.cli.errors import EXIT_OK, EXIT_USAGE
+from osmia.cli.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, FAILURES
 from osmia.cli.session import Session
 from osmia.cli.shapes import print_json
+from osmia.cli.terminal import inline
 from osmia.documents import DocumentError, Parsed, expand_paths, iter_taskruns
 from osmia.memory.service import Memory
 from osmia.memory.types import IngestResult
@@ -21,6 +22,7 @@ class IngestReport:
     """What one ``ingest`` did, entry by entry, for the human and the JSON output."""
 
     entries: list[dict[str, Any]] = field(default_factory=list)
+    failures: int = 0
 
     def add(self, location: str, run: TaskRun, result: IngestResult) -> None:
         """Record what happened to one run (done, duplicate or skipped)."""
@@ -38,7 +40,7 @@ class IngestReport:
         )
 
     def error(self, location: str, message: str, field_path: str | None = None) -> None:
-        """Record a bad document and print its one-line message on stderr now."""
+        """Record a bad document and print its one-line message on stderr now (control characters escaped)."""
         self.entries.append(
             {
                 "run": None,
@@ -51,7 +53,12 @@ class IngestReport:
                 "field": field_path,
             }
         )
-        print(message, file=sys.stderr)
+        print(inline(message), file=sys.stderr)
+
+    def failed(self, location: str, exc: Exception) -> None:
+        """Record an unexpected exception (a bug) for one run or file; the command will exit 1."""
+        self.failures += 1
+        self.error(location, f"{location}: cannot extract: {type(exc).__name__}: {exc}")
 
     def count(self, state: str) -> int:
         """How many entries ended in ``state``."""
@@ -61,9 +68,9 @@ class IngestReport:
         """One line per run that was looked at, then the totals."""
         for e in self.entries:
             if e["state"] == "done":
-                print(f"ingested {e['run']}: {e['nodes']} nodes, {e['edges']} edges")
+                print(f"ingested {inline(e['run'])}: {e['nodes']} nodes, {e['edges']} edges")
             elif e["state"] in ("duplicate", "skipped"):
-                print(f"{e['state']} {e['run']}: {e['reason']}")
+                print(f"{e['state']} {inline(e['run'])}: {inline(e['reason'])}")
         print(
             f"total: {self.count('done')} ingested, {self.count('duplicate')} duplicate, "
             f"{self.count('skipped')} skipped, {self.count('error')} errors"
@@ -81,7 +88,7 @@ def _skip_reason(run: TaskRun, tenant: str | None) -> str:
 
 async def _ingest_one(memory: Memory, parsed: Parsed, tenant: str | None, report: IngestReport) -> None:
     if parsed.error is not None:
-        report.error(parsed.location, parsed.message, parsed.error.field_path)
+        report.error(parsed.location, parsed.message, parsed.field_path)
         return
     run = parsed.run
     assert run is not None
@@ -97,19 +104,43 @@ async def _ingest_one(memory: Memory, parsed: Parsed, tenant: str | None, report
     report.add(parsed.location, run, await memory.ingest(run))
 
 
+async def _ingest_file(memory: Memory, name: str, tenant: str | None, report: IngestReport) -> None:
+    """Every document of one file; a bad one is reported and the next one is read.
+
+    A database failure ends the command (it would fail for every run); any
+    other exception while extracting one run is a bug, but it must not cost
+    the other runs: it is reported for that run, which stays unextracted
+    (each extraction is one transaction), and the command exits 1.
+    """
+    try:
+        for parsed in iter_taskruns(name):
+            try:
+                await _ingest_one(memory, parsed, tenant, report)
+            except FAILURES:
+                raise
+            except Exception as exc:  # one run's bug must not stop the others
+                report.failed(parsed.location, exc)
+    except DocumentError as exc:
+        report.error(name, str(exc))
+    except FAILURES:
+        raise
+    except Exception as exc:  # a bug while reading the file: the next file is still read
+        report.failed(name, exc)
+
+
 async def cmd_ingest(args: argparse.Namespace, session: Session) -> int:
     """Extract every finished TaskRun in the given files; bad documents are reported, not fatal."""
     files = expand_paths(args.files)
     report = IngestReport()
-    async with session.open(create=True) as memory:
-        for name in files:
-            try:
-                for parsed in iter_taskruns(name):
-                    await _ingest_one(memory, parsed, session.tenant, report)
-            except DocumentError as exc:
-                report.error(name, str(exc))
-    if session.json:
-        print_json(report.entries)
-    else:
-        report.print_human()
+    try:
+        async with session.open(create=True) as memory:
+            for name in files:
+                await _ingest_file(memory, name, session.tenant, report)
+    finally:  # also when the database fails midway: say what was done before it did
+        if session.json:
+            print_json(report.entries)
+        else:
+            report.print_human()
+    if report.failures:
+        return EXIT_FAILED
     return EXIT_USAGE if report.count("error") else EXIT_OK

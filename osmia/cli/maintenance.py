@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
+import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 import networkx as nx
 
 from osmia.cli.errors import EXIT_OK, Failure, UsageError
 from osmia.cli.session import Session
 from osmia.cli.shapes import export_text, print_json
-from osmia.documents import STDIN
+from osmia.cli.terminal import inline
+from osmia.documents import STDIN, DocumentError, read_text
+from osmia.memory.portable import ImportRefused, PortableGraph, parse_export_text, read_export
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -36,7 +37,7 @@ async def cmd_export(args: argparse.Namespace, session: Session) -> int:
     """The graph (or one tenant's part) as JSON, to FILE or stdout."""
     if args.format != "json":
         return await _export_graph(args, session)
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         data = await memory.export(session.tenant)
     text = export_text(data)
     if args.file in (None, STDIN):
@@ -45,13 +46,13 @@ async def cmd_export(args: argparse.Namespace, session: Session) -> int:
         _write_atomically(Path(args.file), text)
         if not session.json:
             counts = f"{len(data['nodes'])} nodes, {len(data['edges'])} edges, {len(data['runs'])} runs"
-            print(f"exported {counts} to {args.file}", file=sys.stderr)
+            print(f"exported {counts} to {inline(args.file)}", file=sys.stderr)
     return EXIT_OK
 
 
 async def _export_graph(args: argparse.Namespace, session: Session) -> int:
     """GraphML or GEXF through networkx: nodes with their attributes, typed edges (not re-importable)."""
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         graph = await memory.graph_for_export(session.tenant)
     write = nx.write_graphml if args.format == "graphml" else nx.write_gexf
     if args.file in (None, STDIN):
@@ -72,26 +73,31 @@ async def _export_graph(args: argparse.Namespace, session: Session) -> int:
     return EXIT_OK
 
 
-def _read_export(name: str) -> dict[str, Any]:
+MAX_EXPORT_BYTES = 1024 * 1024 * 1024
+"""Largest export ``import`` reads (1 GiB); a bigger file is refused before parsing."""
+
+
+def _read_export(name: str) -> PortableGraph:
+    """The export in ``name``, read within bounds, parsed (duplicate keys refused), validated and cleaned."""
     try:
-        text = sys.stdin.read() if name == STDIN else Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        text = read_text(name, limit=MAX_EXPORT_BYTES)
+    except DocumentError as exc:
+        raise UsageError(str(exc)) from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{name}: line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}") from None
-    if not isinstance(data, dict) or "format" not in data:
-        raise UsageError(f"{name}: not a memory export (made by `osmia memory export`)")
-    return data
+        # Checked before the database is opened: a refused file creates and writes nothing.
+        return read_export(parse_export_text(text), time.time())
+    except ImportRefused as exc:
+        raise UsageError(f"{name}: {exc}") from None
 
 
 async def cmd_import(args: argparse.Namespace, session: Session) -> int:
-    """Load an export; refuses a non-empty database unless --replace."""
+    """Load an export (validated and cleaned like ingest); refuses a non-empty database unless --replace."""
     session.refuse_tenant("import", "an export made with --tenant already holds only that tenant")
-    data = _read_export(args.file)
+    graph = _read_export(args.file)
     async with session.open(create=True) as memory:
-        nodes, edges, runs = await memory.import_(data, replace=args.replace)
+        nodes, edges, runs = await memory.import_(graph, replace=args.replace)
+    if graph.cleaned:
+        print(f"cleaned {graph.cleaned} text fields (secrets, markup, control characters)", file=sys.stderr)
     if session.json:
         print_json({"nodes": nodes, "edges": edges, "runs": runs})
     else:

@@ -8,11 +8,12 @@ from osmia.cli.errors import EXIT_OK, Failure, UsageError
 from osmia.cli.render import print_node, print_search_hit, print_status
 from osmia.cli.session import Session
 from osmia.cli.shapes import edge_json, node_json, print_json
+from osmia.cli.terminal import inline
 
 
 async def cmd_status(args: argparse.Namespace, session: Session) -> int:
     """Counts, decay clock and integrity of the database (or one tenant's part)."""
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         status = await memory.status(session.tenant)
     if session.json:
         print_json(status)
@@ -24,7 +25,7 @@ async def cmd_status(args: argparse.Namespace, session: Session) -> int:
 async def cmd_search(args: argparse.Namespace, session: Session) -> int:
     """Full-text (BM25) matches of QUERY, best first."""
     text = " ".join(args.query)
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         hits = await memory.search(text, session.tenant)
     if session.json:
         print_json([{**node_json(node), "rank": rank} for node, rank in hits])
@@ -42,7 +43,7 @@ def _missing(node_id: str, tenant: str | None) -> Failure:
 
 async def cmd_show(args: argparse.Namespace, session: Session) -> int:
     """One node and its edges."""
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         found = await memory.show(args.node_id, session.tenant)
     if found is None:
         raise _missing(args.node_id, session.tenant)
@@ -67,7 +68,7 @@ async def cmd_forget(args: argparse.Namespace, session: Session) -> int:
     if session.json:
         print_json({"forgotten": args.node_id})
     else:
-        print(f"forgot {args.node_id}")
+        print(f"forgot {inline(args.node_id)}")
     return EXIT_OK
 
 

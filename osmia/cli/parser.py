@@ -3,25 +3,46 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from importlib import metadata
-from typing import Any
+from typing import Any, NoReturn
 
+from osmia.cli.terminal import inline
 from osmia.config import ENV_MEMORY_STORE_PATH
 from osmia.taskrun import Flow
 
+MAX_CYCLES = 1_000_000
+"""Most decay cycles one ``decay --cycles`` applies (far past the point where every node is pruned)."""
 
-def _non_negative_int(text: str) -> int:
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with usage errors on one line (control characters escaped) and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: error: MESSAGE (see PROG --help)`` and exit 2."""
+        self.exit(2, f"{self.prog}: error: {inline(message)} (see {self.prog} --help)\n")
+
+
+def _cycles(text: str) -> int:
+    shown = repr(text if len(text) <= 30 else text[:29] + "…")
+    if len(text.strip()) > 20:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {MAX_CYCLES}; got {shown}")
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number; got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a whole number; got {shown}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative; got {value}")
+    if value > MAX_CYCLES:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_CYCLES}; got {value}")
     return value
 
 
 def _port(text: str) -> int:
-    value = _non_negative_int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number 1-65535, got {text[:20]!r}") from None
     if not 1 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 1-65535, got {value}")
     return value
@@ -127,7 +148,7 @@ def _add_verb_arguments(verbs: dict[str, argparse.ArgumentParser]) -> None:
         "--replace", action="store_true", help="wipe a non-empty database before importing"
     )
     verbs["decay"].add_argument(
-        "--cycles", type=_non_negative_int, metavar="N", help="apply N cycles now (default: those due)"
+        "--cycles", type=_cycles, metavar="N", help="apply N cycles now (default: those due)"
     )
 
 
@@ -157,6 +178,7 @@ def _run_parser(commands: Any) -> None:
     run.add_argument("--config", metavar="FILE", help="osmia-config.yaml (default: built-in defaults)")
 
 
+@functools.cache  # an installed-package lookup scans site-packages: once per process is enough
 def _version() -> str:
     try:
         return metadata.version("osmia")
@@ -166,9 +188,7 @@ def _version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line: ``osmia run``, ``osmia memory <verb>`` and ``osmia agent``."""
-    parser = argparse.ArgumentParser(
-        prog="osmia", description="Osmia: episodic memory for AI coding agents on Kubernetes."
-    )
+    parser = Parser(prog="osmia", description="Osmia: episodic memory for AI coding agents on Kubernetes.")
     parser.add_argument("--version", action="version", version=f"osmia {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _run_parser(commands)

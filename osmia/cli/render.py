@@ -1,10 +1,16 @@
-"""Human output: the tables and lines the verbs print without ``--json``."""
+"""Human output: the tables and lines the verbs print without ``--json``.
+
+Stored text is untrusted: every value printed here goes through
+:func:`~osmia.cli.terminal.inline`, so no control, bidi or zero-width
+character reaches the terminal as such.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
+from osmia.cli.terminal import inline
 from osmia.memory.types import Candidate, Edge, Node
 from osmia.taskrun import TaskRun
 
@@ -23,20 +29,20 @@ def when(timestamp: float | None) -> str:
 
 def truncate(text: str, width: int = CONTENT_WIDTH) -> str:
     """One line of at most ``width`` characters, whitespace collapsed, ``…`` when cut."""
-    flat = " ".join(text.split())
+    flat = inline(" ".join(text.split()))
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def print_rows(rows: list[tuple[str, Any]]) -> None:
     """``label  value`` lines, labels padded to one column."""
     for label, value in rows:
-        print(f"{label:<12} {value}")
+        print(f"{label:<12} {inline(value)}")
 
 
 def print_explain(run: TaskRun, candidates: list[Candidate]) -> None:
     """One line per candidate with its score parts, then why it was kept or dropped."""
     kept = sum(1 for c in candidates if c.kept)
-    print(f"{run.ref} (tenant {run.tenant}): {len(candidates)} candidates, {kept} kept")
+    print(f"{inline(run.ref)} (tenant {run.tenant}): {len(candidates)} candidates, {kept} kept")
     if not candidates:
         return
     print(EXPLAIN_HEADER)
@@ -45,11 +51,11 @@ def print_explain(run: TaskRun, candidates: list[Candidate]) -> None:
         word = "kept" if c.kept else "dropped"
         print(
             f"{c.score:6.3f} {p.relevance:5.2f} {p.confidence:5.2f} {p.recency:7.2f}  "
-            f"{c.node.kind.value:<17} {word:<7}  {c.node.id:<16}  {truncate(c.node.content)}"
+            f"{c.node.kind.value:<17} {word:<7}  {inline(c.node.id):<16}  {truncate(c.node.content)}"
         )
         why = [] if c.kept else [c.verdict.removeprefix("dropped: ")]
         why.append("matched: " + (", ".join(p.reasons) or "nothing"))
-        print(f"{'':>30}{'; '.join(why)}")
+        print(f"{'':>30}{inline('; '.join(why))}")
 
 
 def print_status(status: dict[str, Any]) -> None:
@@ -71,7 +77,10 @@ def print_status(status: dict[str, Any]) -> None:
 
 def print_search_hit(node: Node) -> None:
     """One ``search`` result line."""
-    print(f"{node.id}  {node.kind.value:<17} {node.tenant:<15} {node.confidence:.2f}  {node.content}")
+    print(
+        f"{inline(node.id)}  {node.kind.value:<17} {inline(node.tenant):<15} {node.confidence:.2f}  "
+        f"{inline(node.content)}"
+    )
 
 
 def print_node(node: Node, edges: list[Edge]) -> None:
@@ -98,4 +107,4 @@ def print_node(node: Node, edges: list[Edge]) -> None:
     )
     for e in edges:
         arrow = f"{e.relation.value} → {e.dst}" if e.src == node.id else f"← {e.relation.value} {e.src}"
-        print(f"{'':<12} {arrow}")
+        print(f"{'':<12} {inline(arrow)}")

@@ -10,6 +10,7 @@ from osmia.cli.errors import EXIT_OK, UsageError
 from osmia.cli.render import print_explain
 from osmia.cli.session import Session
 from osmia.cli.shapes import candidate_json, injected_json, print_json
+from osmia.cli.terminal import block, inline
 from osmia.documents import STDIN, STDIN_NAME, iter_taskruns
 from osmia.taskrun import TaskRun
 
@@ -34,9 +35,10 @@ def read_one_run(name: str, tenant: str | None) -> TaskRun:
 async def cmd_context(args: argparse.Namespace, session: Session) -> int:
     """Print the Prior Knowledge section (or, with --json, the injected nodes) for one run."""
     run = read_one_run(args.file, session.tenant)
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         if not run.memory_enabled:
-            print(f"note: {args.file}: spec.memory.enabled is false; the run gets no memory", file=sys.stderr)
+            note = f"note: {inline(args.file)}: spec.memory.enabled is false; the run gets no memory"
+            print(note, file=sys.stderr)
             injected: list[dict[str, Any]] = []
             section = ""
         else:
@@ -45,14 +47,14 @@ async def cmd_context(args: argparse.Namespace, session: Session) -> int:
     if session.json:
         print_json(injected)
     elif section:
-        sys.stdout.write(section)
+        sys.stdout.write(block(section))
     return EXIT_OK
 
 
 async def cmd_explain(args: argparse.Namespace, session: Session) -> int:
     """Every candidate for one run, with the parts of its score and why it was kept or dropped."""
     run = read_one_run(args.file, session.tenant)
-    async with session.open(create=False) as memory:
+    async with session.open(create=False, read_only=True) as memory:
         candidates = await memory.explain(run)
     if session.json:
         print_json(
@@ -65,6 +67,6 @@ async def cmd_explain(args: argparse.Namespace, session: Session) -> int:
         )
     else:
         if not run.memory_enabled:
-            print(f"note: {args.file}: spec.memory.enabled is false; nothing would be injected")
+            print(f"note: {inline(args.file)}: spec.memory.enabled is false; nothing would be injected")
         print_explain(run, candidates)
     return EXIT_OK

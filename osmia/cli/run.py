@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from osmia.cli.errors import EXIT_OK, Failure
+from osmia.cli.session import check_regular
 from osmia.config import load_config
 from osmia.logging import configure_logging, get_logger
 
@@ -29,6 +30,8 @@ def _load_operator() -> Any:
 
 def cmd_run(args: argparse.Namespace, kopf_args: Sequence[str]) -> int:
     """Load the config, set up logging, then hand over to the operator until it stops."""
+    if args.config:
+        check_regular(Path(args.config), "--config")
     config = load_config(Path(args.config) if args.config else None)
     configure_logging(config.operator.log_level, config.operator.log_format)
     log = get_logger("osmia.cli")

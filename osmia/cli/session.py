@@ -4,14 +4,43 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from osmia.cli.errors import Failure, UsageError
+from osmia.cli.errors import UsageError
 from osmia.config import ENV_MEMORY_STORE_PATH, Config, load_config
 from osmia.memory.service import Memory, MemorySettings
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def check_regular(path: Path, what: str) -> None:
+    """Bad usage unless ``path`` is missing or a regular file: never open a FIFO, device or directory.
+
+    SQLite would block on a FIFO, read ``/dev/zero`` forever, and fail on a
+    directory with a message that names neither the option nor the path.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UsageError(f"{what} {path}: cannot use: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"{what} {path}: is {_file_kind(mode)}, not a file")
 
 
 def memory_settings(store_path: Path, config: Config | None) -> MemorySettings:
@@ -44,8 +73,12 @@ class Session:
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Session:
         """The session the memory options (``--db``, ``--config``, ``--tenant``, ``--json``) ask for."""
-        config = load_config(Path(args.config)) if args.config else None
+        config = None
+        if args.config:
+            check_regular(Path(args.config), "--config")
+            config = load_config(Path(args.config))
         db = resolve_db(args.db, config)
+        check_regular(db, "memory database")
         return cls(memory_settings(db, config), args.tenant, args.json)
 
     def refuse_tenant(self, verb: str, why: str) -> None:
@@ -54,16 +87,17 @@ class Session:
             raise UsageError(f"{verb} does not take --tenant: {why}")
 
     @asynccontextmanager
-    async def open(self, *, create: bool) -> AsyncIterator[Memory]:
+    async def open(self, *, create: bool, read_only: bool = False) -> AsyncIterator[Memory]:
         """Open the database for one verb and close it afterwards.
 
         Missed decay cycles are not applied on open, so looking at the graph
         never changes it; ``osmia memory decay`` is the explicit way to decay.
+        ``read_only`` (the read verbs) never creates, migrates or writes the file.
         """
-        path = self.settings.store_path
-        if path.is_dir():
-            raise Failure(f"memory database {path}: is a directory, not a database file")
-        memory = await Memory.open(self.settings, create=create, catch_up=False, update_gauges=False)
+        check_regular(self.settings.store_path, "memory database")
+        memory = await Memory.open(
+            self.settings, create=create, catch_up=False, update_gauges=False, read_only=read_only
+        )
         try:
             yield memory
         finally:

@@ -14,8 +14,13 @@ from osmia.memory.types import Candidate, Edge, MemoryContext, Node
 
 
 def print_json(data: Any) -> None:
-    """Pretty JSON on stdout (UTF-8 as is, not ``\\u`` escapes)."""
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    """Pretty JSON on stdout (UTF-8 as is, not ``\\u`` escapes).
+
+    A lone surrogate cannot be written as UTF-8; it is written as its
+    ``\\udXXX`` escape, which is still valid JSON, instead of failing.
+    """
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    print(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def node_json(node: Node) -> dict[str, Any]:
@@ -70,5 +75,6 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
 
 
 def export_text(data: dict[str, Any]) -> str:
-    """The export file format: sorted keys, one-space indent, UTF-8 text."""
-    return json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    """The export file format: sorted keys, one-space indent, UTF-8 text (lone surrogates escaped)."""
+    text = json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

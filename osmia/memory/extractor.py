@@ -9,9 +9,9 @@ observations into the graph (reinforce, contradict, supersede) happens in
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter
 
+from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import clean_text, looks_hostile, redact_secrets, words
 from osmia.memory.types import Kind, Observation, RunSummary, Subject
 from osmia.taskrun import Phase, TaskRun, short_repository
@@ -32,29 +32,30 @@ BASE_CONFIDENCE: dict[Kind, float] = {
     Kind.LEARNING: 0.4,
 }
 
-FAILURE_CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    ("timeout", "timeout", re.compile(r"(?i)time[sd]?[ -]?out|deadline|took too long")),
+# RE2 (linear time): failure reasons are untrusted, and `tests?.*fail` backtracked quadratically.
+FAILURE_CLASSES: tuple[tuple[str, str, LinearPattern], ...] = (
+    ("timeout", "timeout", linear(r"(?i)time[sd]?[ -]?out|deadline|took too long")),
     (
         "guardrail",
         "guard-rail block",
-        re.compile(r"(?i)guard[ -]?rail|policy|blocked|forbidden|not allowed|denied"),
+        linear(r"(?i)guard[ -]?rail|policy|blocked|forbidden|not allowed|denied"),
     ),
     (
         "resources",
         "resources",
-        re.compile(r"(?i)\boom\b|out of memory|memory limit|evicted|quota|disk|cpu|exit code 137"),
+        linear(r"(?i)\boom\b|out of memory|memory limit|evicted|quota|disk|cpu|exit code 137"),
     ),
     (
         "build_failed",
         "build failed",
-        re.compile(r"(?i)build|compil|lint|syntax|type ?check|does not compile"),
+        linear(r"(?i)build|compil|lint|syntax|type ?check|does not compile"),
     ),
-    ("tests_failed", "tests failed", re.compile(r"(?i)\btests?\b.*fail|fail.*\btests?\b|assert")),
+    ("tests_failed", "tests failed", linear(r"(?i)\btests?\b.*fail|fail.*\btests?\b|assert")),
 )
 FAILURE_LABELS = {code: label for code, label, _ in FAILURE_CLASSES} | {"unknown": "unknown reason"}
 
-_TEST_NAME = re.compile(r"\b(Test[A-Z0-9]\w*|test_\w+|\w+Test\b|\w+_test\b)")
-_FIX_WORD = re.compile(r"(?i)\b(fix(?:ed|es)?|deflak\w*|stabili[sz]\w*|resolved|repaired)\b")
+_TEST_NAME = linear(r"\b(Test[A-Z0-9]\w*|test_\w+|\w+Test\b|\w+_test\b)")
+_FIX_WORD = linear(r"(?i)\b(fix(?:ed|es)?|deflak\w*|stabili[sz]\w*|resolved|repaired)\b")
 
 
 def classify_failure(run: TaskRun) -> str:

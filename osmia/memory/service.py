@@ -9,11 +9,10 @@ concurrent callers never interleave transactions.
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -30,8 +29,17 @@ from osmia.memory.extractor import observe, summarize
 from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.merge import merge
 from osmia.memory.patterns import recompute
+from osmia.memory.portable import (
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    ImportRefused,
+    PortableGraph,
+    build_export,
+    read_export,
+)
 from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker, to_injected
+from osmia.memory.sanitize import sanitized
 from osmia.memory.store import (
     EPOCH_KEY,
     PRUNE_RECOMPUTE_KEY,
@@ -39,8 +47,6 @@ from osmia.memory.store import (
     Store,
     StoreError,
     explain_sqlite_error,
-    node_from_row,
-    node_to_row,
 )
 from osmia.memory.text import fts_query
 from osmia.memory.types import (
@@ -52,14 +58,13 @@ from osmia.memory.types import (
     Node,
     NodeType,
     QueryRequest,
-    Relation,
 )
 from osmia.taskrun import TaskRun
 
+__all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "ImportRefused", "Memory", "MemorySettings"]
+
 # The store's decay clock is its own: an import starts a new epoch (nodes carry effective confidences).
 INTERNAL_META = frozenset({EPOCH_KEY, THRESHOLD_KEY, PRUNE_RECOMPUTE_KEY})
-EXPORT_FORMAT = "osmia-memory"
-EXPORT_VERSION = 1
 T = TypeVar("T")
 
 
@@ -143,18 +148,23 @@ class Memory:
         catch_up: bool = True,
         update_gauges: bool = True,
         deferred_checkpoints: bool = False,
+        read_only: bool = False,
     ) -> Memory:
         """Open the database, count its nodes and apply missed decay cycles once.
 
         A long-running owner (the operator) passes ``deferred_checkpoints`` and calls
         :meth:`maintain` between extractions, so no extraction pays for a checkpoint.
+        ``read_only`` (the CLI's read verbs) never creates, migrates, decays or writes the
+        file, and works on read-only media; the write methods then fail.
         """
         store = await Store.open(
             settings.store_path,
             busy_timeout_ms=settings.busy_timeout_ms,
-            create=create,
+            create=create and not read_only,
             deferred_checkpoints=deferred_checkpoints,
+            read_only=read_only,
         )
+        catch_up = catch_up and not read_only
         memory = cls(store, settings, clock, update_gauges=update_gauges)
         try:
             await memory._graph.load()
@@ -220,7 +230,8 @@ class Memory:
             return IngestResult(run.run_key, "skipped", reason="the run has not finished")
         started = time.perf_counter()
         try:
-            result = await self._guarded("ingest", lambda: self._ingest(run, finished_at))
+            clean = sanitized(run)  # the one redaction step: every stored field, the runs table too
+            result = await self._guarded("ingest", lambda: self._ingest(clean, finished_at))
         except Exception:
             metrics.EXTRACTIONS.labels(outcome="failed").inc()
             raise
@@ -340,6 +351,14 @@ class Memory:
 
         async def work() -> dict[str, Any]:
             store = self._store
+            # First: on a damaged file the counts below may fail or be wrong.
+            integrity = await store.integrity_check()
+            if integrity != "ok":
+                raise StoreError(
+                    f"memory database {self._settings.store_path}: failed SQLite's quick_check "
+                    f"({integrity.splitlines()[0]}) — the file is corrupt; move it aside and restore "
+                    "a backup with `osmia memory import`"
+                )
             meta = await store.meta_items()
             return {
                 "database": str(self._settings.store_path),
@@ -352,7 +371,7 @@ class Memory:
                 if decay_mod.LAST_DECAY_KEY in meta
                 else None,
                 "decay_interval_hours": self._settings.decay_interval_hours,
-                "integrity": await store.integrity_check(),
+                "integrity": integrity,
             }
 
         return await self._guarded("status", work)
@@ -466,35 +485,32 @@ class Memory:
             ids = {n.id for n in nodes}
             edges = [e for e in await self._store.all_edges() if e.src in ids and e.dst in ids]
             runs = [r for r in await self._store.run_rows() if tenant is None or r[2] == tenant]
-            return {
-                "format": EXPORT_FORMAT,
-                "version": EXPORT_VERSION,
-                "tenant": tenant,
-                "meta": {k: v for k, v in (await self._store.meta_items()).items() if k not in INTERNAL_META},
-                "nodes": [_node_record(n) for n in nodes],
-                "edges": [[e.src, e.dst, e.relation.value, e.weight, e.created_at] for e in edges],
-                "runs": [list(r) for r in runs],
-                "provenance": await provenance.export_rows(self._store, tenant),
-                "forgotten": [
+            meta = {k: v for k, v in (await self._store.meta_items()).items() if k not in INTERNAL_META}
+            return build_export(
+                tenant,
+                meta,
+                nodes,
+                edges,
+                runs,
+                provenance=await provenance.export_rows(self._store, tenant),
+                forgotten=[
                     list(r)
                     for r in await unlearn.forgotten_rows(self._store)
                     if tenant is None or r[3] == tenant
                 ],
-            }
+            )
 
         return await self._guarded("export", work)
 
-    async def import_(self, data: dict[str, Any], *, replace: bool = False) -> tuple[int, int, int]:
-        """Load an export into this database; refuses a non-empty one unless ``replace``."""
-        with _bad_export():
-            if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
-                raise ValueError(f"not an {EXPORT_FORMAT} v{EXPORT_VERSION} export")
-            nodes = [node_from_row(_node_row(r)) for r in data["nodes"]]
-            edges = [Edge(e[0], e[1], Relation(e[2]), float(e[3]), float(e[4])) for e in data["edges"]]
-            runs = [tuple(r) for r in data["runs"]]
-            meta = {str(k): str(v) for k, v in data.get("meta", {}).items() if k not in INTERNAL_META}
-            events = [list(r) for r in data["provenance"]] if "provenance" in data else None
-            forgotten = [tuple(r) for r in data.get("forgotten", [])]
+    async def import_(
+        self, data: dict[str, Any] | PortableGraph, *, replace: bool = False
+    ) -> tuple[int, int, int]:
+        """Load an export into this database; refuses a non-empty one unless ``replace``.
+
+        The export is validated and cleaned first (:func:`osmia.memory.portable.read_export`);
+        a refused file writes nothing.
+        """
+        graph = data if isinstance(data, PortableGraph) else read_export(data, self._clock())
 
         async def work() -> tuple[int, int, int]:
             if not replace and await self._store.count("nodes") + await self._store.count("runs") > 0:
@@ -504,51 +520,21 @@ class Memory:
                 # Imported confidences are effective as exported: they start this store's epoch 0,
                 # and their prune epochs are computed against this memory's threshold.
                 await self._store.set_meta(THRESHOLD_KEY, repr(float(self._settings.prune_threshold)))
-                await self._store.upsert_nodes(nodes)
-                await self._store.insert_edges(edges)
-                await self._store.insert_run_rows(runs)
-                if events is None:  # an export from before provenance: each node starts from its state
+                await self._store.upsert_nodes(graph.nodes)
+                await self._store.insert_edges(graph.edges)
+                await self._store.insert_run_rows(graph.runs)
+                if graph.provenance is None:  # an export from before provenance: nodes start from their state
                     await provenance.baseline_all(self._store)
                 else:
-                    await provenance.import_rows(self._store, events)
-                await unlearn.import_forgotten(self._store, forgotten)
+                    await provenance.import_rows(self._store, graph.provenance)
+                await unlearn.import_forgotten(self._store, graph.forgotten)
                 await provenance.import_run_refs(self._store)
-                for key, value in sorted(meta.items()):
+                for key, value in sorted(graph.meta.items()):
                     await self._store.set_meta(key, value)
             await self._graph.load()
             self._wrote = True
-            return len(nodes), len(edges), len(runs)
+            return len(graph.nodes), len(graph.edges), len(graph.runs)
 
         counts = await self._guarded("import", work)
         await self._guarded("status", self._refresh_gauges)
         return counts
-
-
-class ImportRefused(ValueError):
-    """An import that would mix two graphs, or a file that is not an export."""
-
-
-@contextmanager
-def _bad_export() -> Iterator[None]:
-    try:
-        yield
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
-        raise ImportRefused(f"not a valid memory export: {exc}") from exc
-
-
-_EXPORT_FIELDS = (
-    "id", "type", "tenant", "kind", "key", "content", "repository", "engine", "task_type", "language",
-    "confidence", "decay_rate", "valid_from", "valid_to", "last_seen", "occurrences", "sources",
-)  # fmt: skip
-
-
-def _node_record(node: Node) -> dict[str, Any]:
-    row = list(node_to_row(node))
-    row[-1] = list(node.sources)
-    return dict(zip(_EXPORT_FIELDS, row, strict=True))
-
-
-def _node_row(record: dict[str, Any]) -> tuple[Any, ...]:
-    values = [record[f] for f in _EXPORT_FIELDS]
-    values[-1] = json.dumps(values[-1])
-    return tuple(values)

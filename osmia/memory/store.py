@@ -9,10 +9,14 @@ corrupt, locked, read-only or newer-schema database raises
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
+import random
 import sqlite3
+import stat
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -139,6 +143,7 @@ class Store:
         self.path = path
         self._conn = conn
         self.migrated = False  # whether open() upgraded the schema (the file was written)
+        self.read_only = False  # opened with ``read_only``: the connection cannot write
 
     # --- lifecycle -----------------------------------------------------------
 
@@ -150,14 +155,20 @@ class Store:
         busy_timeout_ms: int = 5000,
         create: bool = True,
         deferred_checkpoints: bool = False,
+        read_only: bool = False,
     ) -> Store:
         """Open (and create or migrate) the database at ``path``.
 
         With ``create=False`` a missing file is an error rather than a new database.
         With ``deferred_checkpoints`` the WAL is checkpointed only by :meth:`maintain`
         (the operator runs it between extractions), not inside a commit.
+        With ``read_only`` nothing is created, migrated or written (see :meth:`_open_read_only`).
+        Before anything writes to an existing file, SQLite's ``quick_check`` must pass.
         """
         path = Path(path)
+        _check_regular_file(path)
+        if read_only:
+            return await cls._open_read_only(path, busy_timeout_ms)
         exists = path.exists()
         if not exists and not create:
             raise StoreError(f"memory database {path}: no such file (nothing to read)")
@@ -176,24 +187,107 @@ class Store:
         except sqlite3.Error as exc:
             await conn.close()
             raise explain_sqlite_error(path, exc) from exc
-        except StoreError:
+        except BaseException:
             await conn.close()
             raise
         return store
+
+    @classmethod
+    async def _open_read_only(cls, path: Path, busy_timeout_ms: int) -> Store:
+        """A connection that can never write: ``mode=ro``, and ``immutable=1`` on read-only media.
+
+        ``mode=ro`` still coordinates with a live writer (the operator) through the
+        ``-wal`` and ``-shm`` files beside the database, creating them if they are missing
+        and the folder allows. Where they can be neither opened nor created (a read-only
+        mount, an immutable folder) no process can be writing, so the file is read as
+        immutable, which needs no side files at all.
+        """
+        if not path.exists():
+            raise StoreError(f"memory database {path}: no such file (nothing to read)")
+        uri = path.absolute().as_uri()
+        last: sqlite3.Error | None = None
+        for query in ("?mode=ro", "?mode=ro&immutable=1"):
+            try:
+                conn = await aiosqlite.connect(uri + query, uri=True, isolation_level=None)
+            except sqlite3.Error as exc:
+                raise explain_sqlite_error(path, exc) from exc
+            store = cls(path, conn)
+            store.read_only = True
+            try:
+                await store._configure_read_only(busy_timeout_ms)
+            except sqlite3.Error as exc:
+                await conn.close()
+                if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_CANTOPEN:
+                    raise explain_sqlite_error(path, exc) from exc
+                last = exc
+                continue
+            except BaseException:
+                await conn.close()
+                raise
+            return store
+        assert last is not None
+        raise explain_sqlite_error(path, last) from last
+
+    async def _configure_read_only(self, busy_timeout_ms: int) -> None:
+        await self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        await self._conn.execute("PRAGMA query_only = ON")
+        version = await self._check_schema()
+        if version == 0:
+            raise StoreError(
+                f"memory database {self.path}: the file holds no Osmia schema yet (empty); nothing to "
+                "read (a read never initialises a file: ingest or import into it first)"
+            )
+        if version < SCHEMA_VERSION:
+            raise StoreError(
+                f"memory database {self.path}: schema version {version} is older than this Osmia's "
+                f"({SCHEMA_VERSION}) and a read does not upgrade it; run a writing command "
+                "(`osmia memory decay`, `ingest`) or the operator once to migrate it "
+                "(the file was not changed)"
+            )
+        await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
 
     async def _configure(self, busy_timeout_ms: int) -> None:
         await self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         # Check what the file is before anything writes to it (even WAL mode touches the header).
         version = await self._check_schema()
-        mode = await self._scalar("PRAGMA journal_mode = WAL")
-        if str(mode).lower() != "wal":
-            raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
+        if version > 0:
+            await self._check_integrity()
+        await self._switch_to_wal(busy_timeout_ms)
         await self._conn.execute("PRAGMA foreign_keys = ON")
         await self._conn.create_function("osmia_prune_cycle", 4, prune_cycle, deterministic=True)
         await self._conn.create_function("osmia_run_id", 1, run_id, deterministic=True)
         await self._conn.execute("PRAGMA synchronous = NORMAL")
         await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
-        await self._migrate(version)
+        if version < SCHEMA_VERSION:
+            await self._migrate()
+
+    async def _switch_to_wal(self, busy_timeout_ms: int) -> None:
+        """WAL mode, once per file. Switching needs an exclusive lock and SQLite does not wait
+        for it (no busy handler), so a process racing another one to create the file retries
+        here for up to ``busy_timeout_ms``."""
+        if str(await self._scalar("PRAGMA journal_mode")).lower() == "wal":
+            return
+        deadline = time.monotonic() + busy_timeout_ms / 1000
+        while True:
+            try:
+                mode = await self._scalar("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                await asyncio.sleep(0.01 + random.random() * 0.02)
+        if str(mode).lower() != "wal":
+            raise StoreError(f"memory database {self.path}: could not switch to WAL (got {mode})")
+
+    async def _check_integrity(self) -> None:
+        """Refuse to write to a file whose pages are damaged (a header that parses is not enough)."""
+        verdict = await self.integrity_check()
+        if verdict != "ok":
+            raise StoreError(
+                f"memory database {self.path}: failed SQLite's quick_check ({_first_line(verdict)}) — the "
+                "file is corrupt; move it aside and restore a backup with `osmia memory import` "
+                "(Osmia never writes to it)"
+            )
 
     async def _check_schema(self) -> int:
         """The file's schema version; refuses newer or foreign files without touching them."""
@@ -212,13 +306,29 @@ class Store:
             )
         return version
 
-    async def _migrate(self, version: int) -> None:
-        for target in range(version + 1, SCHEMA_VERSION + 1):
-            script = MIGRATIONS[target - 1]
-            await self._conn.executescript(
-                f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {target};\nCOMMIT;"
-            )
-            self.migrated = True
+    async def _migrate(self) -> None:
+        """Apply the missing migrations in one write transaction.
+
+        The version is read again once the write lock is held: two processes that found a
+        new file empty at once must not both create the schema (the second sees the first's).
+        """
+        async with self.transaction():
+            version = int(await self._scalar("PRAGMA user_version"))
+            if version == 0 and int(await self._scalar("SELECT count(*) FROM sqlite_master")) > 0:
+                raise StoreError(
+                    f"memory database {self.path}: the file holds tables but no Osmia schema version; "
+                    "it is not an Osmia database (the file was not changed)"
+                )
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"memory database {self.path}: schema version {version} is newer than this Osmia "
+                    f"understands ({SCHEMA_VERSION}); upgrade Osmia (the file was not changed)"
+                )
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in sql_statements(MIGRATIONS[target - 1]):
+                    await self._conn.execute(statement)
+                await self._conn.execute(f"PRAGMA user_version = {target}")
+                self.migrated = True
 
     async def maintain(self) -> None:
         """Housekeeping kept out of extractions: merge full-text segments, checkpoint the WAL."""
@@ -229,14 +339,19 @@ class Store:
         await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
-        """Checkpoint and close; safe to call twice."""
-        with suppress(sqlite3.Error, ValueError):
-            await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        """Checkpoint (unless read-only) and close; safe to call twice."""
+        if not self.read_only:
+            with suppress(sqlite3.Error, ValueError):
+                await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         await self._conn.close()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        """One atomic write: everything inside commits together or not at all."""
+        """One atomic write: everything inside commits together or not at all.
+
+        When SQLite has already rolled back by itself (a full disk, an I/O error), the
+        original error is what the caller sees, not a failing ``ROLLBACK``.
+        """
         try:
             await self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
@@ -244,13 +359,18 @@ class Store:
         try:
             yield
         except BaseException:
-            await self._conn.execute("ROLLBACK")
+            await self._rollback()
             raise
         try:
             await self._conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            await self._conn.execute("ROLLBACK")
+            await self._rollback()
             raise explain_sqlite_error(self.path, exc) from exc
+
+    async def _rollback(self) -> None:
+        if self._conn.in_transaction:
+            with suppress(sqlite3.Error):
+                await self._conn.execute("ROLLBACK")
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[None]:
@@ -620,6 +740,39 @@ class Store:
     async def integrity_check(self) -> str:
         """SQLite's ``quick_check`` verdict (``ok`` when healthy)."""
         return str(await self._scalar("PRAGMA quick_check"))
+
+
+def sql_statements(script: str) -> list[str]:
+    """Split a migration script into single statements (trigger bodies keep their ``;``)."""
+    statements: list[str] = []
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n\t;"):
+                statements.append(pending.strip())
+            pending = ""
+    if pending.strip(" \n\t;"):
+        raise ValueError(f"incomplete SQL statement in a migration: {pending.strip()[:80]}")
+    return statements
+
+
+def _first_line(text: str) -> str:
+    return text.splitlines()[0] if text else text
+
+
+def _check_regular_file(path: Path) -> None:
+    """A FIFO, socket or device is refused before SQLite opens it (opening a FIFO blocks)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"memory database {path}: cannot read: {exc.strerror or exc}") from exc
+    if stat.S_ISDIR(mode):
+        raise StoreError(f"memory database {path}: is a directory, not a database file")
+    if not stat.S_ISREG(mode):
+        raise StoreError(f"memory database {path}: not a regular file (a pipe, socket or device)")
 
 
 def _check_writable(path: Path, exists: bool) -> None:

@@ -1,8 +1,9 @@
-"""Text hygiene for memory: secrets out, prompt-breaking markup out, words for matching.
+"""Words for matching: content words, identifier parts, stems, full-text queries, similarity.
 
-Everything an agent reports is untrusted. Before it is stored it goes
-through :func:`redact_secrets` and :func:`clean_text`; before it is rendered
-into a prompt it goes through :func:`clean_text` again.
+Secret redaction lives in :mod:`osmia.memory.redaction`, prompt cleaning in
+:mod:`osmia.memory.cleaning`, and the step that applies both to a whole run in
+:mod:`osmia.memory.sanitize`; their names are re-exported here for callers
+that import them from this module.
 """
 
 from __future__ import annotations
@@ -12,40 +13,28 @@ import re
 
 import snowballstemmer
 
-MAX_LINE = 300
+from osmia.memory.cleaning import MAX_LINE, clean_text, looks_hostile
+from osmia.memory.redaction import REDACTED, contains_secret, redact, redact_secrets
 
-_SECRET_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(p)
-    for p in (
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)",
-        r"\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}",
-        r"\bglpat-[A-Za-z0-9_-]{20,}",
-        r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}",
-        r"\bxox[abprs]-[A-Za-z0-9-]{10,}",
-        r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",
-        r"\bAIza[0-9A-Za-z_-]{35}\b",
-        r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
-        r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{16,}",
-        r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@",
-        r"(?i)\b(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)"
-        r"\s*[:=]\s*['\"]?[^\s'\",;]{4,}",
-    )
-)
-REDACTED = "[redacted]"
+__all__ = [
+    "MAX_LINE",
+    "REDACTED",
+    "STOPWORDS",
+    "TEMPLATE_WORDS",
+    "clean_text",
+    "contains_secret",
+    "fts_query",
+    "looks_hostile",
+    "matched_terms",
+    "query_terms",
+    "redact",
+    "redact_secrets",
+    "search_terms",
+    "similarity",
+    "stems",
+    "words",
+]
 
-_INJECTION = re.compile(
-    r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?"
-    r"(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions?|prompts?|rules?|messages?)"
-)
-_ROLE_MARKERS = re.compile(
-    r"(?i)(?:<\|[a-z_]+\|>|</?s>|\[/?INST\]|<<\s*/?SYS\s*>>|</?(?:system|assistant|user|human|tool)>"
-    r"|\b(?:system|assistant|user|human|developer)\s*:)"
-)
-_HTML_TAG = re.compile(r"</?[A-Za-z][^>]{0,200}>")
-_FENCE = re.compile(r"`{3,}|~{3,}")
-_HEADING_RUN = re.compile(r"#{2,}")
-_LEADING_MARKUP = re.compile(r"^[\s>#*+=|-]+")
-_SPACES = re.compile(r"\s+")
 _WORDS = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*", re.UNICODE)
 
 _STOPWORD_TEXT = (
@@ -65,37 +54,12 @@ _TEMPLATE_TEXT = (
 TEMPLATE_WORDS = frozenset(_TEMPLATE_TEXT.split())
 
 
-def redact_secrets(text: str) -> str:
-    """Replace anything that looks like a credential with ``[redacted]``."""
-    for pattern in _SECRET_PATTERNS:
-        text = pattern.sub(REDACTED, text)
-    return text
-
-
-def contains_secret(text: str) -> bool:
-    """True when :func:`redact_secrets` would change ``text``."""
-    return any(p.search(text) for p in _SECRET_PATTERNS)
-
-
-def clean_text(text: str, max_len: int = MAX_LINE) -> str:
-    """One safe line of data: no headings, fences, role markers, tags or injections; bounded length."""
-    text = _SPACES.sub(" ", text)
-    text = _FENCE.sub("'", text)
-    text = _ROLE_MARKERS.sub("", text)
-    text = _HTML_TAG.sub("", text)
-    text = _INJECTION.sub("[removed]", text)
-    text = _HEADING_RUN.sub("#", text)
-    text = _LEADING_MARKUP.sub("", text).strip()
-    if len(text) > max_len:
-        text = text[: max_len - 1].rstrip() + "…"
-    return text
-
-
 def words(text: str) -> list[str]:
     """Lower-case content words (stopwords dropped), in order, for matching and similarity."""
     return [w for w in (m.group(0).lower() for m in _WORDS.finditer(text)) if w not in STOPWORDS]
 
 
+_MAX_IDENTIFIER = 128
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 
@@ -107,6 +71,8 @@ def search_terms(text: str) -> str:
     """
     parts: list[str] = []
     for token in re.findall(r"[A-Za-z0-9]+", text):
+        if len(token) > _MAX_IDENTIFIER:
+            continue  # not an identifier, and splitting it would backtrack (quadratic in its length)
         pieces = _CAMEL.findall(token)
         if len(pieces) > 1:
             parts.extend(p.lower() for p in pieces if p.lower() not in STOPWORDS)
@@ -155,17 +121,6 @@ def matched_terms(terms: list[str], content: str) -> int:
     """How many of ``terms`` occur in ``content``, compared by stem."""
     present = stems(content)
     return sum(1 for term in terms if _stem(term) in present)
-
-
-_HOSTILE = re.compile(
-    r"(?i)ignore\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above)|disregard|you are now|"
-    r"<\|[a-z_]+\|>|\[/?INST\]|^\W*(?:system|assistant|developer)\s*:"
-)
-
-
-def looks_hostile(text: str) -> bool:
-    """True for text that tries to instruct the agent: such learnings are not stored at all."""
-    return bool(_HOSTILE.search(text))
 
 
 def similarity(a: str, b: str) -> float:

@@ -1,15 +1,15 @@
-"""The runner's parts on their own: result fit, JUnit reports, learnings, guard rails, redaction, settings."""
+"""The runner's parts on their own: JUnit reports, learnings, guard rails, redaction, settings.
+
+Fitting the result into 4 KiB is one rule shared with the operator: tests/controller/test_termination.py.
+"""
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from osmia.agent.credentials import CredentialError, git_credentials, redactor_for
 from osmia.agent.guardrails import check_change, is_protected, is_test_path
@@ -17,88 +17,8 @@ from osmia.agent.junit import find_reports, read_reports
 from osmia.agent.learnings import MAX_CHARS, MAX_LEARNINGS, parse_learnings, read_learnings
 from osmia.agent.redact import MASK, Redactor
 from osmia.agent.settings import DEFAULT_LEARNINGS_FILE, SettingsError, from_env
-from osmia.result_fit import DROP_ORDER, TERMINATION_LIMIT, dumps, encoded_size, fit_result
 
 BASE_ENV = {"OSMIA_PROMPT_FILE": "/p/prompt.md", "OSMIA_ENGINE": "codex", "OSMIA_TICKET_ID": "PROJ-1"}
-
-
-# --- result_fit ------------------------------------------------------------------------------
-
-
-def big_result() -> dict:
-    return {
-        "success": False,
-        "failureReason": "tests failed: test_a, test_b",
-        "exitCode": 0,
-        "branchName": "osmia/proj-1-0123abcd",
-        "summary": "S" * 5000,
-        "filesChanged": [f"src/pkg/module_{i:04}.py" for i in range(400)],
-        "testsFailed": ["test_a", "test_b"],
-        "flakyTests": ["test_c"],
-        "durationSeconds": 12.5,
-        "tokenUsage": 123456,
-        "costEstimateUSD": 0.42,
-        "toolCalls": {f"tool{i}": i for i in range(1, 60)},
-        "learnings": ["L" * 250 for _ in range(10)],
-    }
-
-
-def test_a_small_result_is_left_alone() -> None:
-    small = {"success": True, "summary": "done", "filesChanged": ["a.py"]}
-    assert fit_result(small) == small
-
-
-def test_text_and_lists_are_shortened_in_order_before_anything_is_dropped() -> None:
-    full = big_result()
-    fitted = fit_result(full)
-    assert encoded_size(fitted) <= TERMINATION_LIMIT
-    assert set(fitted) == set(full)  # nothing dropped
-    for key in (
-        "success",
-        "failureReason",
-        "exitCode",
-        "branchName",
-        "testsFailed",
-        "flakyTests",
-        "tokenUsage",
-    ):
-        assert fitted[key] == full[key]
-    assert len(fitted["summary"]) < len(full["summary"]) and fitted["summary"].endswith("…")
-    assert fitted["filesChanged"] == full["filesChanged"][: len(fitted["filesChanged"])]
-    top = sorted(full["toolCalls"].items(), key=lambda kv: -kv[1])[: len(fitted["toolCalls"])]
-    assert fitted["toolCalls"] == dict(top)  # the most used tools are kept
-
-
-def test_fields_are_dropped_in_the_defined_order_when_shortening_is_not_enough() -> None:
-    full = big_result()
-    full["failureReason"] = "R" * 3000
-    full["testsFailed"] = [f"test_{i}_" + "x" * 50 for i in range(200)]
-    fitted = fit_result(full, limit=300)
-    assert encoded_size(fitted) <= 300
-    assert fitted["success"] is False and fitted["failureReason"].startswith("RRR")
-    dropped = [key for key in DROP_ORDER if key in full and key not in fitted]
-    assert dropped == [key for key in DROP_ORDER if key in full][: len(dropped)]  # a prefix of the order
-    assert "summary" in dropped and "failureReason" not in dropped
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    st.dictionaries(
-        st.sampled_from(
-            ["summary", "failureReason", "filesChanged", "learnings", "toolCalls", "testsFailed"]
-        ),
-        st.one_of(
-            st.text(max_size=3000),
-            st.lists(st.text(max_size=300), max_size=80),
-            st.dictionaries(st.text(max_size=30), st.integers(0, 10**6), max_size=60),
-        ),
-    ),
-    st.booleans(),
-)
-def test_any_result_fits_and_stays_json(extra: dict, success: bool) -> None:
-    fitted = fit_result({"success": success, **extra})
-    assert len(dumps(fitted).encode()) <= TERMINATION_LIMIT
-    assert json.loads(dumps(fitted))["success"] is success
 
 
 # --- JUnit -----------------------------------------------------------------------------------

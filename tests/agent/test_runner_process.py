@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from osmia.result_fit import TERMINATION_LIMIT
+from osmia.termination import TERMINATION_MESSAGE_LIMIT
 from tests.agent.conftest import API_KEY, GIT_TOKEN, TRANSCRIPTS, RunAgent, git
 from tests.agent.test_adapters import EXPECTED
 
@@ -68,7 +68,7 @@ def test_a_successful_run_is_measured_field_by_field(engine: str, run_agent: Run
     assert "a + b" in git("show", f"{result['branchName']}:calc.py", cwd=run.remote)
     # The termination log is the same result (it fits whole here), compact and under the limit.
     assert run.fitted == result
-    assert len(run.termination.encode()) <= TERMINATION_LIMIT
+    assert len(run.termination.encode()) <= TERMINATION_MESSAGE_LIMIT
     # The engine got the prompt the way its adapter says, the model, and never the git token.
     record = run.record
     prompt_in_argv = any("Fix add() in calc.py" in a for a in record["argv"])
@@ -169,7 +169,7 @@ def test_an_oversized_result_is_fitted_into_the_termination_log(run_agent: RunAg
     full = run.result
     assert len(full["filesChanged"]) == 151  # the whole result is in the pod log
     fitted = run.fitted
-    assert len(run.termination.encode()) <= TERMINATION_LIMIT
+    assert len(run.termination.encode()) <= TERMINATION_MESSAGE_LIMIT
     # The most important fields survive whole; long lists are shortened, not dropped,
     # and hold only real paths.
     for key in (

@@ -1,0 +1,114 @@
+"""Linear time on hostile text: every pattern run on what a run wrote, at 1 KB, 64 KB and 1 MB.
+
+    .venv/bin/python -m benchmarks.hostile_text            # 1 KB / 64 KB / 1 MB (~1-2 min)
+    .venv/bin/python -m benchmarks.hostile_text --smoke    # 1 KB / 8 KB, a second
+
+For each operation (redaction, cleaning, the stored-text step, the hostility
+check, failure classification, test-name extraction) and each adversarial
+input shape, prints the time and the time per KB relative to the 1 KB input
+(the ratio a linear pattern keeps near 1; a quadratic one grows with the size:
+64× at 64 KB). As a baseline measured in the same run, the failure pattern as
+it was before RE2 (Python ``re``, ``\\btests?\\b.*fail|fail.*\\btests?\\b``) on
+the same input up to 16 KB, where it already shows its quadratic growth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from collections.abc import Callable
+
+from osmia.memory.cleaning import clean_text, looks_hostile
+from osmia.memory.extractor import _TEST_NAME, FAILURE_CLASSES
+from osmia.memory.redaction import redact
+from osmia.memory.sanitize import stored_text
+
+KB = 1024
+OLD_FAILURE = re.compile(r"(?i)\btests?\b.*fail|fail.*\btests?\b|assert")
+
+
+def _fill(unit: str, size: int) -> str:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+# Shapes that make backtracking engines (and naive loops) slow: long runs a pattern starts on and
+# then fails to finish, nesting that a fixed point unwraps one level per pass, many small matches.
+SHAPES: dict[str, str] = {
+    "tests-no-fail": "test ",
+    "word-chars": "a",
+    "assignments": "DB_PASSWORD=",
+    "key-headers": "-----BEGIN RSA PRIVATE KEY-----",
+    "url-colons": "https://a:",
+    "nested-tags": "<",
+    "comments": "<!--",
+    "brackets": "[x](",
+    "role-pieces": "sys<b>tem:",
+    "invisible": "\u200b\u202e",
+    "tokens": "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 ",
+}
+
+
+def _classify(text: str) -> bool:
+    return any(pattern.search(text) for _code, _label, pattern in FAILURE_CLASSES)
+
+
+OPERATIONS: dict[str, Callable[[str], object]] = {
+    "redact": redact,
+    "clean_text": clean_text,
+    "stored_text": stored_text,
+    "looks_hostile": looks_hostile,
+    "failure class": _classify,
+    "test names": _TEST_NAME.findall,
+}
+
+
+def _time(fn: Callable[[str], object], text: str, budget: float = 0.2) -> float:
+    """Best of a few runs (at least one), in seconds."""
+    best, spent = float("inf"), 0.0
+    while spent < budget or best == float("inf"):
+        start = time.perf_counter()
+        fn(text)
+        took = time.perf_counter() - start
+        best, spent = min(best, took), spent + took
+        if took > budget:
+            break
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="1 KB and 8 KB only")
+    args = parser.parse_args(argv)
+    sizes = [KB, 8 * KB] if args.smoke else [KB, 64 * KB, 1024 * KB]
+    labels = [f"{s // KB} KB" if s < 1024 * KB else f"{s // (1024 * KB)} MB" for s in sizes]
+
+    print("### Hostile text: time, and time per KB relative to 1 KB (linear ≈ 1×)\n")
+    print("| operation | input | " + " | ".join(labels) + " | worst ratio |")
+    print("| --- | --- | " + " | ".join("---:" for _ in sizes) + " | ---: |")
+    worst_overall = 0.0
+    for op_name, op in OPERATIONS.items():
+        for shape, unit in SHAPES.items():
+            times = [_time(op, _fill(unit, size)) for size in sizes]
+            base = max(times[0], 1e-6) / sizes[0]
+            ratios = [(t / size) / base for t, size in zip(times, sizes, strict=True)]
+            worst = max(ratios[1:])
+            worst_overall = max(worst_overall, worst)
+            cells = " | ".join(f"{t * 1000:.2f} ms" for t in times)
+            print(f"| {op_name} | {shape} | {cells} | {worst:.1f}× |")
+
+    old_sizes = [KB, 4 * KB] if args.smoke else [KB, 4 * KB, 16 * KB]
+    print("\n### Baseline: the failure pattern before RE2 (Python re), same input shape\n")
+    print("| input | " + " | ".join(f"{s // KB} KB" for s in old_sizes) + " | ratio at largest |")
+    print("| --- | " + " | ".join("---:" for _ in old_sizes) + " | ---: |")
+    for shape in ("tests-no-fail",):
+        times = [_time(OLD_FAILURE.search, _fill(SHAPES[shape], s)) for s in old_sizes]
+        base = max(times[0], 1e-6) / old_sizes[0]
+        ratio = (times[-1] / old_sizes[-1]) / base
+        print(f"| {shape} | " + " | ".join(f"{t * 1000:.2f} ms" for t in times) + f" | {ratio:.1f}× |")
+    print(f"\nworst per-KB ratio of the RE2 patterns: {worst_overall:.1f}×")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,237 @@
+"""Prompt cleaning: stored text becomes one safe line of data, repeated until nothing changes.
+
+Everything an agent reports is untrusted and is replayed into another agent's
+prompt. :func:`clean_text` removes what could break out of the
+``## Prior Knowledge`` section or speak as a role: invisible, bidirectional
+and control characters, HTML comments and tags, markdown links and images
+(their text is kept), role markers, injection phrases, code fences and
+headings, and secrets (:func:`osmia.memory.redaction.redact`, again: removing
+a tag can join the halves of a token). Each step can uncover something an
+earlier one already passed (``sys<<b>b>tem:``), so the whole pipeline runs
+to a fixed point: cleaning cleaned text changes nothing.
+
+All patterns are RE2 (:mod:`osmia.memory.linear`): linear time per pass, and
+the input is cut to :data:`MAX_INPUT` characters first, so the passes are
+bounded too.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+
+from osmia.memory.linear import LinearPattern, any_of, encodable, linear
+from osmia.memory.redaction import CANDIDATES, redact
+
+MAX_LINE = 300
+# Cleaning never returns more than ``max_len`` characters; what lies this far beyond it cannot
+# reach the output, and cutting first bounds the work on hostile input.
+MAX_INPUT = 8192
+MAX_PASSES = 32
+REMOVED = "[removed]"
+ELLIPSIS = "…"
+
+# Characters that render as nothing or reorder text: controls (C0, DEL, C1), format characters
+# (zero-width space/joiners, bidi embeddings/overrides/isolates, BOM, soft hyphen, tag characters),
+# surrogates, private use, line/paragraph separators, variation selectors, the combining grapheme
+# joiner and the blank "letters" (Hangul fillers, braille blank, Khmer vowel inherents).
+# Removed with str.translate (no regex: one C pass over the text, however many there are).
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+_INVISIBLE_EXTRA = frozenset(
+    [
+        *range(0xFE00, 0xFE10),
+        *range(0xE0100, 0xE01F0),
+        *range(0x180B, 0x1810),
+        *(0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x17B4, 0x17B5, 0xFFFC),
+    ]
+)
+_LINE_BREAK_CHARS = "\t\n\v\f\r\x85\u2028\u2029"
+_WHITESPACE = linear(r"[\s\p{Z}\x{0085}]+")
+_HTML_COMMENT = linear(r"(?s)<!--.*?(?:-->|$)|<!\[CDATA\[.*?(?:\]\]>|$)|<![A-Za-z][^<>]*>|<\?[^<>]*\?>")
+# Innermost tags first ([^<>] inside), so ``<<b>b>`` takes two passes and never rebuilds a tag.
+_HTML_TAG = linear(r"</?[A-Za-z][^<>]*>")
+_MD_IMAGE = linear(r"!\[([^\[\]]*)\]\([^()\s]*(?:\s+\"[^\"]*\")?\)")
+_MD_LINK = linear(r"\[([^\[\]]*)\]\([^()\s]*(?:\s+\"[^\"]*\")?\)")
+_MD_REFERENCE = linear(r"\[[^\[\]]+\]:[ \t]*<?[A-Za-z][A-Za-z0-9+.-]*:[^\s>]*>?")
+_MD_REF_LINK = linear(r"\[([^\[\]]+)\]\[[^\[\]]*\]")
+_ROLE_MARKERS = linear(
+    r"(?i)(?:<\|[a-z_ ]*\|>|</?s>|\[/?INST\]|<<\s*/?SYS\s*>>|</?(?:system|assistant|user|human|tool)>"
+    r"|\b(?:system|assistant|user|human|developer)\s*:)"
+)
+_INJECTION = linear(
+    r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?"
+    r"(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions?|prompts?|rules?|messages?)"
+)
+_FENCE = linear(r"`{3,}|~{3,}")
+_HEADING_RUN = linear(r"#{2,}")
+_LEADING_MARKUP = linear(r"^[\s>#*+=|-]+")
+_HOSTILE = linear(
+    r"(?i)ignore\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above)|disregard|you are now|"
+    r"<\|[a-z_ ]*\|>|\[/?INST\]|<<\s*/?SYS\s*>>|</?(?:system|assistant)>"
+    r"|^\W*(?:system|assistant|developer)\s*:"
+)
+
+
+def _sub(pattern: LinearPattern, replacement: str) -> Callable[[str], str]:
+    return lambda text: pattern.sub(replacement, text)
+
+
+def _until_stable(step: Callable[[str], str]) -> Callable[[str], str]:
+    """Apply ``step`` until it changes nothing (each application shortens the text, so this ends)."""
+
+    def run(text: str) -> str:
+        for _ in range(len(text) + 1):
+            after = step(text)
+            if after == text:
+                break
+            text = after
+        return text
+
+    return run
+
+
+def drop_invisible(text: str) -> str:
+    """Drop invisible, bidirectional and control characters, keeping tabs and line breaks.
+
+    For multi-line text that is redacted before it is cleaned: a zero-width
+    character inside a token must not hide it from :func:`~osmia.memory.redaction.redact`.
+    """
+    return text.translate(_invisible_table(text, keep="\t\n\r"))
+
+
+def _invisible_table(text: str, keep: str = "", space: str = "") -> dict[int, str | None]:
+    """A ``str.translate`` table for the invisible characters that occur in ``text``.
+
+    Built from the distinct characters only, so it is small whatever the text's length.
+    """
+    table: dict[int, str | None] = {}
+    if text.isascii():
+        chars = {c for c in text if c < " " or c == "\x7f"} if not text.isprintable() else set()
+    else:
+        chars = set(text)
+    for char in chars:
+        if char in keep:
+            continue
+        if char in space:
+            table[ord(char)] = " "
+        elif unicodedata.category(char) in _INVISIBLE_CATEGORIES or ord(char) in _INVISIBLE_EXTRA:
+            table[ord(char)] = None
+    return table
+
+
+def _nfkc(text: str) -> str:
+    """NFKC, except for ``…`` (the truncation mark, which NFKC would turn into three dots)."""
+    if text.isascii():
+        return text
+    return ELLIPSIS.join(unicodedata.normalize("NFKC", part) for part in text.split(ELLIPSIS))
+
+
+def strip_invisible(text: str) -> str:
+    """Drop invisible, bidirectional and control characters; line breaks and tabs become spaces.
+
+    NFKC first, so full-width and compatibility forms (``ｓｙｓｔｅｍ：``) read as what they show.
+    """
+    text = _nfkc(encodable(text))
+    return text.translate(_invisible_table(text, space=_LINE_BREAK_CHARS))
+
+
+def _markdown_links(text: str) -> str:
+    text = _MD_IMAGE.sub(lambda m: m.group(1) or "", text)
+    text = _MD_LINK.sub(lambda m: m.group(1) or "", text)
+    text = _MD_REF_LINK.sub(lambda m: m.group(1) or "", text)
+    return _MD_REFERENCE.sub("", text)
+
+
+_STEPS: tuple[Callable[[str], str], ...] = (
+    strip_invisible,
+    _until_stable(_sub(_HTML_COMMENT, "")),
+    _until_stable(_sub(_HTML_TAG, "")),
+    _until_stable(_markdown_links),
+    _sub(_WHITESPACE, " "),
+    _sub(_FENCE, "'"),
+    _until_stable(_sub(_ROLE_MARKERS, "")),
+    _sub(_INJECTION, REMOVED),
+    _sub(_HEADING_RUN, "#"),
+    redact,
+    lambda text: _LEADING_MARKUP.sub("", text).strip(),
+)
+
+
+# Where any step of a pass could change the text: a text none of these match is already clean,
+# which one search tells (most stored facts are), instead of a dozen searches and substitutions.
+_TRIGGERS = any_of(
+    [
+        p.pattern
+        for p in (
+            _HTML_COMMENT,
+            _HTML_TAG,
+            _MD_IMAGE,
+            _MD_LINK,
+            _MD_REF_LINK,
+            _MD_REFERENCE,
+            _FENCE,
+            _ROLE_MARKERS,
+            _INJECTION,
+            _HEADING_RUN,
+            _LEADING_MARKUP,
+            CANDIDATES,
+        )
+    ]
+    + [
+        r"[\s\p{Z}\x{0085}]{2,}",  # a whitespace run
+        r"[\t\n\v\f\r\x{0085}\p{Zl}\p{Zp}\x{A0}\x{1680}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}]",
+        r"[\s\p{Z}]$",  # a trailing space
+    ]
+)
+
+
+def _needs_pass(text: str) -> bool:
+    """False when one pass of cleaning would certainly leave ``text`` as it is."""
+    if not text.isascii() and not unicodedata.is_normalized("NFKC", text.replace(ELLIPSIS, "")):
+        return True
+    if _invisible_table(text, space=_LINE_BREAK_CHARS):
+        return True
+    return _TRIGGERS.search(text) is not None
+
+
+def _one_pass(text: str) -> str:
+    for step in _STEPS:
+        text = step(text)
+    return text
+
+
+def _fixed_point(text: str) -> str:
+    for _ in range(MAX_PASSES):
+        if not _needs_pass(text):
+            return text
+        after = _one_pass(text)
+        if after == text:
+            return text
+        text = after
+    # Not settled after MAX_PASSES full passes: hostile beyond any real text. Keep nothing of it.
+    return REMOVED
+
+
+def clean_text(text: str, max_len: int = MAX_LINE) -> str:
+    """One safe line of data: no invisible or control characters, tags, links, role markers,
+    injections, headings, fences or secrets; at most ``max_len`` characters; idempotent."""
+    text = _fixed_point(encodable(text[: max(MAX_INPUT, 4 * max_len)]))
+    for _ in range(MAX_PASSES):
+        if len(text) <= max_len:
+            return text
+        text = _fixed_point(text[: max_len - 1].rstrip() + ELLIPSIS)
+    return text[:max_len]
+
+
+def looks_hostile(text: str) -> bool:
+    """True for text that tries to instruct the agent: such learnings are not stored at all.
+
+    Checked on the text as written and as it reads once invisible characters,
+    comments and tags are gone (``ign\\u200bore previous``, ``<b>system</b>:``).
+    """
+    if _HOSTILE.search(text):
+        return True
+    seen = text[:MAX_INPUT]
+    for step in _STEPS[:4]:
+        seen = step(seen)
+    return bool(_HOSTILE.search(seen)) or bool(_HOSTILE.search(_ROLE_MARKERS.sub("", seen)))

@@ -1,0 +1,268 @@
+"""Secret redaction: every credential a scanner knows becomes ``[redacted]``.
+
+Rules are the formats maintained scanners (gitleaks, detect-secrets)
+recognise, written as general shapes, not as examples: private-key blocks
+across lines, provider tokens with a fixed prefix, credentials in URLs and
+HTTP headers, and values assigned to secret-like names (``DB_PASSWORD=``,
+``"password": "…"``, ``--token …``). Names that only weakly suggest a secret
+(``*_KEY``, ``auth``, ``session``…) are redacted only when the value looks
+random (the high-entropy fallback). Only the secret itself is replaced, so
+``DB_PASSWORD=[redacted]`` still says what was there.
+
+All patterns are RE2 (:mod:`osmia.memory.linear`): linear time on any input.
+Redaction is idempotent: ``[redacted]`` matches no rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from osmia.memory.linear import LinearPattern, Match, any_of, linear
+from osmia.memory.secret_formats import RULES, Rule
+from osmia.memory.secret_values import (
+    REDACTED,
+    basic_credentials,
+    entropy,
+    is_placeholder,
+    looks_random,
+)
+
+__all__ = [
+    "CANDIDATES",
+    "REDACTED",
+    "RULES",
+    "contains_secret",
+    "entropy",
+    "looks_random",
+    "redact",
+    "redact_name",
+]
+
+# A secret-like name. The keyword may sit anywhere in an identifier (DB_PASSWORD, app.secret.key,
+# x-api-token, clientSecret), which is what a word boundary before the keyword used to miss.
+_IDENT = r"[A-Za-z0-9_.-]*"
+_STRONG = (
+    r"(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key"
+    r"|client[_.-]?key|credentials?|creds|auth[_.-]?key|signing[_.-]?key|encryption[_.-]?key"
+    r"|master[_.-]?key|account[_.-]?key|service[_.-]?key|webhook[_.-]?url|dsn)"
+)
+_WEAK = r"(?:key|auth|session|cookie|salt|seed|sig|signature|hmac|cert|license|pass|jwt|bearer)"
+# What a name must not end with to be a secret itself: it names, counts or points at one.
+_NAME_ONLY = (
+    "name",
+    "names",
+    "ref",
+    "refs",
+    "file",
+    "path",
+    "dir",
+    "url",
+    "uri",
+    "type",
+    "id",
+    "ids",
+    "count",
+    "usage",
+    "length",
+    "len",
+    "limit",
+    "limits",
+    "size",
+    "ttl",
+    "expiry",
+    "expires",
+    "header",
+    "env",
+    "field",
+    "format",
+    "policy",
+    "mode",
+    "provider",
+    "store",
+    "version",
+    "endpoint",
+    "rotation",
+    "hint",
+    "prefix",
+    "enabled",
+    "required",
+    "max",
+    "min",
+    "budget",
+    "total",
+    "kind",
+)
+_OPERATOR = r"""["']?[ \t]*(:=|=>|==?|:|\+=)[ \t]*"""
+_VALUE = (
+    r"""(?:"((?:[^"\\\r\n]|\\.)+)"|'([^'\r\n]+)'|`([^`\r\n]+)`"""
+    r"""|([^\s'"`,;)\]}>:=][^\s'"`,;)\]}>]*))"""
+)
+
+
+def _name_allowed(name: str) -> bool:
+    """False for names that hold a name, count or pointer of a secret (``secretName``, ``token_usage``)."""
+    lowered = name.lower().strip("'\"").replace("-", "_")
+    return not lowered.endswith(_NAME_ONLY) or lowered.endswith(("webhook_url", "webhookurl"))
+
+
+# The secret-holding nouns a name can end with: DB_PASSWORD holds one, SECRET_BACKEND names a service.
+_HOLDERS = (
+    "password",
+    "passwd",
+    "pwd",
+    "pass",
+    "passphrase",
+    "secret",
+    "token",
+    "key",
+    "credentials",
+    "creds",
+)
+
+
+def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
+    """Whether a value assigned to a strong secret name is a secret.
+
+    Placeholders, counts (``max_tokens=4096``), versions and file paths are not.
+    A short lower-case word is a secret only when quoted or assigned with ``=`` to
+    a name that ends in what holds one: ``DB_PASSWORD=postgres`` and
+    ``password: "postgres"`` are leaked passwords, ``token: expired`` is prose and
+    ``SECRET_BACKEND=vault`` names a service.
+    """
+    if is_placeholder(value) or len(value) < 4:
+        return False
+    if value.replace(".", "").isdigit() and (len(value) < 6 or "." in value):
+        return False
+    if value.startswith(("/", "./", "../", "~/")) and " " not in value:
+        return False
+    if not (value.isalpha() and value.islower() and len(value) < 12):
+        return True
+    return quoted or ("=" in operator and name.lower().strip("'\"").endswith(_HOLDERS))
+
+
+# A name and its value given apart: Kubernetes env entries (``- name: DB_PASSWORD`` then
+# ``value: …``, across lines), .NET ``<add key="ApiSecret" value="…"/>``, JSON name/value pairs.
+_NAME_VALUE = linear(
+    rf"""(?i)\b(?:name|key)["']?[ \t]*[:=][ \t]*["']?({_IDENT}{_STRONG}{_IDENT})["']?[\s,]*"""
+    rf"""["']?value{_OPERATOR}{_VALUE}"""
+)
+
+_ASSIGNMENTS = (
+    # Strong names: any value that is not a placeholder, count, version or prose word.
+    linear(rf"(?i)({_IDENT}{_STRONG}{_IDENT}){_OPERATOR}{_VALUE}"),
+    # Weak names: only values that look random (the high-entropy fallback).
+    linear(rf"(?i)({_IDENT}{_WEAK}{_IDENT}){_OPERATOR}{_VALUE}"),
+)
+
+
+def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str]:
+    """Redact the value of ``name <op> value`` when the name is secret-like and the value a secret."""
+
+    def replace(m: Match) -> str:
+        whole = m.group(0) or ""
+        if not _name_allowed(m.group(1) or ""):
+            return whole
+        for g in (3, 4, 5, 6):
+            value = m.group(g)
+            if value is None:
+                continue
+            if strong:
+                ok = _strong_value(value, g != 6, m.group(2) or "", m.group(1) or "")
+            else:
+                ok = looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value))
+            if not ok:
+                return whole
+            start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
+            return whole[:start] + REDACTED + whole[end:]
+        return whole
+
+    return lambda text: pattern.sub(replace, text)
+
+
+# CLI flags: --password hunter2, --token=abc, -p is too ambiguous to take.
+_FLAG = rf"(?i)(--{_IDENT}{_STRONG}{_IDENT})(?:[ \t]+|=)" + (
+    r"""(?:"([^"\r\n]+)"|'([^'\r\n]+)'|([^\s'"`-][^\s'"`]*))"""
+)
+
+
+def _rule_sub(rule: Rule) -> Callable[[str], str]:
+    check = rule.check
+
+    def replace(m: Match) -> str:
+        whole = m.group(0) or ""
+        secret = m.group(rule.group)
+        if secret is None or secret == REDACTED or (check is not None and not check(secret)):
+            return whole
+        start, end = m.start(rule.group) - m.start(0), m.end(rule.group) - m.start(0)
+        return whole[:start] + REDACTED + whole[end:]
+
+    return lambda text: rule.pattern.sub(replace, text)
+
+
+def _flag_sub() -> Callable[[str], str]:
+    pattern = linear(_FLAG)
+
+    def replace(m: Match) -> str:
+        whole = m.group(0) or ""
+        for g in (2, 3, 4):
+            value = m.group(g)
+            name = m.group(1) or ""
+            if value is not None and _name_allowed(name) and _strong_value(value, g != 4, "=", name):
+                start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
+                return whole[:start] + REDACTED + whole[end:]
+        return whole
+
+    return lambda text: pattern.sub(replace, text)
+
+
+_STEPS: tuple[Callable[[str], str], ...] = (
+    *(_rule_sub(rule) for rule in RULES),
+    _assignment_sub(_NAME_VALUE, strong=True),
+    _assignment_sub(_ASSIGNMENTS[0], strong=True),
+    _assignment_sub(_ASSIGNMENTS[1], strong=False),
+    _flag_sub(),
+)
+# A redaction can join what a rule split (a key block ending a value); a few passes settle it.
+_MAX_PASSES = 4
+
+
+# Every rule's pattern in one: most text matches none of them, and then one search decides.
+CANDIDATES = any_of(
+    [rule.pattern.pattern for rule in RULES] + [p.pattern for p in (*_ASSIGNMENTS, _NAME_VALUE)] + [_FLAG]
+)
+
+
+def redact(text: str) -> str:
+    """``text`` with every credential replaced by ``[redacted]``; multi-line; idempotent."""
+    if CANDIDATES.search(text) is None:
+        return text
+    for _ in range(_MAX_PASSES):
+        before = text
+        for step in _STEPS:
+            text = step(text)
+        if text == before:
+            break
+    return text
+
+
+_TOKEN = linear(r"[A-Za-z0-9_+/=.~-]{16,}")
+
+
+def redact_name(text: str) -> str:
+    """A name (engine, language, branch): :func:`redact`, and any random-looking run of 16+ characters.
+
+    Names are words; a token in one is a secret whatever its format, even one
+    the parser lower-cased (``spec.repository.language``).
+    """
+    return _TOKEN.sub(
+        lambda m: REDACTED if looks_random(m.group(0) or "", 16) else m.group(0) or "", redact(text)
+    )
+
+
+def contains_secret(text: str) -> bool:
+    """True when :func:`redact` would change ``text``."""
+    return redact(text) != text
+
+
+# The name callers have used since the first release.
+redact_secrets = redact

@@ -1,0 +1,103 @@
+"""The one redaction step: a whole parsed TaskRun with every stored text field redacted.
+
+Memory calls :func:`sanitized` once, where a run is ingested
+(:meth:`osmia.memory.service.Memory.ingest`), so nothing downstream (the
+extractor's facts, the runs table, patterns and profiles built from it, the
+CLI printing them) sees a secret, and no extraction rule needs a redaction
+call of its own. Fields are redacted whole, across lines, after invisible
+characters are dropped (a zero-width space inside a token must not hide it).
+
+Not redacted: the run's identity (namespace, name, uid: Kubernetes names that
+key exactly-once extraction; redacting them could make two runs one), its
+enums (flow, phase, task type, execution mode), numbers and timestamps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from osmia.memory.cleaning import MAX_LINE, clean_text, drop_invisible
+from osmia.memory.redaction import redact, redact_name
+from osmia.taskrun import Repository, Result, TaskRun, Ticket
+
+
+def redacted(text: str) -> str:
+    """One field's text as it may be stored: invisible characters dropped, secrets redacted.
+
+    Line breaks are kept; cleaning for the prompt (one line, no markup) is
+    :func:`stored_text` / :func:`osmia.memory.cleaning.clean_text`.
+    """
+    if not text:
+        return text
+    return redact(drop_invisible(text))
+
+
+def stored_text(text: str, max_len: int = MAX_LINE) -> str:
+    """Text from an untrusted source made fit to store and to render: redacted, then cleaned.
+
+    What ``import`` applies to each node's content (and what extraction gives
+    every fact): secrets redacted on the whole text first, then
+    :func:`~osmia.memory.cleaning.clean_text` to one safe line of at most
+    ``max_len`` characters. Idempotent.
+    """
+    return clean_text(redacted(text), max_len)
+
+
+def redacted_name(text: str) -> str:
+    """A name's text as it may be stored (engine, language, branch): see :func:`redact_name`."""
+    return redact_name(drop_invisible(text)) if text else text
+
+
+def _all(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(redacted(v) for v in values)
+
+
+def _names(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(redacted_name(v) for v in values)
+
+
+def _ticket(ticket: Ticket) -> Ticket:
+    return replace(
+        ticket,
+        id=redacted(ticket.id),
+        description=redacted(ticket.description),
+        title=redacted(ticket.title),
+        labels=_all(ticket.labels),
+        url=redacted(ticket.url),
+    )
+
+
+def _result(result: Result) -> Result:
+    tool_calls: dict[str, int] = {}
+    for tool, count in result.tool_calls.items():
+        name = redacted_name(tool)
+        tool_calls[name] = tool_calls.get(name, 0) + count
+    return replace(
+        result,
+        summary=redacted(result.summary),
+        failure_reason=redacted(result.failure_reason),
+        merge_request_url=redacted(result.merge_request_url),
+        branch_name=redacted_name(result.branch_name),
+        files_changed=_all(result.files_changed),
+        tests_failed=_all(result.tests_failed),
+        flaky_tests=_all(result.flaky_tests),
+        tool_calls=tool_calls,
+        learnings=_all(result.learnings),
+    )
+
+
+def sanitized(run: TaskRun) -> TaskRun:
+    """``run`` with every free-text field redacted; identity, enums and numbers unchanged."""
+    return replace(
+        run,
+        engine=redacted_name(run.engine),
+        ticket=_ticket(run.ticket),
+        fallback_engines=_names(run.fallback_engines),
+        repository=Repository(
+            url=redacted(run.repository.url), language=redacted_name(run.repository.language)
+        ),
+        instructions=redacted(run.instructions),
+        engine_attempts=_names(run.engine_attempts),
+        result=_result(run.result) if run.result is not None else None,
+    )
