@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import subprocess
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,7 +46,15 @@ def release(control_plane: Any, tmp_path_factory: pytest.TempPathFactory) -> Ite
 def as_operator(control_plane: Any, release: Release, tmp_path_factory: pytest.TempPathFactory) -> Path:
     sa = release.service_account.rsplit(":", 1)[1]
     path = tmp_path_factory.mktemp("vap-sa") / "sa.kubeconfig"
-    return service_account_kubeconfig(control_plane, release.namespace, sa, path)
+    kubeconfig = service_account_kubeconfig(control_plane, release.namespace, sa, path)
+    # A new policy takes a moment to reach the API server's admission chain: wait until it bites.
+    probe = job()
+    probe["spec"]["template"]["spec"]["containers"][0]["image"] = "busybox:latest"
+    deadline = time.monotonic() + 60
+    while create(control_plane, kubeconfig, probe).returncode == 0:
+        assert time.monotonic() < deadline, "the admission policy never took effect"
+        time.sleep(0.5)
+    return kubeconfig
 
 
 def owner() -> dict[str, Any]:

@@ -21,11 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from tests.agent.conftest import FIXTURES, HERE, TRANSCRIPTS, git
 from tests.e2e.operator_process import OperatorProcess, wait_for
-from tests.e2e.test_operator import Cluster, crd, new_namespace, prior_knowledge, taskrun
+from tests.e2e.test_operator import Cluster, crd, finish_job, new_namespace, prior_knowledge, taskrun
 
 pytestmark = pytest.mark.e2e
 REPO_URL = "https://git.example.com/org/calc"
@@ -109,39 +108,9 @@ def run_runner_as_the_pod(job: dict[str, Any], prompt: str, folder: Path, remote
 
 
 def report_pod(cluster: Cluster, job: dict[str, Any], exit_code: int, message: str) -> None:
-    """Play kubelet and job controller with the runner's real exit code and termination message."""
-    name = job["metadata"]["name"]
-    labels = {"job-name": name, **job["spec"]["template"]["metadata"]["labels"]}
-    container = job["spec"]["template"]["spec"]["containers"][0]
-    pod = {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": f"{name}-pod", "namespace": cluster.ns, "labels": labels},
-        "spec": {"restartPolicy": "Never", "containers": [{"name": "agent", "image": container["image"]}]},
-    }
-    cluster.apply(yaml.safe_dump(pod))
-    now = "2026-12-01T09:00:00Z"
-    terminated = {"exitCode": exit_code, "finishedAt": now, "message": message}
-    state = {"name": "agent", "image": container["image"], "imageID": "", "ready": False, "restartCount": 0}
-    cluster.patch_status(
-        "pod",
-        f"{name}-pod",
-        {
-            "phase": "Succeeded" if exit_code == 0 else "Failed",
-            "containerStatuses": [{**state, "state": {"terminated": terminated}}],
-        },
-    )
-    ok = exit_code == 0
-    conditions = [
-        {
-            "type": "SuccessCriteriaMet" if ok else "FailureTarget",
-            "status": "True",
-            "lastTransitionTime": now,
-        },
-        {"type": "Complete" if ok else "Failed", "status": "True", "lastTransitionTime": now},
-    ]
-    extra = {"succeeded": 1, "completionTime": now} if ok else {"failed": 1}
-    cluster.patch_status("job", name, {"startTime": now, "conditions": conditions, **extra})
+    """End the Job's pod with the runner's real exit code and termination message: KWOK writes them as
+    a kubelet would, and the real Job controller turns them into the Job's verdict."""
+    finish_job(cluster, job["metadata"]["name"], ok=exit_code == 0, message=message)
 
 
 def test_the_termination_message_is_the_runners_measured_result(

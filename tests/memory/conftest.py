@@ -61,7 +61,7 @@ def make_run(
     doc: dict[str, Any] = {
         "apiVersion": "osmia.dev/v1alpha1",
         "kind": "TaskRun",
-        "metadata": {"name": name, "namespace": namespace, "uid": f"uid-{namespace}-{name}"},
+        "metadata": {"name": name, "namespace": namespace, "uid": f"uid-{namespace}-{name}"[:128]},
         "spec": spec,
     }
     if finished:
