@@ -35,6 +35,7 @@ class Kind(StrEnum):
     LEARNING = "learning"
     PATTERN = "pattern"
     ENGINE_PROFILE = "engine_profile"
+    ATTEMPT = "attempt"
 
     @property
     def label(self) -> str:
@@ -62,6 +63,7 @@ _LABELS = {
     Kind.LEARNING: "Learning",
     Kind.PATTERN: "Pattern",
     Kind.ENGINE_PROFILE: "Engine profile",
+    Kind.ATTEMPT: "Earlier attempt",
 }
 
 
@@ -152,6 +154,9 @@ class RunSummary:
     failure_class: str
     duration_seconds: float | None
     finished_at: float
+    ticket_id: str = ""
+    # Engines that failed this run before a fallback took over (each counts as a failure of its own).
+    failed_engines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -179,6 +184,7 @@ class QueryRequest:
     task_type: str = ""
     language: str = ""
     text: str = ""
+    ticket_id: str = ""
 
 
 @dataclass(frozen=True)
