@@ -256,7 +256,7 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
         if only_a and only_b:
             return sim >= SAME_DESPITE_OTHER_IDENTIFIERS
         return sim >= (SAME_WITH_EXTRA_IDENTIFIER if strong_a or strong_b else SAME_WITH_IDENTIFIER)
-    if a.strong and b.strong:
+    if a.identifiers and b.identifiers:
         return False  # each names its own things: two lessons
     if a.strong or b.strong:
         return sim >= SAME_ONE_SIDED

@@ -10,7 +10,7 @@ docs/memory.md explains each field.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -42,6 +42,8 @@ class RankingConfig:
     discount_pattern_other_task_type: float = 0.4
     # --- informative beats frequent: a learning's score × (floor + (1 − floor) × specificity) ---
     specificity_floor: float = 0.2
+    # Rarity is measured against at least this many nodes: a young tenant cannot tell rare from common.
+    specificity_min_nodes: int = 1000
     # --- same ticket first: earlier attempts at the ticket, pinned above everything else ---
     max_attempts: int = 3
     # --- generic statistics: tenant-wide patterns and profiles only about this engine and task type,
@@ -72,7 +74,7 @@ class RankingConfig:
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data for ``explain --json`` and the benchmark report."""
-        data = asdict(self)
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["max_per_kind"] = {k.value: v for k, v in self.max_per_kind.items()}
         return data
 

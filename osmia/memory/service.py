@@ -89,6 +89,8 @@ def request_for(run: TaskRun) -> QueryRequest:
         task_type=ticket.task_type,
         language=run.repository.language,
         text=" ".join(p for p in (ticket.title, ticket.description, " ".join(ticket.labels)) if p),
+        ticket_id=ticket.id,
+        run_key=run.run_key,
     )
 
 

@@ -22,7 +22,7 @@ import aiosqlite
 from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Kind, Node, Relation, RunSummary, Subject
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 _MIGRATIONS: tuple[str, ...] = (
     # v1: the initial schema.
@@ -181,6 +181,29 @@ _MIGRATIONS: tuple[str, ...] = (
     DROP INDEX edges_dst;
     CREATE INDEX edges_dst ON edges (dst, relation, src);
     """,
+    # v6 (retrieval v2): the ticket of each run (a retry is told about earlier attempts first),
+    # the engines a fallback rescued it from (each counts as a failure of that engine in the
+    # statistics, kept by the triggers below), and an index of the valid lessons and test facts
+    # of a repository (extraction compares a new learning or test name with them).
+    """
+    ALTER TABLE runs ADD COLUMN ticket_id TEXT NOT NULL DEFAULT '';
+    ALTER TABLE runs ADD COLUMN failed_engines TEXT NOT NULL DEFAULT '[]';
+    CREATE INDEX runs_ticket ON runs (tenant, ticket_id) WHERE ticket_id != '';
+    CREATE INDEX nodes_lessons ON nodes (tenant, repository, kind)
+        WHERE valid_to IS NULL AND kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed');
+    CREATE TRIGGER runs_attempts_insert AFTER INSERT ON runs WHEN new.failed_engines != '[]' BEGIN
+        INSERT INTO run_stats
+            SELECT new.tenant, value, new.task_type, new.language, 1, 0, 0, 0
+            FROM json_each(new.failed_engines) WHERE value != new.engine
+        ON CONFLICT DO UPDATE SET runs = runs + 1;
+    END;
+    CREATE TRIGGER runs_attempts_delete AFTER DELETE ON runs WHEN old.failed_engines != '[]' BEGIN
+        UPDATE run_stats SET runs = runs - 1
+        WHERE tenant = old.tenant AND task_type = old.task_type AND language = old.language
+            AND engine IN (SELECT value FROM json_each(old.failed_engines) WHERE value != old.engine);
+        DELETE FROM run_stats WHERE runs <= 0;
+    END;
+    """,
 )
 
 # Work one maintenance pass may do on the full-text index (FTS5 'merge' pages).
@@ -198,8 +221,10 @@ NODE_COLUMNS = (
 _FIXED_NODE_COLUMNS = frozenset({"id", "type", "tenant", "kind", "key"})
 RUN_COLUMNS = (
     "run_key, ref, tenant, repository, language, engine, task_type, success, "
-    "failure_class, duration, finished_at, nodes, edges"
+    "failure_class, duration, finished_at, nodes, edges, ticket_id, failed_engines"
 )
+# Defaults of the columns later schema versions added, for run rows exported before them.
+_RUN_COLUMN_DEFAULTS: tuple[Any, ...] = ("", "[]")
 
 
 class StoreError(RuntimeError):
@@ -426,11 +451,11 @@ class Store:
     async def insert_run(self, run: RunSummary, nodes: int, edges: int) -> None:
         """Record a processed TaskRun (idempotency and statistics)."""
         await self._conn.execute(
-            f"INSERT INTO runs ({RUN_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+            f"INSERT INTO runs ({RUN_COLUMNS}) VALUES ({', '.join('?' * 15)})",
             (
                 run.run_key, run.ref, run.tenant, run.repository, run.language, run.engine,
                 run.task_type, int(run.success), run.failure_class, run.duration_seconds,
-                run.finished_at, nodes, edges,
+                run.finished_at, nodes, edges, run.ticket_id, json.dumps(list(run.failed_engines)),
             ),
         )  # fmt: skip
 
@@ -560,14 +585,39 @@ class Store:
         )
         return [(node_from_row(r), float(r[-1])) for r in rows]
 
-    async def term_doc_counts(self, terms: Sequence[str]) -> dict[str, int]:
-        """How many nodes the full-text index matches for each term (tokenised, stemmed, as it indexes)."""
+    async def term_doc_counts(self, terms: Sequence[str], tenant: str | None = None) -> dict[str, int]:
+        """How many nodes the full-text index matches for each term (tokenised, stemmed, as it indexes),
+        optionally only one tenant's."""
         counts: dict[str, int] = {}
+        if tenant is None:
+            sql, extra = "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", ()
+        else:
+            sql = (
+                "SELECT count(*) FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
+                "WHERE nodes_fts MATCH ? AND n.tenant = ?"
+            )
+            extra = (tenant,)
         for term in terms:
             phrase = '"' + term.replace('"', '""') + '"'
-            found = await self._scalar("SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", (phrase,))
+            found = await self._scalar(sql, (phrase, *extra))
             counts[term] = int(found)
         return counts
+
+    async def lesson_nodes(self, tenant: str, repository: str, kinds: Sequence[str]) -> list[Node]:
+        """Valid learnings or test facts of one repository (the ``nodes_lessons`` partial index)."""
+        marks = ", ".join("?" * len(kinds))
+        return await self._nodes(
+            f"tenant = ? AND repository = ? AND kind IN ({marks}) AND valid_to IS NULL "
+            "AND kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed') ORDER BY id",
+            (tenant, repository, *kinds),
+        )
+
+    async def nodes_by_key_prefix(self, tenant: str, prefix: str, limit: int) -> list[Node]:
+        """Nodes of one tenant whose key starts with ``prefix``, newest first (a range of the key index)."""
+        return await self._nodes(
+            "tenant = ? AND key >= ? AND key < ? ORDER BY last_seen DESC, id LIMIT ?",
+            (tenant, prefix, prefix + "\U0010ffff", limit),
+        )
 
     async def iter_nodes(self, tenant: str | None = None) -> list[Node]:
         """Every node (optionally one tenant's), in id order."""
@@ -655,8 +705,10 @@ class Store:
 
     async def insert_run_rows(self, rows: Sequence[Sequence[Any]]) -> None:
         """Bulk insert raw run rows (import)."""
+        width = len(RUN_COLUMNS.split(", "))
+        padded = [(*r, *_RUN_COLUMN_DEFAULTS[len(r) - width :]) if len(r) < width else tuple(r) for r in rows]
         await self._conn.executemany(
-            f"INSERT INTO runs ({RUN_COLUMNS}) VALUES ({', '.join('?' * 13)})", [tuple(r) for r in rows]
+            f"INSERT INTO runs ({RUN_COLUMNS}) VALUES ({', '.join('?' * width)})", padded
         )
 
     async def meta_items(self) -> dict[str, str]:

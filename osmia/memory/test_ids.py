@@ -111,7 +111,7 @@ _STRONG = re.compile(
 )
 # Identifier-looking words that may be a test named without its scope (``evictsOnPolicyUpdate``):
 # they only count when they resolve to a test the repository already knows.
-_WEAK = re.compile(r"\b(?:[a-z]+[A-Z]\w*|[a-z]+(?:_[a-z0-9]+){2,})\b")
+_WEAK = re.compile(r"\b(?:[a-z]+[A-Z]\w*|[a-z]+(?:_[a-z0-9]+)+)\b")
 
 
 def mentions(sentence: str) -> tuple[list[str], list[str]]:

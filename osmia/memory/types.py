@@ -137,6 +137,9 @@ class Observation:
     # Patterns and profiles are recomputed: their content and confidence are
     # replaced, not reinforced.
     recomputed: bool = False
+    # Kept only if it turns out to be about a node that already exists (a test named without
+    # its class, which may or may not be a test): see osmia.memory.resolve.
+    tentative: bool = False
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,7 @@ class QueryRequest:
     language: str = ""
     text: str = ""
     ticket_id: str = ""
+    run_key: str = ""  # the run asking (its own attempt, when it has one, is not news to it)
 
 
 @dataclass(frozen=True)

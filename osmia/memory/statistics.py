@@ -1,0 +1,66 @@
+"""What a statistic or a learning says: the gate for tenant-wide statistics and a learning's specificity.
+
+**Generic statistics are gated.** A tenant-wide statistic (an engine profile, a
+success-rate pattern, a duration pattern) enters a section only when it is
+about the ticket's engine *and* task type and says something about them: a
+strength or a weakness. A rate in the mixed band, a profile that names the
+task type neither as a strength nor as a weakness, a duration (about every
+engine), a rate about another language: none of these tells this run anything.
+
+**Informative beats frequent.** A learning's specificity is measured from the
+tenant's own vocabulary: the rarity of its words (``1 − log(1 + df) / log(1 + N)``
+over the tenant's nodes), the mean of its two rarest, squared so that only
+learnings with genuinely rare words score high. "Tests pass" or "Ran go test
+./... before pushing", repeated in every repository, scores near 0; "run
+`make sqlc` after editing queries" scores high.
+"""
+
+from __future__ import annotations
+
+import re
+
+from osmia.memory.text import query_terms
+from osmia.memory.types import Kind, Node, QueryRequest
+
+_PROFILE_PART = re.compile(r"(strong|weak) at ([^;]+)")
+_PROFILE_NAME = re.compile(r"([\w-]+) \(")
+_SAYS = ("mostly-succeed", "mostly-fail")
+
+
+def profile_traits(content: str) -> dict[str, str]:
+    """``{name: "strong" | "weak"}`` from an engine profile's text (task types and languages)."""
+    traits: dict[str, str] = {}
+    for which, names in _PROFILE_PART.findall(content):
+        for name in _PROFILE_NAME.findall(names):
+            traits[name] = which
+    return traits
+
+
+def generic_statistic_verdict(node: Node, req: QueryRequest) -> str:
+    """Why a tenant-wide statistic says nothing to this run ("" when it may enter the section)."""
+    if node.kind is Kind.ENGINE_PROFILE:
+        if node.subject.engine != req.engine:
+            return "engine profile of another engine"
+        if req.task_type not in profile_traits(node.content):
+            return f"engine profile says nothing about {req.task_type or 'this'} tasks"
+        return ""
+    if node.kind is not Kind.PATTERN or node.subject.repository:
+        return ""  # a repository's own patterns (its failure mode) are not tenant-wide
+    if node.key.startswith("pattern:rate:"):
+        _p, _r, engine, task_type, language, band = (node.key.split(":") + [""] * 6)[:6]
+        if engine != req.engine or task_type != req.task_type:
+            return "success rate of another engine or task type"
+        if language not in ("-", "") and language != req.language:
+            return "success rate of another language"
+        if band not in _SAYS:
+            return "success rate in the mixed band: neither a strength nor a weakness"
+        return ""
+    return "tenant-wide statistic not about this engine"
+
+
+def specificity(content: str, rarity: dict[str, float]) -> float:
+    """How specific a learning is in [0, 1]: the squared mean rarity of its two rarest words."""
+    values = sorted((rarity.get(t, 1.0) for t in query_terms(content)), reverse=True)[:2]
+    if not values:
+        return 0.0
+    return (sum(values) / len(values)) ** 2
