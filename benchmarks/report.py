@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks import lesson_pairs
 from osmia.memory.service import MemorySettings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +60,10 @@ TARGET_QUERY_P99_MS = 20.0
 TARGET_EXTRACTION_P99_MS = 10.0
 TARGET_DECAY_S = 2.0
 TARGET_RSS_MB = 300.0
-TARGET_NDCG = 0.9
+TARGET_NDCG = 0.95
+TARGET_IRRELEVANT = 0.02
+TARGET_PARAPHRASE_PRECISION = 0.95
+TARGET_PARAPHRASE_RECALL = 0.90
 TARGET_NDCG_RATIO = 2.0
 
 
@@ -206,7 +210,7 @@ def quality_table(results: dict[str, Any]) -> str:
     lines = [
         _row(
             "store", "tickets (judged)", "ranking", "recall@10", "nDCG@10", "MRR", "irrelevant injected",
-            "leaks", "recall by need: flaky / weakness / hot path / failure mode",
+            "leaks", "recall by need: flaky / weakness / hot path / failure mode / lesson / attempt",
         ),
         _row(*["---"] * 9),
     ]  # fmt: skip
@@ -216,7 +220,7 @@ def quality_table(results: dict[str, Any]) -> str:
             s = q[who]
             needs = " / ".join(
                 f"{s['recall_by_need'][n]:.2f}" if n in s["recall_by_need"] else "–"
-                for n in ("flaky", "weakness", "hot_path", "failure_mode")
+                for n in ("flaky", "weakness", "hot_path", "failure_mode", "lesson", "attempt")
             )
             irrelevant = f"{100 * s['irrelevant_share']:.1f} % of {s['injected_per_query']:.1f}/query"
             lines.append(
@@ -267,6 +271,20 @@ def targets(results: dict[str, Any], at: str) -> tuple[str, list[tuple[str, bool
         checks.append(
             (f"cross-tenant leaks = 0 at {name}", str(q["osmia"]["leaks"]), q["osmia"]["leaks"] == 0)
         )
+        share = q["osmia"]["irrelevant_share"]
+        checks.append(
+            (f"irrelevant share ≤ {100 * TARGET_IRRELEVANT:.0f} % at {name}", f"{100 * share:.1f} %",
+             share <= TARGET_IRRELEVANT)
+        )  # fmt: skip
+    pairs = lesson_pairs.evaluate()["all"]
+    checks.append(
+        (f"paraphrase precision ≥ {TARGET_PARAPHRASE_PRECISION} ({pairs['pairs']} labelled pairs)",
+         f"{pairs['precision']:.3f}", pairs["precision"] >= TARGET_PARAPHRASE_PRECISION)
+    )  # fmt: skip
+    checks.append(
+        (f"paraphrase recall ≥ {TARGET_PARAPHRASE_RECALL}", f"{pairs['recall']:.3f}",
+         pairs["recall"] >= TARGET_PARAPHRASE_RECALL)
+    )  # fmt: skip
     lines = [_row("target", "measured", "met"), _row("---", "---", "---")]
     lines += [_row(t, v, "yes" if ok else "**no**") for t, v, ok in checks]
     return "\n".join(lines), [(t, ok) for t, _v, ok in checks]

@@ -381,7 +381,7 @@ class _Context:
                 content += "; learned: " + "; ".join(learned)
         return Observation(
             kind=Kind.ATTEMPT,
-            key=attempt_key(self.run.ticket.id) + self.run.run_key,
+            key=attempt_key(self.run.ticket.id) + f"{self.repo}:{self.run.run_key}",
             content=content,
             subject=self.subject,
             confidence=BASE_CONFIDENCE[Kind.ATTEMPT],

@@ -119,11 +119,11 @@ class Ranker:
             entry.signals[name] = max(value, entry.signals.get(name, 0.0))
 
         if req.ticket_id.strip():
-            own = attempt_key(req.ticket_id) + req.run_key
+            own = req.run_key
             for node in await self._store.nodes_by_key_prefix(
                 req.tenant, attempt_key(req.ticket_id), c.max_attempts + 1
             ):
-                if node.valid and node.kind is Kind.ATTEMPT and node.key != own:
+                if node.valid and node.kind is Kind.ATTEMPT and not (own and node.key.endswith(":" + own)):
                     note(node, SAME_TICKET, 1.0)
         if req.repository:
             for node in await self._store.candidates_by_subject(
@@ -260,11 +260,11 @@ class Ranker:
         if req.tenant not in self._tenant_size:
             self._tenant_size[req.tenant] = await self._store.count("nodes", req.tenant)
         cache = self._tenant_df.setdefault(req.tenant, {})
-        missing = sorted(t for t in terms if t not in cache)
+        missing = sorted(t for t in terms if t not in cache)[: self.config.rarity_lookups_per_query]
         if missing:
             cache.update(await self._store.term_doc_counts(missing, tenant=req.tenant))
         total = math.log1p(max(self.config.specificity_min_nodes, self._tenant_size[req.tenant]))
-        return {t: max(0.0, 1.0 - math.log1p(cache[t]) / total) for t in terms}
+        return {t: max(0.0, 1.0 - math.log1p(cache[t]) / total) for t in terms if t in cache}
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int

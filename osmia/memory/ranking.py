@@ -44,6 +44,9 @@ class RankingConfig:
     specificity_floor: float = 0.2
     # Rarity is measured against at least this many nodes: a young tenant cannot tell rare from common.
     specificity_min_nodes: int = 1000
+    # New words whose tenant counts one query may look up (the rest count as rare until a later
+    # query has looked them up): bounds the cost of a cold cache.
+    rarity_lookups_per_query: int = 24
     # --- same ticket first: earlier attempts at the ticket, pinned above everything else ---
     max_attempts: int = 3
     # --- generic statistics: tenant-wide patterns and profiles only about this engine and task type,
