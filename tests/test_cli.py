@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from osmia import cli
+from osmia.cli import run as cli_run
 from osmia.config import ENV_MEMORY_STORE_PATH
 from tests.helpers import kubectl_list, taskrun_doc, yaml_stream
 
@@ -552,7 +553,9 @@ def test_run_hands_config_and_kopf_options_to_the_operator(
     osmia: Osmia, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[tuple[Any, list[str]]] = []
-    monkeypatch.setattr(cli, "_load_operator", lambda: SimpleNamespace(run=lambda c, a: calls.append((c, a))))
+    monkeypatch.setattr(
+        cli_run, "_load_operator", lambda: SimpleNamespace(run=lambda c, a: calls.append((c, a)))
+    )
     config = tmp_path / "osmia-config.yaml"
     config.write_text("memory:\n  tenant_isolation: false\noperator:\n  log_format: console\n")
     outcome = osmia("run", "--namespace", "agents", "--config", config, "--standalone", "-n", "sre")
@@ -571,7 +574,7 @@ def test_run_with_a_bad_config_is_bad_input(osmia: Osmia, tmp_path: Path) -> Non
 
 
 def test_run_without_the_controller_fails_clearly(osmia: Osmia, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "OPERATOR_MODULE", "osmia.controller.not_there")
+    monkeypatch.setattr(cli_run, "OPERATOR_MODULE", "osmia.controller.not_there")
     outcome = osmia("run")
     assert outcome.code == 1
     assert "module osmia.controller.not_there is missing" in outcome.err

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from osmia.memory.service import Memory, MemorySettings
-from osmia.memory.store import SCHEMA_VERSION, StoreError
+from osmia.memory.schema import SCHEMA_VERSION
+from osmia.memory.store import StoreError
 from tests.memory.conftest import Clock, make_run
 
 

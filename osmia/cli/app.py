@@ -1,0 +1,78 @@
+"""The entry point: parse, dispatch to ``run`` or a memory verb, map errors to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
+
+from osmia.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, FAILURES, USAGE_ERRORS, print_error
+from osmia.cli.ingest import cmd_ingest
+from osmia.cli.maintenance import cmd_decay, cmd_export, cmd_import
+from osmia.cli.nodes import cmd_forget, cmd_search, cmd_show, cmd_status
+from osmia.cli.parser import build_parser
+from osmia.cli.retrieval import cmd_context, cmd_explain
+from osmia.cli.run import cmd_run
+from osmia.cli.session import Session
+from osmia.logging import configure_logging
+
+Verb = Callable[[argparse.Namespace, Session], Coroutine[Any, Any, int]]
+VERBS: dict[str, Verb] = {
+    "ingest": cmd_ingest,
+    "context": cmd_context,
+    "explain": cmd_explain,
+    "status": cmd_status,
+    "search": cmd_search,
+    "show": cmd_show,
+    "export": cmd_export,
+    "import": cmd_import,
+    "forget": cmd_forget,
+    "decay": cmd_decay,
+}
+"""Each ``osmia memory`` verb and the coroutine that does it."""
+
+
+def cmd_memory(args: argparse.Namespace) -> int:
+    """Run one memory verb; library log lines (warnings and worse) go to stderr."""
+    configure_logging("warning", "console")
+    session = Session.from_args(args)
+    return asyncio.run(VERBS[args.verb](args, session))
+
+
+def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "run":
+        return cmd_run(args, extra)
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return cmd_memory(args)
+
+
+def _silence_stdout() -> None:
+    """The reader went away (``osmia memory search x | head``): drop the rest quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (e.g. captured in tests)
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``osmia`` console script: returns the exit code (0 done, 1 failed, 2 bad usage or input)."""
+    parser = build_parser()
+    try:
+        return _dispatch(parser, argv)
+    except BrokenPipeError:  # before FAILURES: it is an OSError too
+        _silence_stdout()
+        return EXIT_FAILED
+    except USAGE_ERRORS as exc:
+        print_error(exc)
+        return EXIT_USAGE
+    except FAILURES as exc:
+        print_error(exc)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED

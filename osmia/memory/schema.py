@@ -1,0 +1,193 @@
+"""The Osmia schema as an ordered list of forward migrations.
+
+``MIGRATIONS[i]`` takes a database from ``user_version`` ``i`` to ``i + 1``;
+the schema version is the length of the list. A new migration is appended,
+never inserted or edited: files in the field were created by the old ones.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # v1: the initial schema.
+    """
+    CREATE TABLE nodes (
+        seq         INTEGER PRIMARY KEY,
+        id          TEXT NOT NULL UNIQUE,
+        type        TEXT NOT NULL,
+        tenant      TEXT NOT NULL,
+        kind        TEXT NOT NULL,
+        key         TEXT NOT NULL,
+        content     TEXT NOT NULL,
+        terms       TEXT NOT NULL DEFAULT '',
+        repository  TEXT NOT NULL DEFAULT '',
+        engine      TEXT NOT NULL DEFAULT '',
+        task_type   TEXT NOT NULL DEFAULT '',
+        language    TEXT NOT NULL DEFAULT '',
+        confidence  REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+        decay_rate  REAL NOT NULL CHECK (decay_rate >= 0 AND decay_rate < 1),
+        valid_from  REAL NOT NULL,
+        valid_to    REAL,
+        last_seen   REAL NOT NULL,
+        occurrences INTEGER NOT NULL DEFAULT 1,
+        sources     TEXT NOT NULL DEFAULT '[]',
+        UNIQUE (tenant, key)
+    );
+    CREATE INDEX nodes_repository ON nodes (tenant, repository, confidence);
+    CREATE INDEX nodes_engine ON nodes (tenant, engine, confidence);
+    CREATE INDEX nodes_type ON nodes (type);
+    CREATE TABLE edges (
+        src        TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        dst        TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        relation   TEXT NOT NULL CHECK (relation IN ('relates_to', 'contradicts', 'supersedes')),
+        weight     REAL NOT NULL DEFAULT 1.0,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (src, dst, relation)
+    );
+    CREATE INDEX edges_dst ON edges (dst, src);
+    CREATE VIRTUAL TABLE nodes_fts USING fts5 (
+        content, terms, content='nodes', content_rowid='seq',
+        tokenize='porter unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER nodes_fts_insert AFTER INSERT ON nodes BEGIN
+        INSERT INTO nodes_fts (rowid, content, terms) VALUES (new.seq, new.content, new.terms);
+    END;
+    CREATE TRIGGER nodes_fts_delete AFTER DELETE ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content, terms)
+        VALUES ('delete', old.seq, old.content, old.terms);
+    END;
+    CREATE TRIGGER nodes_fts_update AFTER UPDATE OF content, terms ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content, terms)
+        VALUES ('delete', old.seq, old.content, old.terms);
+        INSERT INTO nodes_fts (rowid, content, terms) VALUES (new.seq, new.content, new.terms);
+    END;
+    CREATE TABLE runs (
+        run_key     TEXT PRIMARY KEY,
+        ref         TEXT NOT NULL,
+        tenant      TEXT NOT NULL,
+        repository  TEXT NOT NULL,
+        language    TEXT NOT NULL,
+        engine      TEXT NOT NULL,
+        task_type   TEXT NOT NULL,
+        success     INTEGER NOT NULL,
+        failure_class TEXT NOT NULL,
+        duration    REAL,
+        finished_at REAL NOT NULL,
+        nodes       INTEGER NOT NULL DEFAULT 0,
+        edges       INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX runs_engine ON runs (tenant, engine, task_type, language);
+    CREATE INDEX runs_repository ON runs (tenant, repository);
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+    # v2: run statistics kept as running aggregates (maintained by triggers on ``runs``), so that
+    # recomputing patterns after an extraction costs O(1) instead of a scan of the run history.
+    """
+    CREATE TABLE run_stats (
+        tenant TEXT NOT NULL, engine TEXT NOT NULL, task_type TEXT NOT NULL, language TEXT NOT NULL,
+        runs INTEGER NOT NULL, successes INTEGER NOT NULL, duration_sum REAL NOT NULL,
+        duration_n INTEGER NOT NULL,
+        PRIMARY KEY (tenant, engine, task_type, language)
+    ) WITHOUT ROWID;
+    CREATE TABLE run_durations (
+        tenant TEXT NOT NULL, task_type TEXT NOT NULL, minutes INTEGER NOT NULL, runs INTEGER NOT NULL,
+        PRIMARY KEY (tenant, task_type, minutes)
+    ) WITHOUT ROWID;
+    CREATE TABLE run_failures (
+        tenant TEXT NOT NULL, repository TEXT NOT NULL, failure_class TEXT NOT NULL, runs INTEGER NOT NULL,
+        PRIMARY KEY (tenant, repository, failure_class)
+    ) WITHOUT ROWID;
+    INSERT INTO run_stats
+        SELECT tenant, engine, task_type, language, count(*), sum(success), coalesce(sum(duration), 0),
+               count(duration)
+        FROM runs GROUP BY tenant, engine, task_type, language;
+    INSERT INTO run_durations
+        SELECT tenant, task_type, CAST(ceil(duration / 60.0) AS INTEGER) AS m, count(*)
+        FROM runs WHERE success = 1 AND duration IS NOT NULL GROUP BY tenant, task_type, m;
+    INSERT INTO run_failures
+        SELECT tenant, repository, failure_class, count(*) FROM runs WHERE success = 0
+        GROUP BY tenant, repository, failure_class;
+    CREATE TRIGGER runs_stats_insert AFTER INSERT ON runs BEGIN
+        INSERT INTO run_stats VALUES (new.tenant, new.engine, new.task_type, new.language, 1, new.success,
+                                      coalesce(new.duration, 0), new.duration IS NOT NULL)
+        ON CONFLICT DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
+            duration_sum = duration_sum + excluded.duration_sum,
+            duration_n = duration_n + excluded.duration_n;
+        INSERT INTO run_durations
+            SELECT new.tenant, new.task_type, CAST(ceil(new.duration / 60.0) AS INTEGER), 1
+            WHERE new.success = 1 AND new.duration IS NOT NULL
+        ON CONFLICT DO UPDATE SET runs = runs + 1;
+        INSERT INTO run_failures SELECT new.tenant, new.repository, new.failure_class, 1 WHERE new.success = 0
+        ON CONFLICT DO UPDATE SET runs = runs + 1;
+    END;
+    CREATE TRIGGER runs_stats_delete AFTER DELETE ON runs BEGIN
+        UPDATE run_stats SET runs = runs - 1, successes = successes - old.success,
+            duration_sum = duration_sum - coalesce(old.duration, 0),
+            duration_n = duration_n - (old.duration IS NOT NULL)
+        WHERE tenant = old.tenant AND engine = old.engine AND task_type = old.task_type
+            AND language = old.language;
+        DELETE FROM run_stats WHERE runs <= 0;
+        UPDATE run_durations SET runs = runs - 1
+        WHERE old.success = 1 AND old.duration IS NOT NULL AND tenant = old.tenant
+            AND task_type = old.task_type AND minutes = CAST(ceil(old.duration / 60.0) AS INTEGER);
+        DELETE FROM run_durations WHERE runs <= 0;
+        UPDATE run_failures SET runs = runs - 1
+        WHERE old.success = 0 AND tenant = old.tenant AND repository = old.repository
+            AND failure_class = old.failure_class;
+        DELETE FROM run_failures WHERE runs <= 0;
+    END;
+    """,
+    # v3: indexes the candidate queries can range-scan: general knowledge about an engine
+    # (repository = '') and patterns (a partial index: decay updates every confidence, and a
+    # full (tenant, kind, confidence) index made that 60 % slower), instead of a whole tenant;
+    # and the FTS row of a node is rewritten only when its text changed (a reinforcement
+    # rewrites the node row, and rewriting its FTS row too was most of an extraction's writes).
+    """
+    DROP INDEX nodes_engine;
+    CREATE INDEX nodes_engine ON nodes (tenant, engine, repository, confidence);
+    CREATE INDEX nodes_patterns ON nodes (tenant, confidence) WHERE kind = 'pattern';
+    DROP TRIGGER nodes_fts_update;
+    CREATE TRIGGER nodes_fts_update AFTER UPDATE OF content, terms ON nodes
+    WHEN old.content IS NOT new.content OR old.terms IS NOT new.terms BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content, terms)
+        VALUES ('delete', old.seq, old.content, old.terms);
+        INSERT INTO nodes_fts (rowid, content, terms) VALUES (new.seq, new.content, new.terms);
+    END;
+    """,
+    # v4: no automatic FTS segment merging inside writes: merging is housekeeping
+    # (Store.maintain), run by the operator between extractions and on close.
+    """
+    INSERT INTO nodes_fts (nodes_fts, rank) VALUES ('automerge', 0);
+    """,
+    # v5: the reverse edge index covers the one-hop query (dst, relation → src) without reading
+    # the table row: ranking asks for the neighbours of its strongest candidates on every query.
+    """
+    DROP INDEX edges_dst;
+    CREATE INDEX edges_dst ON edges (dst, relation, src);
+    """,
+    # v6 (retrieval v2): the ticket of each run (a retry is told about earlier attempts first),
+    # the engines a fallback rescued it from (each counts as a failure of that engine in the
+    # statistics, kept by the triggers below), and an index of the valid lessons and test facts
+    # of a repository (extraction compares a new learning or test name with them).
+    """
+    ALTER TABLE runs ADD COLUMN ticket_id TEXT NOT NULL DEFAULT '';
+    ALTER TABLE runs ADD COLUMN failed_engines TEXT NOT NULL DEFAULT '[]';
+    CREATE INDEX runs_ticket ON runs (tenant, ticket_id) WHERE ticket_id != '';
+    CREATE INDEX nodes_lessons ON nodes (tenant, repository, kind)
+        WHERE valid_to IS NULL AND kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed');
+    CREATE TRIGGER runs_attempts_insert AFTER INSERT ON runs WHEN new.failed_engines != '[]' BEGIN
+        INSERT INTO run_stats
+            SELECT new.tenant, value, new.task_type, new.language, 1, 0, 0, 0
+            FROM json_each(new.failed_engines) WHERE value != new.engine
+        ON CONFLICT DO UPDATE SET runs = runs + 1;
+    END;
+    CREATE TRIGGER runs_attempts_delete AFTER DELETE ON runs WHEN old.failed_engines != '[]' BEGIN
+        UPDATE run_stats SET runs = runs - 1
+        WHERE tenant = old.tenant AND task_type = old.task_type AND language = old.language
+            AND engine IN (SELECT value FROM json_each(old.failed_engines) WHERE value != old.engine);
+        DELETE FROM run_stats WHERE runs <= 0;
+    END;
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The ``PRAGMA user_version`` a database has once every migration ran."""
