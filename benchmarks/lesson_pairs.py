@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (hand-written data: one lesson per line reads better than wrapped strings)
 """A labelled set of lesson pairs: does a learning say the same thing as another one?
 
 Written by hand for issue 9 (not generated from the workload's templates):

@@ -131,7 +131,8 @@ ADVICE = (
 # Content-free learnings agents report again and again, in every repository (issue 9): they must
 # neither be shown nor outrank a specific lesson, however often they repeat.
 NOISE = ("Tests pass", "Looks good", "Ran go test ./... before pushing", "All tests green after the change",
-         "Ran the linter and the unit tests before pushing", "Verified the change locally, everything works")  # fmt: skip
+         "Ran the linter and the unit tests before pushing",
+         "Verified the change locally, everything works")  # fmt: skip
 REMARK_VERBS = ("handling", "validation", "caching", "serialisation", "retries", "logging", "parsing",
                 "batching", "locking", "pagination")  # fmt: skip
 
@@ -142,7 +143,7 @@ def camel(*parts: str) -> str:
 
 
 def test_name(language: str, parts: tuple[str, ...]) -> str:
-    """A test's identity in the style of its language (JUnit, Jest, Rust and pytest as their tools print them)."""
+    """A test's identity in the style of its language (JUnit, Jest, Rust, pytest as tools print them)."""
     a, b, q = parts
     if language == "go":
         return "Test" + camel(*parts)

@@ -37,14 +37,16 @@ _GENERIC_TEXT = (
 )
 GENERIC_WORDS = frozenset(_GENERIC_TEXT.split())
 # Command heads shared by many lessons: an identifier made only of these is not distinctive.
-_COMMON_HEADS = frozenset(
+_COMMON_HEADS_TEXT = (
     "make run go npm npx yarn pnpm cargo python python3 pip poetry uv git test tests build install "
-    "docker kubectl helm mvn gradle gradlew ./gradlew bash sh sudo node java rustc pytest tox nox".split()
+    "docker kubectl helm mvn gradle gradlew ./gradlew bash sh sudo node java rustc pytest tox nox"
 )
-RUNTIMES = frozenset(
+_COMMON_HEADS = frozenset(_COMMON_HEADS_TEXT.split())
+_RUNTIMES_TEXT = (
     "node nodejs python go golang java jdk ruby rust rustc php dotnet kotlin scala elixir erlang deno bun "
-    "terraform helm kubernetes k8s postgres postgresql mysql redis".split()
+    "terraform helm kubernetes k8s postgres postgresql mysql redis"
 )
+RUNTIMES = frozenset(_RUNTIMES_TEXT.split())
 
 _SPAN = re.compile(r"`([^`]{1,200})`")
 _PATH = re.compile(r"(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.*-]*|\b[\w-]+\.(?:[a-z]{1,5})\b")
@@ -203,7 +205,7 @@ def _other_value(a: Lesson, b: Lesson) -> bool:
 
 
 def _found_in(ident: str, other: Lesson) -> bool:
-    """An identifier of one lesson appears in the other: as an identifier (or part of one), or in its words."""
+    """An identifier of one lesson appears in the other: as (part of) an identifier, or in its words."""
     for mine in other.identifiers:
         if ident == mine:
             return True
@@ -264,7 +266,7 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
 
 
 def _replaces(new: Lesson, old: Lesson) -> bool:
-    """``new`` says it replaces something ``old`` named ("`uv` instead of `pip`", "pnpm was replaced by bun")."""
+    """``new`` says it replaces something ``old`` named ("`uv` instead of `pip`", "replaced by bun")."""
     if not _REPLACES.search(new.text):
         return False
     shared, only_new, _only_old = _identifier_split(new, old)

@@ -222,8 +222,9 @@ class Ranker:
     def score(self, entry: _Signals, req: QueryRequest, now: float, rarity: dict[str, float]) -> ScoreParts:
         """The three parts of one candidate's score.
 
-        A learning's relevance is also scaled by its specificity (:func:`osmia.memory.statistics.specificity`):
-        "Tests pass" ranks below every learning that names something rare in the tenant.
+        A learning's relevance is also scaled by its specificity
+        (:func:`osmia.memory.statistics.specificity`): "Tests pass" ranks below every
+        learning that names something rare in the tenant.
         """
         c = self.config
         rel, discounts = relevance(entry.node, entry.signals, req, c)
@@ -242,7 +243,8 @@ class Ranker:
         """Rarity in [0, 1] of every word of the candidate learnings, from the tenant's full-text counts.
 
         ``1 − log(1 + df) / log(1 + N)`` with ``df`` the tenant's nodes holding the word and
-        ``N`` the tenant's nodes (at least ``specificity_min_nodes``); cached with the document frequencies (see :meth:`_searchable`).
+        ``N`` the tenant's nodes (at least ``specificity_min_nodes``); cached like the document
+        frequencies (see :meth:`_searchable`).
         """
         if self.config.specificity_floor >= 1.0:
             return {}

@@ -28,6 +28,7 @@ from osmia.memory.merge import merge
 from osmia.memory.patterns import recompute
 from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker, to_injected
+from osmia.memory.ranking import RankingConfig
 from osmia.memory.store import Store, StoreError, explain_sqlite_error, node_from_row, node_to_row
 from osmia.memory.text import fts_query
 from osmia.memory.types import (
@@ -162,6 +163,11 @@ class Memory:
     def settings(self) -> MemorySettings:
         """The settings this memory was opened with."""
         return self._settings
+
+    @property
+    def ranking(self) -> RankingConfig:
+        """The ranking configuration queries use (``explain`` prints it)."""
+        return self._ranker.config
 
     @property
     def graph(self) -> KnowledgeGraph:

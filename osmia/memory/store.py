@@ -408,7 +408,7 @@ class Store:
         optionally only one tenant's."""
         counts: dict[str, int] = {}
         if tenant is None:
-            sql, extra = "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", ()
+            sql, extra = "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", tuple[str, ...]()
         else:
             sql = (
                 "SELECT count(*) FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "

@@ -12,7 +12,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from osmia.memory.prompt import HEADING
-from osmia.memory.query import Ranker, recency, relevance, select
+from osmia.memory.query import recency, relevance, select
 from osmia.memory.ranking import DEFAULT
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.types import Kind, Node, QueryRequest, ScoreParts, Subject

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the examples read better one per line)
 """Issue 9's rules, one test (or a few) each: what a run meant, not only what it said."""
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ async def _nodes(memory: Memory, kind: Kind) -> list[Node]:
 
 
 async def _all(memory: Memory) -> list[Node]:
-    from osmia.memory.store import node_from_row
     from osmia.memory.service import _node_row
+    from osmia.memory.store import node_from_row
 
     return [node_from_row(_node_row(r)) for r in (await memory.export())["nodes"]]
 
@@ -64,7 +65,9 @@ def test_the_lesson_matcher_meets_the_bar_on_the_labelled_pairs() -> None:
 
 
 async def test_content_free_learnings_are_not_stored(memory: Memory) -> None:
-    await memory.ingest(make_run("a", learnings=("Tests pass", "Looks good", "Ran the tests", "All green now")))
+    await memory.ingest(
+        make_run("a", learnings=("Tests pass", "Looks good", "Ran the tests", "All green now"))
+    )
     assert await _nodes(memory, Kind.LEARNING) == []
     assert lesson("Run `make sqlc` after editing queries").specific
 
@@ -81,7 +84,11 @@ async def test_a_frequent_generic_learning_ranks_below_a_specific_one(tmp_path, 
             await memory.ingest(make_run(f"g{i}", repo=repo, learnings=(generic,)))
         await memory.ingest(make_run("x", repo="https://github.com/org/svc0", learnings=(generic,)))
         await memory.ingest(
-            make_run("s", repo="https://github.com/org/svc0", learnings=("`LEDGER_DB_URL` must be set for TestLedger",))
+            make_run(
+                "s",
+                repo="https://github.com/org/svc0",
+                learnings=("`LEDGER_DB_URL` must be set for TestLedger",),
+            )
         )
         explained = await memory.explain(make_run("q", repo="https://github.com/org/svc0", finished=False))
         learnings = [c for c in explained if c.node.kind is Kind.LEARNING]
@@ -227,7 +234,9 @@ async def test_a_bare_name_reinforces_the_node_of_the_node_id(memory: Memory) ->
         ("Use `pnpm` not npm: the lock file is pnpm-lock.yaml", "Use `bun` now: pnpm-lock.yaml was replaced by bun.lockb"),
     ],
 )  # fmt: skip
-async def test_a_newer_statement_supersedes_the_older_one(memory: Memory, clock: Clock, old: str, new: str) -> None:
+async def test_a_newer_statement_supersedes_the_older_one(
+    memory: Memory, clock: Clock, old: str, new: str
+) -> None:
     assert supersedes(lesson(new), lesson(old)) and not same_lesson(lesson(new), lesson(old))
     await memory.ingest(make_run("a", learnings=(old,)))
     clock.advance(DAY)
@@ -266,11 +275,20 @@ async def test_an_unrelated_ticket_gets_no_tenant_wide_statistics(memory: Memory
     assert any("says nothing about docs tasks" in c.verdict for c in explained)
 
 
-async def test_a_statistic_about_this_engine_and_task_type_enters_when_it_says_something(memory: Memory) -> None:
+async def test_a_statistic_about_this_engine_and_task_type_enters_when_it_says_something(
+    memory: Memory,
+) -> None:
     for i in range(6):
-        await memory.ingest(make_run(f"r{i}", engine="codex", task_type="chore", language="go", success=False))
+        await memory.ingest(
+            make_run(f"r{i}", engine="codex", task_type="chore", language="go", success=False)
+        )
     run = make_run(
-        "n", repo="https://github.com/zeta/new", engine="codex", task_type="chore", language="go", finished=False
+        "n",
+        repo="https://github.com/zeta/new",
+        engine="codex",
+        task_type="chore",
+        language="go",
+        finished=False,
     )
     kinds = {n.kind for n in (await memory.context(run)).injected}
     assert {"engine_profile", "pattern"} <= kinds
@@ -283,7 +301,10 @@ async def test_a_statistic_about_this_engine_and_task_type_enters_when_it_says_s
 
 
 def test_the_ranking_configuration_is_one_frozen_object_with_presets() -> None:
-    assert PRESETS["default"] is DEFAULT and preset("recent").recency_half_life_days < DEFAULT.recency_half_life_days
+    assert (
+        PRESETS["default"] is DEFAULT
+        and preset("recent").recency_half_life_days < DEFAULT.recency_half_life_days
+    )
     with pytest.raises(dataclasses.FrozenInstanceError):
         DEFAULT.min_score = 0.5  # type: ignore[misc]
     with pytest.raises(ValueError, match="choose one of default"):

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.schema import SCHEMA_VERSION
+from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import StoreError
 from tests.memory.conftest import Clock, make_run
 
