@@ -100,6 +100,7 @@ class Judge:
             (row.kind == "engine_profile" and row.engine == s.engine)
             or (
                 row.key.startswith(f"pattern:rate:{s.engine}:{s.task_type}:")
+                and row.key.split(":")[4] in ("-", s.language)  # a rate of another language says nothing
                 and not row.key.endswith(":mostly-succeed")
             )
             or (

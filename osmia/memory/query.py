@@ -31,7 +31,7 @@ from osmia.memory.extractor import attempt_key
 from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.ranking import DEFAULT, RankingConfig
-from osmia.memory.statistics import generic_statistic_verdict, specificity
+from osmia.memory.statistics import Vocabulary, generic_statistic_verdict, phrase, specificity
 from osmia.memory.store import Store
 from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
@@ -79,7 +79,8 @@ def relevance(
     for differs, factor, why in (
         (bool(s.repository) and bool(req.repository) and s.repository != req.repository,
          c.discount_other_repository, "other repository"),
-        (bool(s.task_type) and bool(req.task_type) and s.task_type != req.task_type,
+        (bool(s.task_type) and bool(req.task_type) and s.task_type != req.task_type
+         and node.kind is not Kind.LEARNING,
          c.discount_pattern_other_task_type if node.kind is Kind.PATTERN else c.discount_other_task_type,
          "other task type"),
         (bool(s.engine) and bool(req.engine) and s.engine != req.engine
@@ -102,7 +103,7 @@ class Ranker:
         self.config = config
         self._df: dict[str, int] = {}  # full-text document frequency per term (see _searchable)
         self._df_size = 0
-        self._tenant_df: dict[str, dict[str, int]] = {}  # per tenant (see _rarity)
+        self._tenant_df: dict[str, dict[str, int]] = {}  # words and phrases, per tenant (see _vocabulary)
         self._tenant_size: dict[str, int] = {}
         self._tenant_size_at = 0
 
@@ -219,7 +220,7 @@ class Ranker:
             if node.valid and node.kind is not Kind.ATTEMPT:
                 found[node.id] = _Signals(node, {"graph hop": hop[node.id]})
 
-    def score(self, entry: _Signals, req: QueryRequest, now: float, rarity: dict[str, float]) -> ScoreParts:
+    def score(self, entry: _Signals, req: QueryRequest, now: float, vocabulary: Vocabulary) -> ScoreParts:
         """The three parts of one candidate's score.
 
         A learning's relevance is also scaled by its specificity
@@ -230,7 +231,7 @@ class Ranker:
         rel, discounts = relevance(entry.node, entry.signals, req, c)
         node = entry.node
         if node.kind is Kind.LEARNING and c.specificity_floor < 1.0 and SAME_TICKET not in entry.signals:
-            spec = specificity(node.content, rarity)
+            spec = specificity(node.content, vocabulary)
             factor = round(c.specificity_floor + (1 - c.specificity_floor) * spec, 3)
             if factor < 1.0:
                 rel *= factor
@@ -239,21 +240,26 @@ class Ranker:
             rel, node.confidence, recency(node.last_seen, now, c), tuple(entry.signals.items()), discounts
         )
 
-    async def _rarity(self, req: QueryRequest, found: dict[str, _Signals]) -> dict[str, float]:
-        """Rarity in [0, 1] of every word of the candidate learnings, from the tenant's full-text counts.
+    async def _vocabulary(self, req: QueryRequest, found: dict[str, _Signals]) -> Vocabulary:
+        """Rarity of every word of the candidate learnings and the spread of each of their sentences.
 
-        ``1 − log(1 + df) / log(1 + N)`` with ``df`` the tenant's nodes holding the word and
-        ``N`` the tenant's nodes (at least ``specificity_min_nodes``); cached like the document
-        frequencies (see :meth:`_searchable`).
+        Rarity is ``1 − log(1 + df) / log(1 + N)`` with ``df`` the tenant's nodes holding
+        the word and ``N`` the tenant's nodes (at least ``specificity_min_nodes``); spread
+        is how many of the tenant's nodes hold the learning's whole sentence. Both come from
+        the full-text index, cached per tenant until the graph grows or shrinks by 10 %;
+        one query counts at most ``rarity_lookups_per_query`` new words and phrases.
         """
-        if self.config.specificity_floor >= 1.0:
-            return {}
+        c = self.config
+        if c.specificity_floor >= 1.0:
+            return Vocabulary()
         terms: set[str] = set()
+        phrases: set[str] = set()
         for entry in found.values():
             if entry.node.kind is Kind.LEARNING:
                 terms.update(query_terms(entry.node.content))
+                phrases.add(phrase(entry.node.content))
         if not terms:
-            return {}
+            return Vocabulary()
         size = self._graph.node_count
         if abs(size - self._tenant_size_at) > 0.1 * max(size, 1):
             self._tenant_df.clear()
@@ -262,20 +268,24 @@ class Ranker:
         if req.tenant not in self._tenant_size:
             self._tenant_size[req.tenant] = await self._store.count("nodes", req.tenant)
         cache = self._tenant_df.setdefault(req.tenant, {})
-        missing = sorted(t for t in terms if t not in cache)[: self.config.rarity_lookups_per_query]
+        wanted = sorted(p for p in phrases if p) + sorted(terms)
+        missing = [t for t in wanted if t not in cache][: c.rarity_lookups_per_query]
         if missing:
             cache.update(await self._store.term_doc_counts(missing, tenant=req.tenant))
-        total = math.log1p(max(self.config.specificity_min_nodes, self._tenant_size[req.tenant]))
-        return {t: max(0.0, 1.0 - math.log1p(cache[t]) / total) for t in terms if t in cache}
+        total = math.log1p(max(c.specificity_min_nodes, self._tenant_size[req.tenant]))
+        return Vocabulary(
+            rarity={t: max(0.0, 1.0 - math.log1p(cache[t]) / total) for t in terms if t in cache},
+            spread={p: cache[p] for p in phrases if p in cache},
+        )
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int
     ) -> list[Candidate]:
         """Every candidate with its verdict, best first; the kept ones are the injection."""
         found = await self.candidates(req)
-        rarity = await self._rarity(req, found)
+        vocabulary = await self._vocabulary(req, found)
         scored = sorted(
-            ((self.score(e, req, now, rarity), e.node) for e in found.values()),
+            ((self.score(e, req, now, vocabulary), e.node) for e in found.values()),
             # Earlier attempts at the same ticket first, newest first; then by score.
             key=lambda pair: (
                 pair[1].kind is not Kind.ATTEMPT,

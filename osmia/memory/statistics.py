@@ -7,18 +7,24 @@ strength or a weakness. A rate in the mixed band, a profile that names the
 task type neither as a strength nor as a weakness, a duration (about every
 engine), a rate about another language: none of these tells this run anything.
 
-**Informative beats frequent.** A learning's specificity is measured from the
-tenant's own vocabulary: the rarity of its words (``1 − log(1 + df) / log(1 + N)``
-over the tenant's nodes), the mean of its two rarest, squared so that only
-learnings with genuinely rare words score high. "Tests pass" or "Ran go test
-./... before pushing", repeated in every repository, scores near 0; "run
-`make sqlc` after editing queries" scores high.
+**Informative beats frequent.** A learning's specificity is 1 when it names an
+unmistakable identifier (a path, variable, flag, version, code-style name), else
+measured from the tenant's own vocabulary: the rarity of its words (``1 − log(1 + df) / log(1 + N)``
+over the tenant's nodes; the mean of its two rarest words), divided by the square
+root of its *spread*: how many of the tenant's nodes state the same sentence
+(an FTS5 phrase count). A lesson about one repository has spread 1; "Ran go
+test ./... before pushing", reported in every repository, has the spread of
+every repository it was said in and ranks below every specific learning
+however often it was repeated.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from dataclasses import dataclass, field
 
+from osmia.memory.lessons import lesson
 from osmia.memory.text import query_terms
 from osmia.memory.types import Kind, Node, QueryRequest
 
@@ -58,9 +64,34 @@ def generic_statistic_verdict(node: Node, req: QueryRequest) -> str:
     return "tenant-wide statistic not about this engine"
 
 
-def specificity(content: str, rarity: dict[str, float]) -> float:
-    """How specific a learning is in [0, 1]: the squared mean rarity of its two rarest words."""
-    values = sorted((rarity.get(t, 1.0) for t in query_terms(content)), reverse=True)[:2]
+_TOKENS = re.compile(r"[^\W_]+")
+MAX_PHRASE_WORDS = 12
+
+
+@dataclass
+class Vocabulary:
+    """What a query knows of the tenant's vocabulary: word rarity and sentence spread."""
+
+    rarity: dict[str, float] = field(default_factory=dict)  # word → rarity in [0, 1]
+    spread: dict[str, int] = field(default_factory=dict)  # phrase → tenant nodes stating it
+
+
+def phrase(content: str) -> str:
+    """The words of ``content`` as the full-text index tokenises them (its first 12), for a phrase count."""
+    return " ".join(_TOKENS.findall(content)[:MAX_PHRASE_WORDS]).lower()
+
+
+def specificity(content: str, vocabulary: Vocabulary) -> float:
+    """How specific a learning is in [0, 1], divided by √(its spread).
+
+    1 when it names an unmistakable identifier (a path, variable, flag, version, dotted or
+    mixed-case name: :class:`osmia.memory.lessons.Lesson`), else the mean rarity of its two
+    rarest words. Words and phrases not counted yet count as rare and unspread (a cold
+    cache errs towards showing).
+    """
+    values = sorted((vocabulary.rarity.get(t, 1.0) for t in query_terms(content)), reverse=True)[:2]
     if not values:
         return 0.0
-    return (sum(values) / len(values)) ** 2
+    named = 1.0 if lesson(content).strong else sum(values) / len(values)
+    spread = max(1, vocabulary.spread.get(phrase(content), 1))
+    return named / math.sqrt(spread)
