@@ -105,13 +105,13 @@ async def test_token_budget_limits_the_section(tmp_path: Path, clock: Clock) -> 
 async def test_near_twins_are_not_both_injected(memory: Memory) -> None:
     # One repository merges the two (a paraphrase); two repositories keep a node each.
     await memory.ingest(
-        make_run("a", learnings=("Concurrent login requests race on the session cache; run `go vet`",))
+        make_run("a", learnings=("Concurrent login requests race on the session cache; set `SESSION_TTL`",))
     )
     await memory.ingest(
         make_run(
             "b",
             repo=OTHER,
-            learnings=("Concurrent login requests race on the session cache; run `go vet` first",),
+            learnings=("Set `SESSION_TTL`: concurrent login requests race on the session cache",),
         )
     )
     explained = await memory.explain(make_run("q", finished=False))
