@@ -60,6 +60,8 @@ TARGET_QUERY_P99_MS = 20.0
 TARGET_EXTRACTION_P99_MS = 10.0
 TARGET_DECAY_S = 2.0
 TARGET_RSS_MB = 300.0
+# Stores up to this many ingested runs also get the ranking presets swept (benchmarks/sweep.py).
+SWEEP_MAX_RUNS = 10_000
 TARGET_NDCG = 0.95
 TARGET_IRRELEVANT = 0.02
 TARGET_PARAPHRASE_PRECISION = 0.95
@@ -67,9 +69,9 @@ TARGET_PARAPHRASE_RECALL = 0.90
 TARGET_NDCG_RATIO = 2.0
 
 
-def run_step(args: list[str], log: Any) -> dict[str, Any]:
-    """Run one ``benchmarks.speed`` step in a fresh interpreter; its last stdout line is JSON."""
-    cmd = [sys.executable, "-m", "benchmarks.speed", *args]
+def run_step(args: list[str], log: Any, module: str = "benchmarks.speed") -> dict[str, Any]:
+    """Run one benchmark step in a fresh interpreter; its last stdout line is JSON."""
+    cmd = [sys.executable, "-m", module, *args]
     print(f"$ {' '.join(cmd[1:])}", file=log, flush=True)
     started = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
@@ -100,6 +102,19 @@ def measure(scales: tuple[Scale, ...], out: Path, seed: int, log: Any) -> dict[s
                 ["replicate", "--base", str(base), "--db", str(db), "--nodes", str(scale.nodes)], log
             )
         results[scale.name] = {"scale": scale.__dict__, "build": build}
+    for scale in scales:
+        if scale.runs and scale.runs <= SWEEP_MAX_RUNS:
+            # Before serving: the presets see the store exactly as the serve step's queries do.
+            print(f"# sweep the ranking presets over {scale.name}", file=log, flush=True)
+            args = [
+                "--db",
+                str(out / f"{scale.name}.db"),
+                "--queries",
+                str(scale.queries),
+                "--seed",
+                str(seed),
+            ]
+            results[scale.name]["sweep"] = run_step(args, log, module="benchmarks.sweep")
     for scale in scales:
         # Served in place: every store was built (and every replica made) above, and serving
         # changes it (a few more runs, decay cycles). Copying the 3 GB one would cost a minute.
@@ -232,6 +247,19 @@ def quality_table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def sweep_table(results: dict[str, Any]) -> str:
+    """Quality of each ranking preset (osmia.memory.ranking.PRESETS) per swept store (markdown)."""
+    lines = [_row("store", "preset", "recall@10", "nDCG@10", "MRR", "irrelevant injected", "leaks"),
+             _row(*["---"] * 7)]  # fmt: skip
+    for name, r in results.items():
+        for preset, q in r.get("sweep", {}).get("presets", {}).items():
+            lines.append(
+                _row(name, preset, f"{q['recall@10']:.3f}", f"{q['ndcg@10']:.3f}", f"{q['mrr']:.3f}",
+                     f"{100 * q['irrelevant_share']:.1f} %", str(q["leaks"]))
+            )  # fmt: skip
+    return "\n".join(lines)
+
+
 def targets(results: dict[str, Any], at: str) -> tuple[str, list[tuple[str, bool]]]:
     """The issue's targets, checked at the ``at`` store (and quality at every store)."""
     checks: list[tuple[str, str, bool]] = []
@@ -346,6 +374,8 @@ def render(results: dict[str, Any], smoke: bool, source: str) -> str:
     for name, r in results.items():
         parts += [scale_table(name, r), ""]
     parts += ["### Retrieval quality (same stores, same run)", "", quality_table(results), ""]
+    if any("sweep" in r for r in results.values()):
+        parts += ["### Ranking presets swept (before serving; same tickets)", "", sweep_table(results), ""]
     parts += ["### Targets", "", table, ""]
     return "\n".join(parts)
 

@@ -23,12 +23,12 @@ caller passes another).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from osmia.memory.extractor import attempt_key
 from osmia.memory.graph import KnowledgeGraph
+from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.ranking import DEFAULT, RankingConfig
 from osmia.memory.statistics import Vocabulary, generic_statistic_verdict, phrase, specificity
@@ -240,7 +240,7 @@ class Ranker:
             rel, node.confidence, recency(node.last_seen, now, c), tuple(entry.signals.items()), discounts
         )
 
-    async def _vocabulary(self, req: QueryRequest, found: dict[str, _Signals]) -> Vocabulary:
+    async def _vocabulary(self, req: QueryRequest, found: dict[str, _Signals], now: float) -> Vocabulary:
         """Rarity of every word of the candidate learnings and the spread of each of their sentences.
 
         Rarity is ``1 − log(1 + df) / log(1 + N)`` with ``df`` the tenant's nodes holding
@@ -252,12 +252,26 @@ class Ranker:
         c = self.config
         if c.specificity_floor >= 1.0:
             return Vocabulary()
+        # Only learnings that can make the section are worth counting: the strongest few by
+        # relevance × confidence × recency (the rest use whatever the cache already holds).
+        learnings = sorted(
+            (
+                (
+                    _noisy_or(e.signals.values()) * e.node.confidence * recency(e.node.last_seen, now, c),
+                    e.node,
+                )
+                for e in found.values()
+                if e.node.kind is Kind.LEARNING
+            ),
+            key=lambda pair: (-pair[0], pair[1].id),
+        )
+        contenders = [n for value, n in learnings if value >= c.min_score][: c.specificity_candidates]
         terms: set[str] = set()
         phrases: set[str] = set()
-        for entry in found.values():
-            if entry.node.kind is Kind.LEARNING:
-                terms.update(query_terms(entry.node.content))
-                phrases.add(phrase(entry.node.content))
+        for node in contenders:
+            phrases.add(phrase(node.content))
+            if not lesson(node.content).strong:  # a named identifier is specific whatever its words
+                terms.update(query_terms(node.content))
         if not terms:
             return Vocabulary()
         size = self._graph.node_count
@@ -272,18 +286,14 @@ class Ranker:
         missing = [t for t in wanted if t not in cache][: c.rarity_lookups_per_query]
         if missing:
             cache.update(await self._store.term_doc_counts(missing, tenant=req.tenant))
-        total = math.log1p(max(c.specificity_min_nodes, self._tenant_size[req.tenant]))
-        return Vocabulary(
-            rarity={t: max(0.0, 1.0 - math.log1p(cache[t]) / total) for t in terms if t in cache},
-            spread={p: cache[p] for p in phrases if p in cache},
-        )
+        return Vocabulary(cache, max(c.specificity_min_nodes, self._tenant_size[req.tenant]))
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int
     ) -> list[Candidate]:
         """Every candidate with its verdict, best first; the kept ones are the injection."""
         found = await self.candidates(req)
-        vocabulary = await self._vocabulary(req, found)
+        vocabulary = await self._vocabulary(req, found, now)
         scored = sorted(
             ((self.score(e, req, now, vocabulary), e.node) for e in found.values()),
             # Earlier attempts at the same ticket first, newest first; then by score.

@@ -46,7 +46,9 @@ class RankingConfig:
     specificity_min_nodes: int = 1000
     # New words whose tenant counts one query may look up (the rest count as rare until a later
     # query has looked them up): bounds the cost of a cold cache.
-    rarity_lookups_per_query: int = 24
+    rarity_lookups_per_query: int = 8
+    # Learnings whose words are counted per query: the strongest few before specificity.
+    specificity_candidates: int = 12
     # --- same ticket first: earlier attempts at the ticket, pinned above everything else ---
     max_attempts: int = 3
     # --- generic statistics: tenant-wide patterns and profiles only about this engine and task type,

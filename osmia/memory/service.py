@@ -28,6 +28,7 @@ from osmia.memory.merge import merge
 from osmia.memory.patterns import recompute
 from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker, to_injected
+from osmia.memory.ranking import DEFAULT as DEFAULT_RANKING
 from osmia.memory.ranking import RankingConfig
 from osmia.memory.store import Store, StoreError, explain_sqlite_error, node_from_row, node_to_row
 from osmia.memory.text import fts_query
@@ -110,11 +111,17 @@ class Memory:
     """The knowledge graph of one database file. Create with :meth:`open`."""
 
     def __init__(
-        self, store: Store, settings: MemorySettings, clock: Callable[[], float], *, update_gauges: bool
+        self,
+        store: Store,
+        settings: MemorySettings,
+        clock: Callable[[], float],
+        *,
+        update_gauges: bool,
+        ranking: RankingConfig = DEFAULT_RANKING,
     ) -> None:
         self._store = store
         self._graph = KnowledgeGraph(store)
-        self._ranker = Ranker(store, self._graph)
+        self._ranker = Ranker(store, self._graph, ranking)
         self._settings = settings
         self._clock = clock
         self._lock = asyncio.Lock()
@@ -131,6 +138,7 @@ class Memory:
         catch_up: bool = True,
         update_gauges: bool = True,
         deferred_checkpoints: bool = False,
+        ranking: RankingConfig = DEFAULT_RANKING,
     ) -> Memory:
         """Open the database, count its nodes and apply missed decay cycles once.
 
@@ -143,7 +151,7 @@ class Memory:
             create=create,
             deferred_checkpoints=deferred_checkpoints,
         )
-        memory = cls(store, settings, clock, update_gauges=update_gauges)
+        memory = cls(store, settings, clock, update_gauges=update_gauges, ranking=ranking)
         try:
             await memory._graph.load()
             if catch_up:

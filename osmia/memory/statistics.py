@@ -70,10 +70,25 @@ MAX_PHRASE_WORDS = 12
 
 @dataclass
 class Vocabulary:
-    """What a query knows of the tenant's vocabulary: word rarity and sentence spread."""
+    """What a query knows of the tenant's vocabulary: full-text counts of words and sentences.
 
-    rarity: dict[str, float] = field(default_factory=dict)  # word → rarity in [0, 1]
-    spread: dict[str, int] = field(default_factory=dict)  # phrase → tenant nodes stating it
+    ``counts`` maps a word or a sentence (:func:`phrase`) to the tenant's nodes holding it;
+    ``nodes`` is the tenant's size (at least the configured minimum).
+    """
+
+    counts: dict[str, int] = field(default_factory=dict)
+    nodes: int = 1
+
+    def rarity(self, word: str) -> float:
+        """``1 − log(1 + df) / log(1 + N)``; a word not counted yet counts as rare (1)."""
+        count = self.counts.get(word)
+        if count is None:
+            return 1.0
+        return max(0.0, 1.0 - math.log1p(count) / math.log1p(max(1, self.nodes)))
+
+    def spread(self, sentence: str) -> int:
+        """How many of the tenant's nodes state ``sentence`` (1 when not counted yet)."""
+        return max(1, self.counts.get(sentence, 1))
 
 
 def phrase(content: str) -> str:
@@ -89,9 +104,8 @@ def specificity(content: str, vocabulary: Vocabulary) -> float:
     rarest words. Words and phrases not counted yet count as rare and unspread (a cold
     cache errs towards showing).
     """
-    values = sorted((vocabulary.rarity.get(t, 1.0) for t in query_terms(content)), reverse=True)[:2]
+    values = sorted((vocabulary.rarity(t) for t in query_terms(content)), reverse=True)[:2]
     if not values:
         return 0.0
     named = 1.0 if lesson(content).strong else sum(values) / len(values)
-    spread = max(1, vocabulary.spread.get(phrase(content), 1))
-    return named / math.sqrt(spread)
+    return named / math.sqrt(vocabulary.spread(phrase(content)))
