@@ -63,6 +63,13 @@ CLUSTER_WIDE_RULES = NAMESPACED_RULES | {CRD_RULE, NAMESPACES_RULE, CLUSTER_PEER
 ROLE_RULES = NAMESPACED_RULES | {PEERING_RULE}
 NAMESPACED_CLUSTER_RULES = frozenset({CRD_RULE})
 
+CLUSTER_SCOPED = (
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "ClusterKopfPeering",
+    "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding",
+)
 DEFAULT_OBJECTS = {
     ("ServiceAccount", "osmia"),
     ("ConfigMap", "osmia-config"),
@@ -72,11 +79,14 @@ DEFAULT_OBJECTS = {
     ("Service", "osmia-metrics"),
     ("Deployment", "osmia"),
     ("ClusterKopfPeering", "osmia"),
+    ("ValidatingAdmissionPolicy", "osmia-operator-writes"),
+    ("ValidatingAdmissionPolicyBinding", "osmia-operator-writes"),
 }
 OPTIONAL_OBJECTS = {
     ("ConfigMap", "osmia-dashboard"),
     ("ServiceMonitor", "osmia"),
     ("PrometheusRule", "osmia"),
+    ("NetworkPolicy", "osmia"),
 }
 
 
@@ -239,7 +249,7 @@ def test_helm_lint_strict(helm: Path, values: Path | None) -> None:
 def test_default_objects(default: list[dict[str, Any]]) -> None:
     assert kinds_and_names(default) == DEFAULT_OBJECTS
     for obj in default:
-        if obj["kind"] not in ("ClusterRole", "ClusterRoleBinding", "ClusterKopfPeering"):
+        if obj["kind"] not in CLUSTER_SCOPED:
             assert obj["metadata"]["namespace"] == NAMESPACE, obj["kind"]
         assert obj["metadata"]["labels"]["app.kubernetes.io/instance"] == RELEASE
 
@@ -325,10 +335,18 @@ def test_command_probes_and_ports(default: list[dict[str, Any]]) -> None:
         "metrics": config["operator"]["metrics_port"],
         "health": config["operator"]["liveness_port"],
     }
-    assert ports == {"metrics": OperatorConfig.metrics_port, "health": OperatorConfig.liveness_port}
-    for probe in ("livenessProbe", "readinessProbe"):
-        assert c[probe]["httpGet"] == {"path": "/healthz", "port": "health"}
+    defaults = OperatorConfig()
+    assert ports == {"metrics": defaults.metrics_port, "health": defaults.liveness_port}
+    assert c["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "health"}
+    assert c["startupProbe"]["httpGet"] == {"path": "/healthz", "port": "health"}
+    assert c["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "metrics"}, "can serve, not alive"
+    startup = c["startupProbe"]
+    assert startup["periodSeconds"] * startup["failureThreshold"] >= 600, (
+        "room for migration + catch-up decay"
+    )
     assert c["resources"]["limits"]["memory"] and c["resources"]["requests"]["cpu"]
+    for part in ("requests", "limits"):
+        assert c["resources"][part]["ephemeral-storage"], f"ephemeral-storage {part}"
     env = {e["name"]: e.get("value") for e in c["env"]}
     assert env["OSMIA_MEMORY_STORE_PATH"] == config["memory"]["store_path"], "exec'd admin tool finds the db"
     assert env["PYTHONDONTWRITEBYTECODE"] == "1"
@@ -575,6 +593,7 @@ def test_prometheus_rule_alerts(all_on: list[dict[str, Any]]) -> None:
     rule = one(all_on, "PrometheusRule")
     alerts = {r["alert"]: r for g in rule["spec"]["groups"] for r in g["rules"]}
     assert set(alerts) == {
+        "OsmiaOperatorDown",
         "OsmiaMemoryExtractionFailures",
         "OsmiaMemoryDecayNotRunning",
         "OsmiaMemoryDatabaseErrors",
@@ -672,6 +691,8 @@ def test_kustomize_renders(kustomized: list[dict[str, Any]]) -> None:
         ("PersistentVolumeClaim", "osmia-memory"),
         ("Deployment", "osmia"),
         ("Service", "osmia-metrics"),
+        ("ValidatingAdmissionPolicy", "osmia-operator-writes"),
+        ("ValidatingAdmissionPolicyBinding", "osmia-operator-writes"),
     }
     for crd in (o for o in kustomized if o["kind"] == "CustomResourceDefinition"):
         source = yaml.safe_load((DEPLOY / "crds" / f"{crd['metadata']['name']}.yaml").read_text())
@@ -698,6 +719,7 @@ def test_kustomize_matches_the_chart(kustomized: list[dict[str, Any]], default: 
         "ports",
         "livenessProbe",
         "readinessProbe",
+        "startupProbe",
         "resources",
         "securityContext",
         "volumeMounts",
@@ -736,3 +758,101 @@ def test_kustomize_peering_opt_in() -> None:
         .split("resources:")[1]
         .split("configMapGenerator")[0]
     )
+
+
+# --------------------------------------------------------------------------
+# Blast radius: admission policy, network policy, probes
+
+
+def policy_variables(objects: Iterable[dict[str, Any]]) -> dict[str, str]:
+    policy = one(objects, "ValidatingAdmissionPolicy")
+    return {v["name"]: v["expression"] for v in policy["spec"]["variables"]}
+
+
+def test_admission_policy_binds_the_operator_and_lists_engine_images(
+    all_on: list[dict[str, Any]], default: list[dict[str, Any]]
+) -> None:
+    policy = one(all_on, "ValidatingAdmissionPolicy")
+    [condition] = policy["spec"]["matchConditions"]
+    assert (
+        condition["expression"] == 'request.userInfo.username == "system:serviceaccount:osmia-system:osmia"'
+    )
+    variables = policy_variables(all_on)
+    values = yaml.safe_load(ALL_ON.read_text())["config"]["engines"]
+    assert sorted(json.loads(variables["images"])) == sorted(e["image"] for e in values.values())
+    assert json.loads(variables["accounts"]) == ["agent-runner"]
+    assert json.loads(policy_variables(default)["images"]) == [], "no engines: no Job image is admitted"
+    binding = one(all_on, "ValidatingAdmissionPolicyBinding")
+    assert binding["spec"] == {"policyName": policy["metadata"]["name"], "validationActions": ["Deny"]}
+    assert policy["spec"]["failurePolicy"] == "Fail"
+    writes = {
+        r["resources"][0]: set(r["operations"]) for r in policy["spec"]["matchConstraints"]["resourceRules"]
+    }
+    assert writes["jobs"] >= {"CREATE", "UPDATE", "DELETE"} and writes["configmaps"] >= {"CREATE", "UPDATE"}
+    assert "CREATE" in writes["pods"]
+
+
+def test_admission_policy_limits_namespaces_when_namespaced(namespaced: list[dict[str, Any]]) -> None:
+    policy = one(namespaced, "ValidatingAdmissionPolicy")
+    watched = yaml.safe_load(NAMESPACED.read_text())["watchNamespaces"]
+    rule = next(v for v in policy["spec"]["validations"] if "request.namespace in" in v["expression"])
+    assert json.loads(rule["expression"].split(" in ", 1)[1]) == watched
+
+
+def test_admission_policy_can_be_switched_off(helm: Path) -> None:
+    kinds = {o["kind"] for o in render(helm, set_values=["admissionPolicy.enabled=false"])}
+    assert not kinds & {"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"}
+
+
+def test_network_policy_is_opt_in_and_narrow(helm: Path, default: list[dict[str, Any]]) -> None:
+    assert not [o for o in default if o["kind"] == "NetworkPolicy"]
+    objects = render(
+        helm,
+        set_values=[
+            "networkPolicy.enabled=true",
+            "networkPolicy.apiServer.cidrs={10.96.0.1/32,192.0.2.10/32}",
+            "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.team=monitoring",
+        ],
+    )
+    policy = one(objects, "NetworkPolicy")["spec"]
+    assert policy["policyTypes"] == ["Ingress", "Egress"]
+    assert (
+        policy["podSelector"]["matchLabels"] == one(objects, "Deployment")["spec"]["selector"]["matchLabels"]
+    )
+    metrics, health = policy["ingress"]
+    assert metrics["ports"] == [{"port": "metrics", "protocol": "TCP"}]
+    assert metrics["from"] == [{"namespaceSelector": {"matchLabels": {"team": "monitoring"}}}]
+    assert health["ports"] == [{"port": "health", "protocol": "TCP"}]
+    dns, api = policy["egress"]
+    assert {p["port"] for p in dns["ports"]} == {53}
+    assert api["to"] == [{"ipBlock": {"cidr": "10.96.0.1/32"}}, {"ipBlock": {"cidr": "192.0.2.10/32"}}]
+    assert {p["port"] for p in api["ports"]} == {443, 6443}
+
+
+def test_operator_down_alert(all_on: list[dict[str, Any]]) -> None:
+    rule = one(all_on, "PrometheusRule")
+    alerts = {r["alert"]: r for g in rule["spec"]["groups"] for r in g["rules"]}
+    down = alerts["OsmiaOperatorDown"]
+    assert down["expr"] == 'absent(up{job="osmia-metrics"} == 1)', "the metrics Service's name is the job"
+    assert down["labels"]["severity"] == "critical" and down["annotations"]["runbook"]
+
+
+def test_readiness_falls_back_to_liveness_without_metrics(helm: Path) -> None:
+    c = container(render(helm, set_values=["metrics.enabled=false"]))
+    assert c["readinessProbe"]["httpGet"] == {"path": "/healthz", "port": "health"}
+
+
+def test_kustomize_admission_policy_is_the_charts(
+    kustomized: list[dict[str, Any]], helm: Path, tmp_path: Path
+) -> None:
+    """deploy/admission-policy.yaml is the chart's policy for deploy/osmia-config.yaml's engines."""
+    data = yaml.safe_load((DEPLOY / "osmia-config.yaml").read_text())
+    values = tmp_path / "values.yaml"
+    values.write_text(
+        yaml.safe_dump(
+            {"config": {"engines": data["engines"]}, "watchNamespaces": data["operator"]["namespaces"]}
+        )
+    )
+    rendered = render(helm, values=[values])
+    for kind in ("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"):
+        assert one(kustomized, kind)["spec"] == one(rendered, kind)["spec"], kind

@@ -29,8 +29,9 @@ RUNTIME_LOCK = ROOT / "requirements-runtime.lock"
 CHART = ROOT / "charts" / "osmia" / "Chart.yaml"
 
 RUNTIME_LOCK_HEADER = (
-    "# Runtime dependencies of osmia, pinned exactly as in requirements.lock (same versions).\n"
-    "# The container image installs this file (see Dockerfile). Generated; do not edit:\n"
+    "# Runtime dependencies of osmia, pinned exactly as in requirements.lock (same versions), with the\n"
+    "# sha256 of every file PyPI has for each pin (uv pip compile --generate-hashes --universal); the\n"
+    "# image and scripts/bootstrap install it with --require-hashes. Generated; do not edit:\n"
     "#   .venv/bin/python tests/test_dockerfile.py --write-runtime-lock\n"
 )
 
@@ -44,17 +45,30 @@ def canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def requirement_lines(path: Path) -> list[str]:
+    """The requirement lines of a pip requirements file, backslash continuations joined, comments out."""
+    joined = re.sub(r"\\\n", " ", path.read_text())
+    return [line for raw in joined.splitlines() if (line := raw.split("#", 1)[0].strip())]
+
+
 def read_pins(path: Path) -> dict[str, tuple[str, str]]:
     """``canonical name -> (name as written, version)`` for every ``name==version`` line."""
     pins: dict[str, tuple[str, str]] = {}
-    for raw in path.read_text().splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        match = re.fullmatch(r"([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;]+)", line)
-        assert match, f"{path.name}: not an exact pin: {raw!r}"
+    for line in requirement_lines(path):
+        match = re.fullmatch(
+            r"([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;]+)(?:\s+--hash=sha256:[0-9a-f]{64})*", line
+        )
+        assert match, f"{path.name}: not an exact pin: {line!r}"
         pins[canonical(match[1])] = (match[1], match[2])
     return pins
+
+
+def read_hashes(path: Path) -> dict[str, list[str]]:
+    """``canonical name -> [sha256, ...]`` of a ``--require-hashes`` lock."""
+    return {
+        canonical(line.split("==", 1)[0]): re.findall(r"--hash=sha256:([0-9a-f]{64})", line)
+        for line in requirement_lines(path)
+    }
 
 
 def runtime_closure() -> set[str]:
@@ -97,13 +111,39 @@ def runtime_closure() -> set[str]:
     return names
 
 
-def render_runtime_lock() -> str:
+def runtime_pins() -> list[str]:
+    """``name==version`` for every runtime dependency, as requirements.lock pins it."""
     lock = read_pins(LOCK)
     missing = sorted(runtime_closure() - lock.keys())
     if missing:
         raise SystemExit(f"requirements.lock lacks runtime dependencies: {', '.join(missing)}")
-    lines = [f"{lock[n][0]}=={lock[n][1]}" for n in sorted(runtime_closure())]
-    return RUNTIME_LOCK_HEADER + "\n".join(lines) + "\n"
+    return [f"{lock[n][0]}=={lock[n][1]}" for n in sorted(runtime_closure())]
+
+
+def render_runtime_lock() -> str:
+    """The runtime lock with hashes, from the package index (needs uv from requirements.lock, and PyPI)."""
+    import subprocess
+    import tempfile
+
+    uv = Path(sys.prefix) / "bin" / "uv"
+    with tempfile.TemporaryDirectory() as tmp:
+        pins = Path(tmp) / "runtime.in"
+        pins.write_text("\n".join(runtime_pins()) + "\n")
+        out = subprocess.run(
+            [str(uv), "pip", "compile", "--quiet", "--generate-hashes", "--universal", "--python-version",
+             "3.11", "--no-header", "--no-annotate", str(pins)],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        compiled = RUNTIME_LOCK_HEADER + out
+        check = Path(tmp) / "check.lock"
+        check.write_text(compiled)
+        got = {n: v for n, (_w, v) in read_pins(check).items()}
+    want = {canonical(p.split("==")[0]): p.split("==")[1] for p in runtime_pins()}
+    if got != want:
+        raise SystemExit(
+            f"uv resolved other versions than requirements.lock: {set(got.items()) ^ set(want.items())}"
+        )
+    return compiled
 
 
 def test_runtime_lock_pins_match_requirements_lock() -> None:
@@ -122,9 +162,19 @@ def test_runtime_lock_is_the_runtime_closure() -> None:
     closure = runtime_closure()
     assert not closure - runtime, f"missing from requirements-runtime.lock: {sorted(closure - runtime)}"
     assert not runtime - closure, f"not runtime dependencies: {sorted(runtime - closure)}"
-    assert RUNTIME_LOCK.read_text() == render_runtime_lock(), (
+    assert runtime == {canonical(p.split("==")[0]) for p in runtime_pins()}, (
         "requirements-runtime.lock is stale: .venv/bin/python tests/test_dockerfile.py --write-runtime-lock"
     )
+
+
+def test_runtime_lock_has_a_hash_for_every_pin() -> None:
+    """--require-hashes needs one per pin; scripts/bootstrap installs the lock that way, so CI proves them."""
+    hashes = read_hashes(RUNTIME_LOCK)
+    assert hashes.keys() == read_pins(RUNTIME_LOCK).keys()
+    unhashed = sorted(n for n, h in hashes.items() if not h)
+    assert not unhashed, f"pins without --hash: {unhashed}"
+    bootstrap = (ROOT / "scripts" / "bootstrap").read_text()
+    assert "--require-hashes" in bootstrap and "requirements-runtime.lock" in bootstrap
 
 
 def test_runtime_lock_has_no_dev_tools() -> None:
@@ -206,6 +256,7 @@ def test_installs_the_runtime_lock_exactly(commands: list) -> None:  # type: ign
     lock_install = [r for r in installs if "-r requirements-runtime.lock" in r]
     assert lock_install, "the lock is installed with pip install -r"
     assert "--no-deps" in lock_install[0], "pins only: no resolver adding unpinned packages"
+    assert "--require-hashes" in lock_install[0], "every downloaded file checked against the lock's hash"
     # Osmia itself goes in without dependencies, so nothing outside the lock is installed.
     others = [r for r in installs if r not in lock_install]
     for run in others:
@@ -237,6 +288,31 @@ def test_runtime_stage_is_non_root_and_read_only_friendly(commands: list) -> Non
     )
 
 
+def runtime_stage(commands: list) -> list:  # type: ignore[type-arg]
+    """The stage named ``runtime`` (the operator image)."""
+    found = [st for st in stages(commands) if st[0].value[-1].lower() == "runtime"]
+    assert len(found) == 1, "one stage named runtime"
+    return found[0]
+
+
+def test_no_package_installer_in_the_runtime_image(commands: list) -> None:  # type: ignore[type-arg]
+    runs = " ".join(c.original for c in runtime_stage(commands) if c.cmd == "RUN")
+    assert "pip uninstall" in runs and all(p in runs for p in ("pip", "setuptools", "wheel")), runs
+    assert "ensurepip" in runs, "ensurepip would bring pip back"
+
+
+def test_sbom_is_generated_from_the_installed_environment(commands: list) -> None:  # type: ignore[type-arg]
+    build = stages(commands)[0]
+    args = global_args(commands) | {c.value[0].split("=", 1)[0]: c.value[0].split("=", 1)[1]
+                                    for c in build if c.cmd == "ARG" and "=" in c.value[0]}  # fmt: skip
+    runs = [expand(c.original, args) for c in build if c.cmd == "RUN"]
+    assert any(f"cyclonedx-bom=={args['CYCLONEDX_BOM_VERSION']}" in r for r in runs), "pinned SBOM tool"
+    sbom = [r for r in runs if "cyclonedx-py environment" in r]
+    assert sbom and "/opt/osmia/bin/python" in sbom[0] and "/opt/osmia/share/sbom/" in sbom[0]
+    copies = [c.original for c in runtime_stage(commands) if c.cmd == "COPY"]
+    assert any("/opt/osmia" in c for c in copies), "the SBOM ships inside the copied virtualenv"
+
+
 def test_entrypoint_and_cmd(commands: list) -> None:  # type: ignore[type-arg]
     final = stages(commands)[-1]
     entry = [c for c in final if c.cmd == "ENTRYPOINT"]
@@ -263,7 +339,8 @@ def test_ports_match_the_config_defaults(commands: list) -> None:  # type: ignor
     from osmia.config import OperatorConfig
 
     exposed = {v for c in commands if c.cmd == "EXPOSE" for v in c.value}
-    assert exposed == {str(OperatorConfig.metrics_port), str(OperatorConfig.liveness_port)}
+    defaults = OperatorConfig()
+    assert exposed == {str(defaults.metrics_port), str(defaults.liveness_port)}
 
 
 def test_chart_app_version_matches_the_package() -> None:
@@ -307,7 +384,7 @@ def test_build_context_holds_what_the_dockerfile_copies(commands: list) -> None:
     files = set(_context_files())
     assert "requirements-runtime.lock" in files
     assert "pyproject.toml" in files
-    assert "osmia/config.py" in files and "osmia/metrics.py" in files
+    assert "osmia/config/__init__.py" in files and "osmia/metrics.py" in files
     assert not any(f.startswith(("tests/", ".venv/", "charts/", "docs/")) for f in files)
     assert not any(f.endswith((".db", ".db-wal", ".pyc")) for f in files)
     for cmd in commands:

@@ -22,6 +22,7 @@ import structlog
 
 from osmia import metrics
 from osmia.config import Config
+from osmia.controller import readiness
 from osmia.controller.extraction import ExtractionScheduler
 from osmia.controller.jobs import (
     ANNOTATION_ATTEMPT,
@@ -120,11 +121,15 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
         log.info("memory disabled: no database, no extraction, no Prior Knowledge")
     memo["runtime"] = runtime
     settle_heap()
+    # Ready = startup done (kopf starts watching next) and the database answers a read on each probe.
+    check = runtime.memory.next_decay_at if runtime.memory else None
+    readiness.STATE.ready(asyncio.get_running_loop(), check)
 
 
 @kopf.on.cleanup(registry=registry)
 async def cleanup(memo: kopf.Memo, **_: Any) -> None:
     """Stop decay, let extractions finish (or roll back), close the database."""
+    readiness.STATE.not_ready("shutting down")
     runtime: Runtime | None = memo.get("runtime")
     if runtime is None:
         return

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 
 import kopf
 import structlog
-from prometheus_client import start_http_server
 
 from osmia import metrics
 from osmia.config import Config
-from osmia.controller import handlers
+from osmia.controller import handlers, readiness
 
 log = structlog.get_logger("osmia.operator")
 
@@ -65,10 +64,8 @@ def run(config: Config, argv: Sequence[str]) -> None:
     """Run the operator until SIGTERM/SIGINT; cleanup handlers close memory cleanly."""
     options = kopf_options(config, argv)
     if config.operator.metrics_port:
-        start_http_server(
-            config.operator.metrics_port, config.operator.metrics_host, registry=metrics.REGISTRY
-        )
-        log.info("metrics served", port=config.operator.metrics_port)
+        readiness.start_server(config.operator.metrics_port, config.operator.metrics_host, metrics.REGISTRY)
+        log.info("metrics and readiness served", port=config.operator.metrics_port)
     log.info(
         "starting operator",
         namespaces=list(options.namespaces) or "all",

@@ -38,6 +38,13 @@ def wait_for(check: Callable[[], Any], timeout: float = 30.0, interval: float = 
     raise AssertionError(f"timed out after {timeout} s waiting for {what or check} (last: {last!r})")
 
 
+# The engines every test operator runs (the chart's admission policy in tests is given the same).
+ENGINES: dict[str, dict[str, Any]] = {
+    "claude-code": {"image": "registry.example/claude-code-runner:1.0"},
+    "aider": {"image": "registry.example/aider-runner:1.0"},
+}
+
+
 class OperatorProcess:
     """One ``osmia run`` subprocess with its own config, database and ports."""
 
@@ -71,10 +78,7 @@ class OperatorProcess:
                 "liveness_port": self.liveness_port,
                 "log_format": "json",
             },
-            "engines": {
-                "claude-code": {"image": "registry.example/claude-code-runner:1.0"},
-                "aider": {"image": "registry.example/aider-runner:1.0"},
-            },
+            "engines": ENGINES,
         }
         for section, values in (extra or {}).items():
             config.setdefault(section, {}).update(values)

@@ -342,6 +342,7 @@ def test_helm_install_everything_on(control_plane: Any, full_release: Release) -
     rule = json.loads(control_plane.kubectl("get", "prometheusrule", full, "-n", ns, "-o", "json").stdout)
     alerts = {r["alert"] for g in rule["spec"]["groups"] for r in g["rules"]}
     assert alerts == {
+        "OsmiaOperatorDown",
         "OsmiaMemoryExtractionFailures",
         "OsmiaMemoryDecayNotRunning",
         "OsmiaMemoryDatabaseErrors",
@@ -406,8 +407,11 @@ def test_kustomize_server_dry_run_then_apply(control_plane: Any, default_release
         ("serviceaccount", "osmia"),
         ("clusterrole", "osmia"),
         ("clusterrolebinding", "osmia"),
+        ("validatingadmissionpolicy", "osmia-operator-writes"),
+        ("validatingadmissionpolicybinding", "osmia-operator-writes"),
     ):
-        assert exists(control_plane, kind, name, None if kind.startswith("cluster") else ns), (kind, name)
+        cluster_scoped = kind.startswith(("cluster", "validatingadmission"))
+        assert exists(control_plane, kind, name, None if cluster_scoped else ns), (kind, name)
     again = control_plane.kubectl("apply", "-k", str(DEPLOY)).stdout
     assert all(line.endswith("unchanged") for line in again.splitlines() if line.strip()), again
     user = f"system:serviceaccount:{ns}:osmia"

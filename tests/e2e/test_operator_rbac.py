@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
-from tests.e2e.operator_process import OperatorProcess
+from tests.e2e.operator_process import ENGINES, OperatorProcess
 from tests.e2e.test_chart_e2e import Release, can_i, install, service_account_kubeconfig, uninstall
 from tests.e2e.test_operator import finish_job, new_namespace, prior_knowledge, taskrun
 
@@ -17,9 +18,14 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def release(control_plane: Any) -> Iterator[Release]:
-    """The chart installed with default values: ClusterRole, binding and ServiceAccount."""
-    installed = install(control_plane, Path(control_plane.helm), "rbac-e2e", "osmia-rbac")
+def release(control_plane: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Release]:
+    """The chart with default values (ClusterRole, binding, ServiceAccount, admission policy) and the
+    engines the operator process runs, so the policy admits exactly their images."""
+    values = tmp_path_factory.mktemp("rbac") / "values.yaml"
+    values.write_text(yaml.safe_dump({"config": {"engines": ENGINES}}))
+    installed = install(
+        control_plane, Path(control_plane.helm), "rbac-e2e", "osmia-rbac", "--values", str(values)
+    )
     yield installed
     uninstall(control_plane, Path(control_plane.helm), installed)
 

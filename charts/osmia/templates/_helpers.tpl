@@ -82,3 +82,11 @@ chart owns filled in from the other values.
 {{- with $config.engines }}{{ $_ := set $out "engines" . }}{{ end }}
 {{- toYaml $out }}
 {{- end }}
+
+{{/*
+The scrape job whose `up` series says the operator is alive: the metrics Service's
+name, which is the job label the prometheus-operator gives a ServiceMonitor's targets.
+*/}}
+{{- define "osmia.metricsJob" -}}
+{{- .Values.prometheusRule.operatorDown.job | default (printf "%s-metrics" (include "osmia.fullname" .)) -}}
+{{- end }}

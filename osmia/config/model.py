@@ -1,0 +1,396 @@
+"""The configuration model: every key of ``osmia-config.yaml``, its type, range, default and meaning.
+
+This is the one place a key is declared. The loader validates files with it,
+``osmia/config/schema.py`` generates the chart's ``values.schema.json`` part and
+the key table of ``docs/configuration.md`` from it, and error messages are
+worded from it. To add a key: add a field with a type from
+``osmia/config/types.py`` (or a plain ``bool``/``Literal``/``Annotated[int,
+Field(ge=..., le=...)]``) and a docstring saying what reads it, then run
+``python -m osmia.config.schema --write`` and give the key a test value in
+``tests/test_config.py`` (``NON_DEFAULT``).
+
+The attribute docstrings are the documentation: they become the "what it
+controls" column of the docs table and the descriptions in the chart's schema.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic_core import PydanticCustomError
+
+from osmia.config.types import (
+    DNS_LABEL,
+    DNS_SUBDOMAIN,
+    DOC_TYPE,
+    EXPECTED,
+    NULL,
+    NULL_IS_EMPTY_LIST,
+    RANGE,
+    Quantity,
+    ReadOnlyMapping,
+    StorePath,
+    chart_sets,
+    empty_mapping,
+    ignored,
+    listing,
+    text,
+    unique_items,
+)
+
+ENGINE_NAME_PATTERN: Final = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+"""Allowed engine names (a DNS label, at most 63 characters), e.g. ``claude-code``."""
+
+SECTIONS: Final = ("memory", "operator", "execution", "engines")
+"""The top-level sections of the file, in documentation order."""
+
+
+class Section(BaseModel):
+    """Base of every mapping in the file: strict types, unknown keys refused, frozen.
+
+    Strict means no coercion: ``"10"`` is not an integer, ``1`` is not a
+    boolean, ``10.0`` is not an integer (an integer is accepted for a number).
+    """
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        frozen=True,
+        allow_inf_nan=False,
+        use_attribute_docstrings=True,
+        hide_input_in_errors=True,
+        validate_default=False,
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_all_defaults(cls, data: Any) -> Any:
+        """A key given with no value (``memory:``, ``resources: null``) means all its defaults."""
+        return {} if data is None else data
+
+
+# --------------------------------------------------------------------------
+# memory
+
+
+class MemoryConfig(Section):
+    """Settings of the episodic memory (the SQLite knowledge graph)."""
+
+    enabled: bool = False
+    """Memory facade and controller: off means no database file is created, no background
+    extraction or decay task runs, and no `## Prior Knowledge` section is written. A TaskRun's
+    `spec.memory.enabled: false` opts one run out; it cannot switch memory on."""
+
+    store_path: StorePath = Field(
+        default=Path("/var/lib/osmia/memory.db"),
+        json_schema_extra=chart_sets("persistence.memory.mountPath"),
+    )
+    """Memory store: the SQLite database file (WAL files sit next to it). `~` is expanded; a
+    relative path is relative to the directory of the config file (as written, symlinks not
+    resolved), so the result is always absolute."""
+
+    decay_interval_hours: Annotated[float, Field(gt=0, le=8760)] = 24.0
+    """Decay: time between cycles of `confidence ← confidence × (1 − decay_rate)` followed by
+    pruning; missed cycles are applied once at start-up."""
+
+    prune_threshold: Annotated[float, Field(ge=0, lt=1)] = 0.05
+    """Decay: nodes whose confidence falls below this are removed with their edges. `0` never
+    prunes."""
+
+    max_facts_per_query: Annotated[int, Field(ge=1, le=100)] = 10
+    """Query: at most this many nodes in one prompt's Prior Knowledge section."""
+
+    tenant_isolation: bool = Field(
+        default=True,
+        json_schema_extra=ignored("tenant isolation is always on and cannot be switched off"),
+    )
+    """Nothing: tenant isolation is always on. The key is accepted (it must still be a boolean)
+    and a warning that it is ignored is logged whenever it is present, whatever its value."""
+
+    token_budget: Annotated[int, Field(ge=50, le=20000)] = 600
+    """Query/prompt: approximate size of the Prior Knowledge section, in tokens counted as
+    characters / 4; nodes that do not fit are left out."""
+
+    extraction_concurrency: Annotated[int, Field(ge=1, le=32)] = 2
+    """Controller: how many background extraction tasks (finished TaskRun → nodes and edges) run
+    at once."""
+
+    min_pattern_samples: Annotated[int, Field(ge=2, le=1000)] = 5
+    """Extractor: how many runs must back a cross-run pattern (e.g. a success rate) before it is
+    stated."""
+
+    busy_timeout_ms: Annotated[int, Field(ge=0, le=600000)] = 5000
+    """Memory store: SQLite `busy_timeout`, how long a write waits for a lock (for example while
+    `osmia memory` runs alongside the operator)."""
+
+
+# --------------------------------------------------------------------------
+# operator
+
+Port = Annotated[int, Field(ge=0, le=65535)]
+Namespace = Annotated[
+    str,
+    text(
+        "a namespace name (DNS label: lowercase letters, digits, '-'; at most 63 characters)",
+        DNS_LABEL,
+        max_len=63,
+    ),
+]
+
+
+class OperatorConfig(Section):
+    """Settings of the operator process itself."""
+
+    namespaces: Annotated[
+        tuple[Namespace, ...],
+        NULL_IS_EMPTY_LIST,
+        AfterValidator(unique_items),
+        listing(
+            "a list of namespace names",
+            "namespace names (DNS labels), no repeats",
+            uniqueItems=True,
+            **chart_sets("watchNamespaces"),
+        ),
+    ] = ()
+    """`osmia run`: the namespaces whose TaskRuns are watched; empty watches all namespaces
+    (cluster-wide)."""
+
+    metrics_port: Port = Field(default=9090, json_schema_extra=chart_sets("metrics.port"))
+    """`osmia run`: port of the Prometheus `/metrics` server; `0` disables it."""
+
+    metrics_host: Annotated[
+        str,
+        text("a host name or IP address (non-empty, no spaces)", r"\S+", doc_range="non-empty, no spaces"),
+    ] = "0.0.0.0"
+    """`osmia run`: address the metrics server binds to."""
+
+    liveness_port: Port = Field(default=8080, json_schema_extra=chart_sets("probes.port"))
+    """`osmia run`: port of kopf's liveness endpoint `/healthz`; `0` disables it. Must differ
+    from a non-zero `metrics_port`."""
+
+    peering: Annotated[
+        str,
+        text(
+            "'' (standalone) or a kopf peering name (DNS subdomain, at most 253 characters)",
+            rf"({DNS_SUBDOMAIN})?",
+            min_len=0,
+            max_len=253,
+            doc_range='`""` or a DNS subdomain name',
+        ),
+    ] = Field(default="", json_schema_extra=chart_sets("peering.enabled"))
+    """`osmia run`: kopf peering object name, so that only one operator is active; `""` runs
+    standalone (no peering)."""
+
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    """Logging: lowest level written."""
+
+    log_format: Literal["json", "console"] = "json"
+    """Logging: JSON lines, or human-readable console output."""
+
+    @model_validator(mode="after")
+    def _ports_differ(self) -> OperatorConfig:
+        if self.metrics_port != 0 and self.metrics_port == self.liveness_port:
+            raise PydanticCustomError(
+                "osmia",
+                "{path}.liveness_port and {path}.metrics_port must differ "
+                f"(both {self.metrics_port}); set either to 0 to disable it",
+            )
+        return self
+
+
+# --------------------------------------------------------------------------
+# execution
+
+
+class ExecutionConfig(Section):
+    """Defaults for TaskRuns executed as Kubernetes Jobs (``spec.execution.mode: job``)."""
+
+    default_timeout_seconds: Annotated[int, Field(ge=1, le=86400)] = 3600
+    """Controller: timeout of a run whose `spec.execution.timeoutSeconds` is absent; a run past
+    it ends `TimedOut`."""
+
+    prompt_mount_path: Annotated[
+        str,
+        text(
+            "an absolute directory path such as /osmia/prompt (not '/'; no ':' or spaces)",
+            r"/[^\s:\x00]*[^\s:\x00/]",
+            doc_range="absolute path, not `/`, no `:` or spaces",
+        ),
+    ] = "/osmia/prompt"
+    """Controller (job mode): directory where the prompt ConfigMap is mounted in the agent
+    container; the prompt is `<path>/prompt.md`."""
+
+    backoff_limit: Annotated[int, Field(ge=0, le=10)] = 0
+    """Controller (job mode): the Job's `backoffLimit` (pod retries before the Job fails)."""
+
+    ttl_seconds_after_finished: Annotated[int, Field(ge=0, le=604800)] | None = 3600
+    """Controller (job mode): the Job's `ttlSecondsAfterFinished`; `null` leaves finished Jobs in
+    place."""
+
+
+# --------------------------------------------------------------------------
+# engines
+
+Arg = Annotated[str, text("a string (quote numbers and booleans)", min_len=0, max_len=65536)]
+Args = Annotated[tuple[Arg, ...], NULL_IS_EMPTY_LIST, listing("a list of strings")]
+ResourceName = Annotated[
+    str,
+    text(
+        "a resource name such as cpu, memory or nvidia.com/gpu",
+        r"[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?",
+        max_len=253,
+    ),
+]
+EnvName = Annotated[
+    str,
+    text(
+        "an environment variable name (letters, digits, '_', '-', '.'; not starting with a digit)",
+        r"[-._a-zA-Z][-._a-zA-Z0-9]*",
+    ),
+]
+
+
+class ResourceClaim(Section):
+    """One entry of a container's ``resources.claims`` (a DynamicResourceAllocation claim)."""
+
+    name: Annotated[str, text("a DNS label (lowercase letters, digits, '-')", DNS_LABEL, max_len=63)]
+    """Name of a claim in the pod's `resourceClaims`."""
+
+    request: Annotated[str, text("a non-empty string", max_len=253)] | None = None
+    """Request within the claim; none means all of it."""
+
+
+class ContainerResources(Section):
+    """A container ``resources`` block: limits, requests and claims; passed verbatim to the Job."""
+
+    limits: ReadOnlyMapping[ResourceName, Quantity] = Field(default_factory=empty_mapping)
+    """Most of each resource the container may use."""
+
+    requests: ReadOnlyMapping[ResourceName, Quantity] = Field(default_factory=empty_mapping)
+    """Resources reserved for the container when it is scheduled."""
+
+    claims: Annotated[
+        tuple[ResourceClaim, ...], NULL_IS_EMPTY_LIST, listing("a list of {name, request} mappings")
+    ] = ()
+    """Dynamic resource claims used by the container."""
+
+    def __bool__(self) -> bool:
+        """True when any of limits, requests or claims is set (an empty block is left out)."""
+        return bool(self.limits or self.requests or self.claims)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The block as plain dicts and lists, with only the parts that were given."""
+        out: dict[str, Any] = {}
+        for name in ("limits", "requests"):
+            if name in self.model_fields_set:
+                out[name] = dict(getattr(self, name))
+        if "claims" in self.model_fields_set:
+            out["claims"] = [claim.model_dump(exclude_unset=True) for claim in self.claims]
+        return out
+
+
+class EngineConfig(Section):
+    """How to run one agent engine as a container in a Kubernetes Job."""
+
+    image: Annotated[
+        str,
+        text("a container image reference (non-empty, no spaces)", r"\S+", doc_range="non-empty, no spaces"),
+    ]
+    """Container image of the agent runner."""
+
+    command: Args = ()
+    """Container `command`; empty uses the image's entrypoint."""
+
+    args: Args = ()
+    """Container `args`."""
+
+    env: ReadOnlyMapping[EnvName, Arg] = Field(
+        default_factory=empty_mapping,
+        json_schema_extra={
+            DOC_TYPE: "mapping of strings",
+            RANGE: "names: letters, digits, `_`, `-`, `.`, not starting with a digit; values: strings",
+        },
+    )
+    """Plain environment variables of the container; values must be strings (quote `"40"`,
+    `"true"`). The file is not secret: put no credentials here."""
+
+    service_account: (
+        Annotated[
+            str,
+            text(
+                "a ServiceAccount name (DNS subdomain, at most 253 characters)",
+                DNS_SUBDOMAIN,
+                max_len=253,
+                doc_range="DNS subdomain name",
+            ),
+        ]
+        | None
+    ) = None
+    """`serviceAccountName` of the Job's pod; `null` means the namespace default."""
+
+    resources: Annotated[
+        ContainerResources,
+        Field(
+            json_schema_extra={
+                NULL: "empty",
+                DOC_TYPE: "mapping",
+                RANGE: "keys `limits`, `requests` (resource name → quantity) and `claims`",
+            }
+        ),
+    ] = Field(default_factory=ContainerResources)
+    """The container's `resources`: `limits` and `requests` (resource name → quantity such as
+    `500m`, `2Gi`, `1`) and `claims` (list of `{name, request}`), passed verbatim."""
+
+    def container_resources(self) -> dict[str, Any]:
+        """A plain, mutable copy of ``resources``, as the Kubernetes client expects."""
+        return self.resources.as_dict()
+
+
+EngineName = Annotated[
+    str,
+    text(
+        "an engine name matching ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ "
+        "(lowercase letters, digits and '-'; at most 63 characters)",
+        ENGINE_NAME_PATTERN,
+        max_len=63,
+    ),
+]
+
+
+# --------------------------------------------------------------------------
+# The whole file
+
+
+class Config(Section):
+    """The whole validated configuration (``osmia-config.yaml``).
+
+    ``warnings`` holds notices for the caller to log, e.g. that
+    ``memory.tenant_isolation`` is ignored; it is not part of the file.
+    """
+
+    memory: MemoryConfig = Field(default_factory=MemoryConfig)
+    """Episodic memory: the SQLite knowledge graph, its decay and the Prior Knowledge section."""
+
+    operator: OperatorConfig = Field(default_factory=OperatorConfig)
+    """The operator process: watched namespaces, metrics, liveness, peering and logging."""
+
+    execution: ExecutionConfig = Field(default_factory=ExecutionConfig)
+    """Defaults for TaskRuns run as Jobs (`spec.execution.mode: job`)."""
+
+    engines: ReadOnlyMapping[EngineName, EngineConfig] = Field(
+        default_factory=empty_mapping,
+        json_schema_extra={EXPECTED: "a mapping of engine names to settings"},
+    )
+    """A mapping from engine name to how that engine runs in job mode. The name is what
+    `spec.engine` and `spec.fallbackEngines` refer to and must match
+    `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$` (at most 63 characters). Default: no engines. All keys
+    below are read by the controller when it builds the Job's container."""
+
+    _warnings: tuple[str, ...] = PrivateAttr(default=())
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """Notices for the caller to log (ignored keys); empty when there are none."""
+        return self._warnings
