@@ -105,6 +105,7 @@ class Ranker:
         self._df_size = 0
         self._tenant_df: dict[str, dict[str, int]] = {}  # words and phrases, per tenant (see _vocabulary)
         self._tenant_size: dict[str, int] = {}
+        self._tenant_spread: dict[str, dict[str, int]] = {}  # sentence → repositories stating it
         self._tenant_size_at = 0
 
     async def candidates(self, req: QueryRequest) -> dict[str, _Signals]:
@@ -277,16 +278,21 @@ class Ranker:
         size = self._graph.node_count
         if abs(size - self._tenant_size_at) > 0.1 * max(size, 1):
             self._tenant_df.clear()
+            self._tenant_spread.clear()
             self._tenant_size.clear()
             self._tenant_size_at = size
         if req.tenant not in self._tenant_size:
             self._tenant_size[req.tenant] = await self._store.count("nodes", req.tenant)
         cache = self._tenant_df.setdefault(req.tenant, {})
-        wanted = sorted(p for p in phrases if p) + sorted(terms)
-        missing = [t for t in wanted if t not in cache][: c.rarity_lookups_per_query]
+        spread = self._tenant_spread.setdefault(req.tenant, {})
+        budget = c.rarity_lookups_per_query
+        new_phrases = sorted(p for p in phrases if p and p not in spread)[:budget]
+        if new_phrases:
+            spread.update(await self._store.learning_spread(new_phrases, req.tenant))
+        missing = sorted(t for t in terms if t not in cache)[: max(0, budget - len(new_phrases))]
         if missing:
             cache.update(await self._store.term_doc_counts(missing, tenant=req.tenant))
-        return Vocabulary(cache, max(c.specificity_min_nodes, self._tenant_size[req.tenant]))
+        return Vocabulary(cache, max(c.specificity_min_nodes, self._tenant_size[req.tenant]), spread)
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int

@@ -11,11 +11,11 @@ engine), a rate about another language: none of these tells this run anything.
 unmistakable identifier (a path, variable, flag, version, code-style name), else
 measured from the tenant's own vocabulary: the rarity of its words (``1 − log(1 + df) / log(1 + N)``
 over the tenant's nodes; the mean of its two rarest words), divided by the square
-root of its *spread*: how many of the tenant's nodes state the same sentence
-(an FTS5 phrase count). A lesson about one repository has spread 1; "Ran go
-test ./... before pushing", reported in every repository, has the spread of
-every repository it was said in and ranks below every specific learning
-however often it was repeated.
+root of its *spread*: in how many of the tenant's repositories a learning states
+the same sentence (an FTS5 phrase count; attempts restating it do not count).
+A lesson about one repository has spread 1; "Ran go test ./... before pushing",
+reported in every repository, has the spread of every repository it was said in
+and ranks below every specific learning however often it was repeated.
 """
 
 from __future__ import annotations
@@ -72,12 +72,14 @@ MAX_PHRASE_WORDS = 12
 class Vocabulary:
     """What a query knows of the tenant's vocabulary: full-text counts of words and sentences.
 
-    ``counts`` maps a word or a sentence (:func:`phrase`) to the tenant's nodes holding it;
-    ``nodes`` is the tenant's size (at least the configured minimum).
+    ``counts`` maps a word to the tenant's nodes holding it; ``nodes`` is the tenant's size
+    (at least the configured minimum); ``sentences`` maps a learning's sentence (:func:`phrase`)
+    to the number of the tenant's repositories with a learning stating it.
     """
 
     counts: dict[str, int] = field(default_factory=dict)
     nodes: int = 1
+    sentences: dict[str, int] = field(default_factory=dict)  # sentence → repositories stating it
 
     def rarity(self, word: str) -> float:
         """``1 − log(1 + df) / log(1 + N)``; a word not counted yet counts as rare (1)."""
@@ -87,8 +89,8 @@ class Vocabulary:
         return max(0.0, 1.0 - math.log1p(count) / math.log1p(max(1, self.nodes)))
 
     def spread(self, sentence: str) -> int:
-        """How many of the tenant's nodes state ``sentence`` (1 when not counted yet)."""
-        return max(1, self.counts.get(sentence, 1))
+        """In how many repositories a learning states ``sentence`` (1 when not counted yet)."""
+        return max(1, self.sentences.get(sentence, 1))
 
 
 def phrase(content: str) -> str:

@@ -423,6 +423,19 @@ class Store:
             counts[term] = int(found)
         return counts
 
+    async def learning_spread(self, sentences: Sequence[str], tenant: str) -> dict[str, int]:
+        """In how many repositories of ``tenant`` a learning states each sentence (a full-text phrase)."""
+        counts: dict[str, int] = {}
+        for sentence in sentences:
+            phrase = '"' + sentence.replace('"', '""') + '"'
+            found = await self._scalar(
+                "SELECT count(DISTINCT n.repository) FROM nodes_fts CROSS JOIN nodes n "
+                "ON n.seq = nodes_fts.rowid WHERE nodes_fts MATCH ? AND n.tenant = ? AND n.kind = 'learning'",
+                (phrase, tenant),
+            )
+            counts[sentence] = int(found)
+        return counts
+
     async def lesson_nodes(self, tenant: str, repository: str, kinds: Sequence[str]) -> list[Node]:
         """Valid learnings or test facts of one repository (the ``nodes_lessons`` partial index)."""
         marks = ", ".join("?" * len(kinds))
