@@ -22,9 +22,11 @@ from osmia.config import (
     ConfigError,
     ContainerResources,
     EngineConfig,
+    EnvFromSource,
     ExecutionConfig,
     MemoryConfig,
     OperatorConfig,
+    SecretVolume,
     load_config,
     parse_config,
 )
@@ -264,6 +266,16 @@ NON_DEFAULT: dict[str, tuple[Any, Any]] = {
     "engines.e.args": (["--x"], ("--x",)),
     "engines.e.env": ({"A": "b"}, {"A": "b"}),
     "engines.e.service_account": ("sa", "sa"),
+    "engines.e.model": ("claude-sonnet-4-5", "claude-sonnet-4-5"),
+    "engines.e.engine_args": (["--x"], ("--x",)),
+    "engines.e.env_from": (
+        [{"secret": "api-key"}],
+        (EnvFromSource(secret="api-key"),),
+    ),
+    "engines.e.secret_volumes": (
+        [{"secret": "ssh", "mount_path": "/var/run/ssh"}],
+        (SecretVolume(secret="ssh", mount_path="/var/run/ssh"),),
+    ),
     "engines.e.resources": (
         {"limits": {"cpu": "1"}},
         ContainerResources.model_validate({"limits": {"cpu": "1"}}),
@@ -335,8 +347,8 @@ def test_example_file_parses() -> None:
     assert config.memory.enabled is True
     assert config.memory.store_path == EXAMPLE.parent / ".data" / "memory.db"
     assert {name: e.image for name, e in config.engines.items()} == {
-        "claude-code": "ghcr.io/example/claude-code-runner:1.0",
-        "aider": "ghcr.io/example/aider-runner:1.0",
+        "claude-code": "ghcr.io/osmia-dev/osmia-runner:0.1.0",
+        "aider": "ghcr.io/osmia-dev/osmia-runner:0.1.0",
     }
     assert config.warnings == ()
 

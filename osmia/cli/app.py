@@ -46,6 +46,10 @@ def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> in
     args, extra = parser.parse_known_args(argv)
     if args.command == "run":
         return cmd_run(args, extra)
+    if args.command == "agent" and not extra:
+        from osmia.agent.main import main as agent_main  # the runner: standard library and ground layer only
+
+        return agent_main([])
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     return cmd_memory(args)

@@ -137,7 +137,7 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The whole command line: ``osmia run`` and ``osmia memory <verb>``."""
+    """The whole command line: ``osmia run``, ``osmia memory <verb>`` and ``osmia agent``."""
     parser = argparse.ArgumentParser(
         prog="osmia", description="Osmia: episodic memory for AI coding agents on Kubernetes."
     )
@@ -145,4 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _run_parser(commands)
     _memory_parser(commands)
+    commands.add_parser(  # the runner in an engine's Job container; its contract is docs/engines.md
+        "agent",
+        help="run one engine attempt inside a Job and report a measured result",
+        description="Run one engine attempt inside an Osmia Job (configured by environment variables, "
+        "see docs/engines.md). Exit codes: 0 succeeded, 1 failed, 2 misconfigured.",
+    )
     return parser

@@ -15,10 +15,12 @@ from osmia.config.model import (
     Config,
     ContainerResources,
     EngineConfig,
+    EnvFromSource,
     ExecutionConfig,
     MemoryConfig,
     OperatorConfig,
     ResourceClaim,
+    SecretVolume,
 )
 
 __all__ = [
@@ -29,10 +31,12 @@ __all__ = [
     "ConfigError",
     "ContainerResources",
     "EngineConfig",
+    "EnvFromSource",
     "ExecutionConfig",
     "MemoryConfig",
     "OperatorConfig",
     "ResourceClaim",
+    "SecretVolume",
     "load_config",
     "parse_config",
 ]

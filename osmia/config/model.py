@@ -291,6 +291,77 @@ class ContainerResources(Section):
         return out
 
 
+SecretName = Annotated[
+    str,
+    text(
+        "a Secret name (DNS subdomain, at most 253 characters)",
+        DNS_SUBDOMAIN,
+        max_len=253,
+        doc_range="DNS subdomain name",
+    ),
+]
+ConfigMapName = Annotated[
+    str,
+    text(
+        "a ConfigMap name (DNS subdomain, at most 253 characters)",
+        DNS_SUBDOMAIN,
+        max_len=253,
+        doc_range="DNS subdomain name",
+    ),
+]
+
+
+class EnvFromSource(Section):
+    """One ``engines.<name>.env_from`` entry: every key of a Secret or ConfigMap as an env var."""
+
+    secret: SecretName | None = None
+    """Secret whose keys become environment variables (`secretRef`); the Job names it, the
+    operator never reads it."""
+
+    config_map: ConfigMapName | None = None
+    """ConfigMap whose keys become environment variables (`configMapRef`)."""
+
+    prefix: EnvName | None = None
+    """Put before every key's name; `null` for none."""
+
+    optional: bool = False
+    """`true`: the pod starts even when the Secret or ConfigMap does not exist."""
+
+    @model_validator(mode="after")
+    def _one_source(self) -> EnvFromSource:
+        if (self.secret is None) == (self.config_map is None):
+            raise PydanticCustomError("osmia", "{path} needs exactly one of secret, config_map")
+        return self
+
+    def as_dict(self) -> dict[str, Any]:
+        """The entry as the runner's Job spec builder takes it."""
+        return self.model_dump(exclude_none=True)
+
+
+class SecretVolume(Section):
+    """One ``engines.<name>.secret_volumes`` entry: a Secret mounted read-only as files."""
+
+    secret: SecretName
+    """Secret to mount (files mode 0400); the runner masks every file's contents in its log and
+    result."""
+
+    mount_path: (
+        Annotated[
+            str,
+            text(
+                "an absolute path such as /var/run/secrets/git (no ':' or spaces)",
+                r"/[^\s:\x00]*[^\s:\x00/]",
+            ),
+        ]
+        | None
+    ) = None
+    """Where to mount it; `null` means `/var/run/osmia/secrets/<secret>`."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The entry as the runner's Job spec builder takes it."""
+        return self.model_dump(exclude_none=True)
+
+
 class EngineConfig(Section):
     """How to run one agent engine as a container in a Kubernetes Job."""
 
@@ -342,6 +413,37 @@ class EngineConfig(Section):
     ] = Field(default_factory=ContainerResources)
     """The container's `resources`: `limits` and `requests` (resource name → quantity such as
     `500m`, `2Gi`, `1`) and `claims` (list of `{name, request}`), passed verbatim."""
+
+    model: Annotated[str, text("a model name (no spaces)", r"\S+", max_len=253)] | None = None
+    """Runner: the engine's model (`OSMIA_MODEL`, the CLI's `--model`); `null` uses the engine's
+    default."""
+
+    engine_args: Args = ()
+    """Runner: extra arguments for the engine's CLI (`OSMIA_ENGINE_ARGS`), after the adapter's own
+    (docs/engines.md)."""
+
+    env_from: Annotated[
+        tuple[EnvFromSource, ...],
+        NULL_IS_EMPTY_LIST,
+        listing(
+            "a list of {secret or config_map, prefix, optional} mappings",
+            "each: exactly one of `secret`, `config_map` (a name); optional `prefix`, `optional`",
+        ),
+    ] = ()
+    """The container's `envFrom`: credentials from Secrets (e.g. `ANTHROPIC_API_KEY`,
+    `OSMIA_GIT_TOKEN`), referenced by name; the operator never reads them."""
+
+    secret_volumes: Annotated[
+        tuple[SecretVolume, ...],
+        NULL_IS_EMPTY_LIST,
+        listing(
+            "a list of {secret, mount_path} mappings",
+            "each: `secret` (a name), optional `mount_path` (absolute; default "
+            "`/var/run/osmia/secrets/<secret>`)",
+        ),
+    ] = ()
+    """Secrets mounted read-only as files (an ssh key, a Codex `auth.json`, a git token file); the
+    runner redacts their contents (`OSMIA_SECRET_DIRS`)."""
 
     def container_resources(self) -> dict[str, Any]:
         """A plain, mutable copy of ``resources``, as the Kubernetes client expects."""

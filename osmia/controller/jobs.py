@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from osmia.config import EngineConfig, ExecutionConfig
+from osmia.controller.runner_spec import add_runner_spec, runner_options
 from osmia.taskrun import TaskRun
 
 LABEL_TASKRUN = "osmia.dev/taskrun"
@@ -107,6 +108,7 @@ def build_job(
     }
     if engine_config.service_account:
         pod_spec["serviceAccountName"] = engine_config.service_account
+    add_runner_spec(container, pod_spec, run=run, timeout=timeout, **runner_options(engine_config))
     spec: dict[str, Any] = {
         "backoffLimit": execution.backoff_limit,
         "activeDeadlineSeconds": timeout,
