@@ -44,13 +44,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.workload import TICKETING, GroundTruth, Scenario
-from osmia.memory.extractor import FAILURE_LABELS
+from benchmarks.workload import NOISE, TICKETING, GroundTruth, RepoTruth, Scenario
+from osmia.memory import test_ids
+from osmia.memory.extractor import FAILURE_LABELS, attempt_key
 from osmia.memory.store import EPOCH_SQL
 
 K = 10
 UPSTREAM_LIMIT = 20
-NEEDS = ("flaky", "weakness", "hot_path", "failure_mode")
+NEEDS = ("flaky", "weakness", "hot_path", "failure_mode", "lesson", "attempt")
 
 _COLS = "id, tenant, kind, key, content, repository, engine, task_type, valid_to"
 
@@ -75,20 +76,32 @@ class Judge:
 
     def __init__(self, truth: GroundTruth, scenario: Scenario) -> None:
         self.s = scenario
-        self.repo = truth.repos[scenario.base_repository]
+        self.repo = truth.repos.get(scenario.base_repository) or RepoTruth(
+            scenario.base_repository, scenario.language, None, [], {}, {}, [], []
+        )
         self.weak = scenario.task_type in truth.weak.get(scenario.engine, [])
+        flaky = self.repo.reported_flaky or self.repo.flaky
+        self.flaky_key = f"flaky_test:{scenario.repository}:{test_ids.parse(flaky).key}" if flaky else ""
+        self.fixed = {test_ids.parse(t).leaf.lower() for t in self.repo.fixed}
+        self.lessons = {p for group in self.repo.lessons.get(scenario.tenant, []) for p in group}
+        self.attempt_prefix = attempt_key(scenario.retry_of) if scenario.retry_of else ""
 
     def need(self, row: Row) -> str | None:
         """The need a node meets (grade 2), if any."""
         s, repo = self.s, self.repo
         if row.tenant != s.tenant or row.valid_to is not None:
             return None
-        if s.tenant == TICKETING and repo.flaky and row.key == f"flaky_test:{s.repository}:{repo.flaky}":
+        if s.tenant == TICKETING and self.flaky_key and row.key == self.flaky_key:
             return "flaky"
+        if self.attempt_prefix and row.kind == "attempt" and row.key.startswith(self.attempt_prefix):
+            return "attempt"
+        if row.kind == "learning" and row.repository == s.repository and row.content in self.lessons:
+            return "lesson"
         if self.weak and (
             (row.kind == "engine_profile" and row.engine == s.engine)
             or (
                 row.key.startswith(f"pattern:rate:{s.engine}:{s.task_type}:")
+                and row.key.split(":")[4] in ("-", s.language)  # a rate of another language says nothing
                 and not row.key.endswith(":mostly-succeed")
             )
             or (
@@ -99,9 +112,11 @@ class Judge:
             )
         ):
             return "weakness"
-        if row.key == f"hot_path:{s.repository}:{repo.hot_folder[s.tenant]}":
+        if repo.hot_folder and row.key == f"hot_path:{s.repository}:{repo.hot_folder[s.tenant]}":
             return "hot_path"
-        mode = repo.failure_mode[s.tenant]
+        mode = repo.failure_mode.get(s.tenant)
+        if mode is None:
+            return None
         if row.key == f"pattern:failmode:{s.repository}:{mode}" or (
             # the first schema of the key had no class suffix: judge by the class it names
             row.key == f"pattern:failmode:{s.repository}"
@@ -117,23 +132,30 @@ class Judge:
             return 0
         if self.need(row) is not None:
             return 2
+        if row.kind == "learning" and row.content in NOISE:
+            return 0  # says nothing, however often it was repeated
+        if row.kind == "attempt":
+            return 0  # an attempt at another ticket
+        if row.kind in ("flaky_test", "failing_test") and _leaf(row.key) in self.fixed:
+            return 0  # a test the simulation fixed: a stale warning
         if row.repository == s.repository and row.repository:
             return 1
         if row.kind == "engine_profile" and row.engine == s.engine:
             return 1
         if row.key.startswith(f"pattern:rate:{s.engine}:{s.task_type}:"):
-            return 1
+            language = row.key.split(":")[4]
+            return 1 if language in ("-", s.language) else 0
         if row.kind == "engine_capability" and row.engine == s.engine and row.task_type == s.task_type:
             return 1
-        if row.key == f"pattern:duration:{s.task_type}":
-            return 1
+        # Durations and other tenant-wide statistics not about this engine and task type: what the
+        # issue's users called noise on an unrelated ticket.
         return 0
 
     def pool(self, conn: sqlite3.Connection) -> list[Row]:
         """Every stored node graded above 0 for this scenario (what an ideal list could draw on).
 
-        Three indexed lookups (same repository, same engine, the task type's duration
-        pattern) cover every grade-1 and grade-2 condition; :meth:`grade` filters them.
+        Two indexed lookups (same repository, same engine) and the ticket's attempts cover
+        every grade-1 and grade-2 condition; :meth:`grade` filters them.
         """
         s = self.s
         rows: dict[str, Row] = {}
@@ -144,9 +166,14 @@ class Judge:
                 "OR (kind = 'engine_capability' AND task_type = ?))",
                 (s.tenant, s.engine, s.task_type),
             ),
-            ("tenant = ? AND key = ?", (s.tenant, f"pattern:duration:{s.task_type}")),
         ):
             for r in conn.execute(f"SELECT {_COLS} FROM nodes WHERE {where} AND valid_to IS NULL", params):
+                rows[r[0]] = Row(*r)
+        if self.attempt_prefix:
+            for r in conn.execute(
+                f"SELECT {_COLS} FROM nodes WHERE tenant = ? AND key >= ? AND key < ? AND valid_to IS NULL",
+                (s.tenant, self.attempt_prefix, self.attempt_prefix + "\uffff"),
+            ):
                 rows[r[0]] = Row(*r)
         return [r for r in rows.values() if self.grade(r) > 0]
 
@@ -186,6 +213,12 @@ class Scores:
                 k: self.need_hits[k] / self.need_total[k] for k in NEEDS if self.need_total[k]
             },
         }
+
+
+def _leaf(key: str) -> str:
+    """The test a test fact's key names, as a lower-case leaf (``…:scope::leaf`` → ``leaf``)."""
+    canonical = key.split(":", 2)[2] if key.count(":") >= 2 else key
+    return canonical.rsplit("::", 1)[-1].lower()
 
 
 def _dcg(gains: Sequence[int]) -> float:

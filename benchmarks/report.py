@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks import lesson_pairs
 from osmia.memory.service import MemorySettings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,13 +64,18 @@ TARGET_EXTRACTION_P99_MS = 10.0
 TARGET_DECAY_MS = 10.0  # issue 12: decay + prune cycle at 100k nodes (plus the deletes)
 TARGET_DECAY_1M_MS = 50.0  # and at 1M nodes; the longest write lock decay holds at 1M; forget --run at 1M
 TARGET_RSS_MB = 300.0
-TARGET_NDCG = 0.9
+# Stores up to this many ingested runs also get the ranking presets swept (benchmarks/sweep.py).
+SWEEP_MAX_RUNS = 10_000
+TARGET_NDCG = 0.95
+TARGET_IRRELEVANT = 0.02
+TARGET_PARAPHRASE_PRECISION = 0.95
+TARGET_PARAPHRASE_RECALL = 0.90
 TARGET_NDCG_RATIO = 2.0
 
 
-def run_step(args: list[str], log: Any) -> dict[str, Any]:
-    """Run one ``benchmarks.speed`` step in a fresh interpreter; its last stdout line is JSON."""
-    cmd = [sys.executable, "-m", "benchmarks.speed", *args]
+def run_step(args: list[str], log: Any, module: str = "benchmarks.speed") -> dict[str, Any]:
+    """Run one benchmark step in a fresh interpreter; its last stdout line is JSON."""
+    cmd = [sys.executable, "-m", module, *args]
     print(f"$ {' '.join(cmd[1:])}", file=log, flush=True)
     started = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
@@ -101,6 +107,19 @@ def measure(scales: tuple[Scale, ...], out: Path, seed: int, log: Any) -> dict[s
                 ["replicate", "--base", str(base), "--db", str(db), "--nodes", str(scale.nodes), *extra], log
             )
         results[scale.name] = {"scale": scale.__dict__, "build": build}
+    for scale in scales:
+        if scale.runs and scale.runs <= SWEEP_MAX_RUNS:
+            # Before serving: the presets see the store exactly as the serve step's queries do.
+            print(f"# sweep the ranking presets over {scale.name}", file=log, flush=True)
+            args = [
+                "--db",
+                str(out / f"{scale.name}.db"),
+                "--queries",
+                str(scale.queries),
+                "--seed",
+                str(seed),
+            ]
+            results[scale.name]["sweep"] = run_step(args, log, module="benchmarks.sweep")
     for scale in scales:
         # Served in place: every store was built (and every replica made) above, and serving
         # changes it (a few more runs, decay cycles). Copying the 3 GB one would cost a minute.
@@ -244,7 +263,7 @@ def quality_table(results: dict[str, Any]) -> str:
     lines = [
         _row(
             "store", "tickets (judged)", "ranking", "recall@10", "nDCG@10", "MRR", "irrelevant injected",
-            "leaks", "recall by need: flaky / weakness / hot path / failure mode",
+            "leaks", "recall by need: flaky / weakness / hot path / failure mode / lesson / attempt",
         ),
         _row(*["---"] * 9),
     ]  # fmt: skip
@@ -254,7 +273,7 @@ def quality_table(results: dict[str, Any]) -> str:
             s = q[who]
             needs = " / ".join(
                 f"{s['recall_by_need'][n]:.2f}" if n in s["recall_by_need"] else "–"
-                for n in ("flaky", "weakness", "hot_path", "failure_mode")
+                for n in ("flaky", "weakness", "hot_path", "failure_mode", "lesson", "attempt")
             )
             irrelevant = f"{100 * s['irrelevant_share']:.1f} % of {s['injected_per_query']:.1f}/query"
             lines.append(
@@ -262,6 +281,19 @@ def quality_table(results: dict[str, Any]) -> str:
                     name, f"{s['scenarios']} ({s['judged']})", who, f"{s['recall@10']:.3f}",
                     f"{s['ndcg@10']:.3f}", f"{s['mrr']:.3f}", irrelevant, str(s["leaks"]), needs,
                 )
+            )  # fmt: skip
+    return "\n".join(lines)
+
+
+def sweep_table(results: dict[str, Any]) -> str:
+    """Quality of each ranking preset (osmia.memory.ranking.PRESETS) per swept store (markdown)."""
+    lines = [_row("store", "preset", "recall@10", "nDCG@10", "MRR", "irrelevant injected", "leaks"),
+             _row(*["---"] * 7)]  # fmt: skip
+    for name, r in results.items():
+        for preset, q in r.get("sweep", {}).get("presets", {}).items():
+            lines.append(
+                _row(name, preset, f"{q['recall@10']:.3f}", f"{q['ndcg@10']:.3f}", f"{q['mrr']:.3f}",
+                     f"{100 * q['irrelevant_share']:.1f} %", str(q["leaks"]))
             )  # fmt: skip
     return "\n".join(lines)
 
@@ -319,6 +351,20 @@ def targets(results: dict[str, Any], at: str) -> tuple[str, list[tuple[str, bool
         checks.append(
             (f"cross-tenant leaks = 0 at {name}", str(q["osmia"]["leaks"]), q["osmia"]["leaks"] == 0)
         )
+        share = q["osmia"]["irrelevant_share"]
+        checks.append(
+            (f"irrelevant share ≤ {100 * TARGET_IRRELEVANT:.0f} % at {name}", f"{100 * share:.1f} %",
+             share <= TARGET_IRRELEVANT)
+        )  # fmt: skip
+    pairs = lesson_pairs.evaluate()["all"]
+    checks.append(
+        (f"paraphrase precision ≥ {TARGET_PARAPHRASE_PRECISION} ({pairs['pairs']} labelled pairs)",
+         f"{pairs['precision']:.3f}", pairs["precision"] >= TARGET_PARAPHRASE_PRECISION)
+    )  # fmt: skip
+    checks.append(
+        (f"paraphrase recall ≥ {TARGET_PARAPHRASE_RECALL}", f"{pairs['recall']:.3f}",
+         pairs["recall"] >= TARGET_PARAPHRASE_RECALL)
+    )  # fmt: skip
     lines = [_row("target", "measured", "met"), _row("---", "---", "---")]
     lines += [_row(t, v, "yes" if ok else "**no**") for t, v, ok in checks]
     return "\n".join(lines), [(t, ok) for t, _v, ok in checks]
@@ -380,6 +426,8 @@ def render(results: dict[str, Any], smoke: bool, source: str) -> str:
     for name, r in results.items():
         parts += [scale_table(name, r), ""]
     parts += ["### Retrieval quality (same stores, same run)", "", quality_table(results), ""]
+    if any("sweep" in r for r in results.values()):
+        parts += ["### Ranking presets swept (before serving; same tickets)", "", sweep_table(results), ""]
     parts += ["### Targets", "", table, ""]
     return "\n".join(parts)
 

@@ -128,6 +128,11 @@ ADVICE = (
     "read the ADR before changing it", "regenerate the fixtures after", "ask for a second review",
     "watch the p99 dashboard", "grep for every caller", "bump the schema version",
 )  # fmt: skip
+# Content-free learnings agents report again and again, in every repository (issue 9): they must
+# neither be shown nor outrank a specific lesson, however often they repeat.
+NOISE = ("Tests pass", "Looks good", "Ran go test ./... before pushing", "All tests green after the change",
+         "Ran the linter and the unit tests before pushing",
+         "Verified the change locally, everything works")  # fmt: skip
 REMARK_VERBS = ("handling", "validation", "caching", "serialisation", "retries", "logging", "parsing",
                 "batching", "locking", "pagination")  # fmt: skip
 
@@ -138,14 +143,44 @@ def camel(*parts: str) -> str:
 
 
 def test_name(language: str, parts: tuple[str, ...]) -> str:
-    """A test name in the style of the language; every style is one the extractor recognises."""
+    """A test's identity in the style of its language (JUnit, Jest, Rust, pytest as tools print them)."""
+    a, b, q = parts
     if language == "go":
         return "Test" + camel(*parts)
     if language == "java":
-        return camel(*parts) + "Test"
+        return f"{camel(a, b)}Test.{q}{camel('handled')}"
     if language == "typescript":
-        return "_".join(parts) + "_test"
+        return f"{a} {b} › handles {q}"
+    if language == "rust":
+        return f"{a}::tests::{b}_{q}"
     return "test_" + "_".join(parts)
+
+
+def reported_name(repo: Repo, test: str) -> str:
+    """How a run reports a failing or flaky test: the test tool's full form (a pytest node id,
+    Gradle's ``pkg.ClassTest > method()``), not always the form people write."""
+    if repo.language == "python":
+        return f"tests/test_{repo.domain}.py::{test}"
+    if repo.language == "java":
+        cls, method = test.rsplit(".", 1)
+        return f"com.{repo.org}.{cls} > {method}()"
+    return test
+
+
+def fix_mention(repo: Repo, test: str, variant: int) -> str:
+    """How a run says it fixed a test, in prose: the short form, one of several verbs."""
+    if repo.language == "java":
+        short = test if variant % 2 else test.rsplit(".", 1)[1]
+    elif repo.language == "rust":
+        short = test.rsplit("::", 1)[1]
+    elif repo.language == "typescript":
+        short = f"`{test}`"
+    else:
+        short = test
+    return (f"Fixed flaky {short} by waiting for the queue to drain",
+            f"Stabilized {short} with a fake clock",
+            f"Deflaked {short} by seeding the data",
+            f"{short} is no longer flaky after the retry fix")[variant % 4]  # fmt: skip
 
 
 @dataclass
@@ -174,6 +209,8 @@ class Repo:
     next_flaky_at: float = 0.0
     fixed: list[str] = field(default_factory=list)
     ever_flaky: list[str] = field(default_factory=list)
+    lesson_counts: dict[str, list[int]] = field(default_factory=dict)  # tenant → reports per canonical lesson
+    failed_tickets: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # tenant → open failures
 
     @property
     def short(self) -> str:
@@ -198,6 +235,11 @@ class RepoTruth:
     failure_mode: dict[str, str]  # tenant → failure class
     tests: list[str]
     words: list[str]
+    # tenant → phrasings of each canonical lesson reported at least twice (what a new ticket should see)
+    lessons: dict[str, list[list[str]]] = field(default_factory=dict)
+    # tenant → ids of tickets whose last attempt failed (a retry should be told about it)
+    failed_tickets: dict[str, list[str]] = field(default_factory=dict)
+    reported_flaky: str | None = None  # the flaky test as runs report it
 
 
 @dataclass
@@ -404,8 +446,13 @@ class World:
         rng = self.rng
         out: list[str] = []
         if rng.random() < 0.12:
-            pair = rng.choice(repo.canonical[tenant])
+            index = rng.randrange(len(repo.canonical[tenant]))
+            pair = repo.canonical[tenant][index]
+            counts = repo.lesson_counts.setdefault(tenant, [0] * len(repo.canonical[tenant]))
+            counts[index] += 1
             out.append(pair[rng.random() < 0.5])
+        if rng.random() < 0.25:
+            out.append(rng.choice(NOISE))
         if rng.random() < 0.3:
             folder = rng.choice(repo.folders if tenant == TICKETING else repo.incident_folders)
             a, b = rng.sample(list(repo.words), 2)
@@ -459,6 +506,12 @@ class World:
             success = rng.random() < self._p_success(best, task_type, repo)
             failure = "" if success else self._failure(repo, tenant)
         ticket = self._ticket(repo, task_type, n)
+        pending = repo.failed_tickets.setdefault(tenant, [])
+        retry = [t for t in pending if t["type"] == task_type]
+        if retry and rng.random() < 0.35:
+            ticket = retry[-1]  # a retry of a ticket that failed: the same id, title and text
+        if ticket in pending:
+            pending.remove(ticket)
         result: dict[str, Any] = {"success": success}
         phase = "Succeeded" if success else ("TimedOut" if failure == "timeout" else "Failed")
         duration = min(3600.0, rng.lognormvariate(math.log(420 if task_type != "docs" else 240), 0.6))
@@ -469,14 +522,13 @@ class World:
             tests_failed = sorted(set(rng.choices(repo.tests, weights, k=rng.randint(1, 3))))
         if repo.flaky and tenant == TICKETING:
             if rng.random() < 0.3:
-                flaky.append(repo.flaky)
+                flaky.append(reported_name(repo, repo.flaky))
             elif failure == "tests_failed" and rng.random() < 0.3:
                 tests_failed = sorted({*tests_failed, repo.flaky})
+        tests_failed = [reported_name(repo, t) for t in tests_failed]
         summary = self._summary(repo, task_type, success, ticket)
-        if success and tenant == TICKETING and repo.flaky and at >= repo.fix_at and repo.flaky not in flaky:
-            summary = (
-                f"Fixed flaky {repo.flaky} by waiting for the {repo.words[0]} queue to drain. " + summary
-            )
+        if success and tenant == TICKETING and repo.flaky and at >= repo.fix_at and not flaky:
+            summary = f"{fix_mention(repo, repo.flaky, rng.randrange(4))}. " + summary
             repo.fixed.append(repo.flaky)
             repo.flaky = None
             repo.next_flaky_at = at + rng.uniform(5, 40) * DAY
@@ -498,6 +550,9 @@ class World:
             exitCode=0 if success else (137 if failure == "resources" else 1),
             tokenUsage=rng.randint(8_000, 220_000),
         )
+        if not success:
+            pending.append(ticket)
+            del pending[:-5]
         namespace = "sre" if incident else "agents"
         spec: dict[str, Any] = {
             "flow": tenant,
@@ -562,6 +617,12 @@ class World:
                     failure_mode={TICKETING: r.failure_mode, INCIDENT: r.incident_failure_mode},
                     tests=list(r.tests),
                     words=list(r.words),
+                    lessons={
+                        t: [list(r.canonical[t][i]) for i, c in enumerate(counts) if c >= 2]
+                        for t, counts in r.lesson_counts.items()
+                    },
+                    failed_tickets={t: [x["id"] for x in v] for t, v in r.failed_tickets.items()},
+                    reported_flaky=reported_name(r, r.flaky) if r.flaky else None,
                 )
                 for r in self.repos
             },
@@ -588,6 +649,11 @@ class Scenario:
     engine: str
     task_type: str
     doc: dict[str, Any]
+    retry_of: str = ""  # the ticket id of an earlier failed attempt this ticket retries
+
+
+UNRELATED_SHARE = 0.05
+RETRY_SHARE = 0.15
 
 
 def scenarios(truth: GroundTruth, count: int, seed: int = 99, *, copies: int = 1) -> list[Scenario]:
@@ -618,6 +684,18 @@ def scenarios(truth: GroundTruth, count: int, seed: int = 99, *, copies: int = 1
         slug, url = repo.slug, repo.url
         if copy:
             slug, url = copy_name(slug, copy), copy_name(url, copy)
+        base = repo.slug
+        retry_of = ""
+        failed = truth.repos[repo.slug].failed_tickets.get(tenant, []) if repo.slug in truth.repos else []
+        draw = rng.random()
+        if draw < UNRELATED_SHARE:  # a repository no run has touched, with text of its own
+            slug = base = url = f"github.com/umbrella/brand-new-{i}"
+            url = f"https://{slug}"
+            ticket.update(title="Write the onboarding checklist",
+                          description="New service: describe the first steps for contributors.")  # fmt: skip
+        elif draw < UNRELATED_SHARE + RETRY_SHARE and failed and not copy:
+            retry_of = failed[rng.randrange(len(failed))]
+            ticket["id"] = retry_of
         doc = {
             "apiVersion": "osmia.dev/v1alpha1",
             "kind": "TaskRun",
@@ -629,7 +707,9 @@ def scenarios(truth: GroundTruth, count: int, seed: int = 99, *, copies: int = 1
                 "repository": {"url": url, "language": repo.language},
             },
         }
-        out.append(Scenario(f"new-{i}", tenant, slug, repo.slug, repo.language, engine, task_type, doc))
+        out.append(
+            Scenario(f"new-{i}", tenant, slug, base, repo.language, engine, task_type, doc, retry_of=retry_of)
+        )
     return out
 
 

@@ -56,6 +56,7 @@ async def cmd_explain(args: argparse.Namespace, session: Session) -> int:
     run = read_one_run(args.file, session.tenant)
     async with session.open(create=False, read_only=True) as memory:
         candidates = await memory.explain(run)
+        ranking = memory.ranking
     if session.json:
         print_json(
             {
@@ -63,10 +64,13 @@ async def cmd_explain(args: argparse.Namespace, session: Session) -> int:
                 "tenant": run.tenant,
                 "memory_enabled": run.memory_enabled,
                 "candidates": [candidate_json(c) for c in candidates],
+                "ranking": ranking.as_dict(),
             }
         )
     else:
         if not run.memory_enabled:
             print(f"note: {inline(args.file)}: spec.memory.enabled is false; nothing would be injected")
         print_explain(run, candidates)
+        print(f"ranking configuration (preset {ranking.name}):")
+        print(ranking.describe())
     return EXIT_OK

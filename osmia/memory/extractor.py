@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
+from osmia.memory import test_ids
+from osmia.memory.lessons import lesson
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import clean_text, looks_hostile, redact_secrets, words
 from osmia.memory.types import Kind, Observation, RunSummary, Subject
@@ -30,7 +32,9 @@ BASE_CONFIDENCE: dict[Kind, float] = {
     Kind.HOT_PATH: 0.45,
     Kind.ENGINE_CAPABILITY: 0.65,
     Kind.LEARNING: 0.4,
+    Kind.ATTEMPT: 0.7,
 }
+MAX_ATTEMPT_LEARNINGS = 3
 
 # RE2 (linear time): failure reasons are untrusted, and `tests?.*fail` backtracked quadratically.
 FAILURE_CLASSES: tuple[tuple[str, str, LinearPattern], ...] = (
@@ -53,9 +57,6 @@ FAILURE_CLASSES: tuple[tuple[str, str, LinearPattern], ...] = (
     ("tests_failed", "tests failed", linear(r"(?i)\btests?\b.*fail|fail.*\btests?\b|assert")),
 )
 FAILURE_LABELS = {code: label for code, label, _ in FAILURE_CLASSES} | {"unknown": "unknown reason"}
-
-_TEST_NAME = linear(r"\b(Test[A-Z0-9]\w*|test_\w+|\w+Test\b|\w+_test\b)")
-_FIX_WORD = linear(r"(?i)\b(fix(?:ed|es)?|deflak\w*|stabili[sz]\w*|resolved|repaired)\b")
 
 
 def classify_failure(run: TaskRun) -> str:
@@ -100,7 +101,26 @@ def summarize(run: TaskRun, finished_at: float) -> RunSummary:
         failure_class=classify_failure(run),
         duration_seconds=result.duration_seconds if result else None,
         finished_at=finished_at,
+        ticket_id=ticket_key(run.ticket.id),
+        failed_engines=failed_engines(run),
     )
+
+
+def ticket_key(ticket_id: str) -> str:
+    """How a ticket id is stored and compared: trimmed, upper-case (``pay-181`` is ``PAY-181``)."""
+    return ticket_id.strip().upper()
+
+
+def failed_engines(run: TaskRun) -> tuple[str, ...]:
+    """Engines that failed the run before the last attempt (a fallback rescue counts against them)."""
+    attempts = run.engine_attempts
+    final = run.final_engine
+    return tuple(dict.fromkeys(a for a in attempts[:-1] if a and a != final))
+
+
+def attempt_key(ticket_id: str) -> str:
+    """The key prefix of every attempt at one ticket (ranking finds them by this prefix)."""
+    return f"attempt:{ticket_key(ticket_id)}:"
 
 
 def observe(run: TaskRun) -> list[Observation]:
@@ -113,6 +133,9 @@ def observe(run: TaskRun) -> list[Observation]:
     out.extend(ctx.hot_paths())
     out.extend(ctx.capabilities())
     out.extend(ctx.learnings())
+    attempt = ctx.attempt()
+    if attempt is not None:
+        out.append(attempt)
     return out
 
 
@@ -165,12 +188,22 @@ class _Context:
         )
 
     def _test_key(self, kind: Kind, test: str) -> str:
-        return f"{kind.value}:{self.repo}:{test}"
+        return test_key(kind, self.repo, test)
 
     def _test_fact(
-        self, kind: Kind, test: str, says: str, replaces: tuple[Kind, ...], relates: tuple[str, ...] = ()
+        self,
+        kind: Kind,
+        test: str,
+        says: str,
+        replaces: tuple[Kind, ...],
+        relates: tuple[str, ...] = (),
+        tentative: bool = False,
     ) -> Observation:
-        """One fact about one test of the repository; ``replaces`` names the kinds it closes."""
+        """One fact about one test of the repository; ``replaces`` names the kinds it closes.
+
+        The key holds the test's canonical identity (:mod:`osmia.memory.test_ids`), the
+        text the name as the run reported it.
+        """
         return Observation(
             kind=kind,
             key=self._test_key(kind, test),
@@ -179,6 +212,7 @@ class _Context:
             confidence=BASE_CONFIDENCE[kind],
             replaces=tuple(self._test_key(k, test) for k in replaces),
             relates=relates,
+            tentative=tentative,
         )
 
     def tests(self) -> list[Observation]:
@@ -188,6 +222,7 @@ class _Context:
             return []
         flaky = [_clean_test(t) for t in result.flaky_tests[:MAX_TESTS]]
         failing = [_clean_test(t) for t in result.tests_failed[:MAX_TESTS]]
+        flaky_ids = {test_ids.parse(t).key.lower() for t in flaky}
         out = [
             self._test_fact(
                 Kind.FLAKY_TEST,
@@ -205,29 +240,49 @@ class _Context:
                 replaces=(Kind.TEST_FIXED,),
                 relates=(self.outcome_key(False),),
             )
-            for test in dict.fromkeys(t for t in failing if t and t not in flaky)
+            for test in dict.fromkeys(
+                t for t in failing if t and test_ids.parse(t).key.lower() not in flaky_ids
+            )
         ]
         return out
 
     def fixed_tests(self) -> list[Observation]:
-        """Tests a successful run says it fixed: they close earlier flaky/failing facts."""
+        """Tests a successful run says it fixed ("fixed", "stabilized", "deflaked", "no longer flaky").
+
+        A name in a test form of any language (:func:`osmia.memory.test_ids.mentions`)
+        closes earlier flaky/failing facts about that test; another identifier in the
+        same sentence (``evictsOnPolicyUpdate``) does so only if the repository already
+        has a flaky or failing test of that name (a *tentative* observation).
+        """
         result = self.run.result
         if result is None or not self.summary.success:
             return []
-        reported = set(result.tests_failed) | set(result.flaky_tests)
-        fixed: list[str] = []
-        for sentence in (result.summary, *result.learnings):
-            if _FIX_WORD.search(sentence):
-                fixed.extend(m for m in _TEST_NAME.findall(sentence) if m not in reported)
-        return [
-            self._test_fact(
-                Kind.TEST_FIXED,
-                test,
-                "was fixed; earlier failures of it are no longer expected",
-                replaces=(Kind.FLAKY_TEST, Kind.FAILING_TEST),
+        reported = {test_ids.parse(t).key.lower() for t in (*result.tests_failed, *result.flaky_tests)}
+        strong: list[str] = []
+        weak: list[str] = []
+        for text in (result.summary, *result.learnings):
+            for sentence in test_ids.fix_statements(text):
+                found, maybe = test_ids.mentions(sentence)
+                strong.extend(found)
+                weak.extend(maybe)
+        out: list[Observation] = []
+        seen: set[str] = set()
+        for name, tentative in [(n, False) for n in strong] + [(n, True) for n in weak]:
+            test = _clean_test(name)
+            canonical = test_ids.parse(test).key.lower()
+            if not test or canonical in reported or canonical in seen or len(out) >= MAX_TESTS:
+                continue
+            seen.add(canonical)
+            out.append(
+                self._test_fact(
+                    Kind.TEST_FIXED,
+                    test,
+                    "was fixed; earlier failures of it are no longer expected",
+                    replaces=(Kind.FLAKY_TEST, Kind.FAILING_TEST),
+                    tentative=tentative,
+                )
             )
-            for test in dict.fromkeys(fixed[:MAX_TESTS])
-        ]
+        return out
 
     def hot_paths(self) -> list[Observation]:
         result = self.run.result
@@ -283,8 +338,8 @@ class _Context:
             if looks_hostile(raw):
                 continue
             text = clean_text(redact_secrets(raw))
-            if len(words(text)) < 2:
-                continue
+            if len(words(text)) < 2 or not lesson(text).specific:
+                continue  # "Tests pass", "Looks good": nothing to remember
             digest = hashlib.sha256(" ".join(sorted(set(words(text)))).encode()).hexdigest()[:16]
             out.append(
                 Observation(
@@ -298,6 +353,45 @@ class _Context:
                 )
             )  # fmt: skip
         return out
+
+    def attempt(self) -> Observation | None:
+        """This run as an attempt at its ticket: the next run on the same ticket is told it first."""
+        if not self.run.ticket.id.strip():
+            return None
+        result = self.run.result
+        if self.summary.success:
+            outcome = "succeeded"
+        else:
+            outcome = f"failed, {FAILURE_LABELS[self.summary.failure_class]}"
+            reason = clean_text(redact_secrets(result.failure_reason if result else ""), 120)
+            if reason and reason.lower().strip(" .") != FAILURE_LABELS[self.summary.failure_class]:
+                outcome += f" ({reason})"
+        engines = " → ".join(self.run.engine_attempts) or self.engine
+        ticket = clean_text(ticket_key(self.run.ticket.id), 60)
+        content = f"Earlier attempt at {ticket}, {self.run.ref} ({engines}): {outcome}"
+        if result is not None:
+            failing = [_clean_test(t) for t in (*result.tests_failed, *result.flaky_tests)][:3]
+            if failing:
+                content += "; failing: " + ", ".join(f"`{t}`" for t in failing)
+            learned = [
+                clean_text(redact_secrets(x), 120)
+                for x in result.learnings[:MAX_LEARNINGS]
+                if not looks_hostile(x) and lesson(clean_text(x)).specific
+            ][:MAX_ATTEMPT_LEARNINGS]
+            if learned:
+                content += "; learned: " + "; ".join(learned)
+        return Observation(
+            kind=Kind.ATTEMPT,
+            key=attempt_key(self.run.ticket.id) + f"{self.repo}:{self.run.run_key}",
+            content=content,
+            subject=self.subject,
+            confidence=BASE_CONFIDENCE[Kind.ATTEMPT],
+        )
+
+
+def test_key(kind: Kind, repo: str, test: str) -> str:
+    """The key of a fact about one test: kind, repository and the test's canonical identity."""
+    return f"{kind.value}:{repo}:{test_ids.parse(test).key}"
 
 
 def _a(word: str) -> str:

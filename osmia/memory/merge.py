@@ -11,6 +11,7 @@ import hashlib
 from dataclasses import dataclass, field, replace
 
 from osmia.memory.provenance import CLOSED, CONTRADICTED, OBSERVED, RELATED, Event
+from osmia.memory.resolve import resolve
 from osmia.memory.store import Store
 from osmia.memory.types import Edge, Kind, Node, Observation, Relation
 
@@ -30,6 +31,7 @@ DECAY_RATES: dict[Kind, float] = {
     Kind.LEARNING: 0.04,
     Kind.PATTERN: 0.01,
     Kind.ENGINE_PROFILE: 0.01,
+    Kind.ATTEMPT: 0.03,
 }
 
 
@@ -120,6 +122,9 @@ async def merge(
     store: Store, tenant: str, observations: list[Observation], ref: str, now: float
 ) -> MergeResult:
     """Write ``observations`` of one run into ``tenant``'s graph; returns what changed."""
+    # Which node each observation is about: a paraphrase reinforces the lesson it restates,
+    # a test named in another form the test's node, a newer statement closes the older one.
+    observations = await resolve(store, tenant, observations)
     keys = {o.key for o in observations}
     for o in observations:
         keys.update(o.replaces, o.conflicts, o.relates)

@@ -38,12 +38,19 @@ def sample_confidence(n: int, min_samples: int) -> float:
 
 
 async def recompute(store: Store, run: RunSummary, min_samples: int) -> list[Observation]:
-    """Patterns and the engine profile affected by ``run`` (already recorded in ``runs``)."""
-    stats = await store.engine_stats(run.tenant, run.engine)
-    out = _rate_patterns(run, stats, min_samples)
-    profile = _profile(run, stats)
-    if profile is not None:
-        out.append(profile)
+    """Patterns and the engine profiles affected by ``run`` (already recorded in ``runs``).
+
+    An engine a fallback rescued the run from counts the run as its failure (the
+    ``runs`` triggers add it to that engine's statistics), so its rate and profile
+    are recomputed too.
+    """
+    out: list[Observation] = []
+    for engine in (run.engine, *run.failed_engines):
+        stats = await store.engine_stats(run.tenant, engine)
+        out.extend(_rate_patterns(run, engine, stats, min_samples))
+        profile = _profile(engine, stats)
+        if profile is not None:
+            out.append(profile)
     durations = await store.duration_histogram(run.tenant, run.task_type)
     duration = _duration_pattern(run, durations, min_samples)
     if duration is not None:
@@ -60,7 +67,7 @@ def _rate_key(engine: str, task_type: str, language: str, rate_band: str) -> str
 
 
 def _rate_patterns(
-    run: RunSummary, stats: Sequence[tuple[str, str, int, int, float | None]], min_samples: int
+    run: RunSummary, engine: str, stats: Sequence[tuple[str, str, int, int, float | None]], min_samples: int
 ) -> list[Observation]:
     out = []
     for task_type, language, n, ok, _avg in stats:
@@ -72,21 +79,21 @@ def _rate_patterns(
         out.append(
             Observation(
                 kind=Kind.PATTERN,
-                key=_rate_key(run.engine, task_type, language, current),
+                key=_rate_key(engine, task_type, language, current),
                 content=(
                     f"{task_type} tasks {where} succeed {round(100 * rate)}% of the time with "
-                    f"{run.engine} ({n} runs)"
+                    f"{engine} ({n} runs)"
                 ),
-                subject=Subject(engine=run.engine, task_type=task_type, language=language),
+                subject=Subject(engine=engine, task_type=task_type, language=language),
                 confidence=sample_confidence(n, min_samples),
-                replaces=tuple(_rate_key(run.engine, task_type, language, b) for b in _BANDS if b != current),
+                replaces=tuple(_rate_key(engine, task_type, language, b) for b in _BANDS if b != current),
                 recomputed=True,
             )
         )
     return out
 
 
-def _profile(run: RunSummary, stats: Sequence[tuple[str, str, int, int, float | None]]) -> Observation | None:
+def _profile(engine: str, stats: Sequence[tuple[str, str, int, int, float | None]]) -> Observation | None:
     total = sum(s[2] for s in stats)
     if total < PROFILE_MIN_RUNS:
         return None
@@ -109,16 +116,16 @@ def _profile(run: RunSummary, stats: Sequence[tuple[str, str, int, int, float | 
             strengths.append(label)
         elif rate <= WEAKNESS_RATE:
             weaknesses.append(label)
-    content = f"{run.engine}: {total} runs, {round(100 * ok_total / total)}% success"
+    content = f"{engine}: {total} runs, {round(100 * ok_total / total)}% success"
     if strengths:
         content += "; strong at " + ", ".join(strengths)
     if weaknesses:
         content += "; weak at " + ", ".join(weaknesses)
     return Observation(
         kind=Kind.ENGINE_PROFILE,
-        key=f"profile:{run.engine}",
+        key=f"profile:{engine}",
         content=content,
-        subject=Subject(engine=run.engine),
+        subject=Subject(engine=engine),
         confidence=sample_confidence(total, PROFILE_MIN_RUNS),
         recomputed=True,
     )

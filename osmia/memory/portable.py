@@ -52,8 +52,11 @@ NODE_FIELDS = (
 EDGE_FIELDS = ("src", "dst", "relation", "weight", "created_at")
 RUN_FIELDS = (
     "run_key", "ref", "tenant", "repository", "language", "engine", "task_type", "success",
-    "failure_class", "duration", "finished_at", "nodes", "edges",
+    "failure_class", "duration", "finished_at", "nodes", "edges", "ticket_id", "failed_engines",
 )  # fmt: skip
+# Exports made before schema v7 have no ticket id or rescued engines per run: they default here.
+RUN_FIELD_DEFAULTS = {"ticket_id": "", "failed_engines": "[]"}
+MAX_FAILED_ENGINES = 16
 
 
 class ImportRefused(ValueError):
@@ -108,7 +111,12 @@ class NodeRecord(_Model):
 
 EdgeRecord = tuple[Id, Id, Name, Unit, Time]
 """``[src, dst, relation, weight, created_at]`` (:data:`EDGE_FIELDS`)."""
-RunRecord = tuple[Name, Name, Name, Name, Name, Name, Name, Flag, Name, Duration | None, Time, Count, Count]
+RunRecord = (
+    tuple[
+        Name, Name, Name, Name, Name, Name, Name, Flag, Name, Duration | None, Time, Count, Count, Name, Name
+    ]
+    | tuple[Name, Name, Name, Name, Name, Name, Name, Flag, Name, Duration | None, Time, Count, Count]
+)
 """One row of the run ledger (:data:`RUN_FIELDS`)."""
 
 
@@ -502,7 +510,7 @@ class _Checker:
         keys: set[str] = set()
         for i, record in enumerate(records):
             where = f"runs[{i}]"
-            row = dict(zip(RUN_FIELDS, record, strict=True))
+            row = RUN_FIELD_DEFAULTS | dict(zip(RUN_FIELDS, record, strict=False))
             run_key = self.clean(row["run_key"], _clean_name)
             if not run_key:
                 raise self.refuse(f"{where}.run_key", "empty")
@@ -532,9 +540,23 @@ class _Checker:
                     row["finished_at"],
                     row["nodes"],
                     row["edges"],
+                    self.clean(row["ticket_id"], _clean_name),
+                    self.engines(f"{where}.failed_engines", row["failed_engines"]),
                 )
             )
         return out
+
+    def engines(self, where: str, text: str) -> str:
+        """The engines a fallback rescued the run from: a JSON list of (cleaned) engine names."""
+        try:
+            engines = json.loads(text)
+        except ValueError:
+            raise self.refuse(where, "not a JSON list of engine names") from None
+        if not isinstance(engines, list) or not all(isinstance(e, str) for e in engines):
+            raise self.refuse(where, "not a JSON list of engine names")
+        if len(engines) > MAX_FAILED_ENGINES:
+            raise self.refuse(where, f"more than {MAX_FAILED_ENGINES} engines")
+        return json.dumps([self.clean(e, _clean_name) for e in engines])
 
 
 def _settled(text: str, limit: int) -> str:

@@ -13,8 +13,12 @@ language, FTS5 (BM25) matches of the ticket text, widened by one graph hop.
 * confidence is the node's stored (decayed) confidence;
 * recency is ``0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS)`` of ``last_seen``.
 
-Selection walks candidates by score (ties broken by id), drops near-twins of
-something already kept, and stops at ``max_facts`` or the token budget.
+Selection walks candidates by score (ties broken by id), earlier attempts at
+the same ticket first, drops near-twins of something already kept and
+tenant-wide statistics that say nothing about this engine and task type, and
+stops at ``max_facts`` or the token budget. Every weight and cap is a field of
+one :class:`~osmia.memory.ranking.RankingConfig` (the default preset unless a
+caller passes another).
 """
 
 from __future__ import annotations
@@ -22,51 +26,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from osmia.memory.extractor import attempt_key
 from osmia.memory.graph import KnowledgeGraph
+from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
+from osmia.memory.ranking import DEFAULT, RankingConfig
+from osmia.memory.statistics import Vocabulary, generic_statistic_verdict, phrase, specificity
 from osmia.memory.store import Store
 from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
 
-SIGNAL_REPOSITORY = 0.7
-# Below the engine's own patterns for this task type (0.45): the profile summarises every task type.
-SIGNAL_ENGINE_PROFILE = 0.35
-SIGNAL_ENGINE = 0.45
-SIGNAL_TASK_TYPE = 0.3
-SIGNAL_LANGUAGE = 0.25
-SIGNAL_TEXT_MIN = 0.0
-SIGNAL_TEXT_MAX = 0.6
-TEXT_FULL_TERMS = 4
-# Full-text work per query: the sum of the searched terms' document counts (rarest terms first).
-# 1000 keeps the FTS5 part near a millisecond at any store size; benchmarks/ found the same
-# nDCG with 1000 as with 8000 at 1k-1M nodes (docs/performance.md).
-TEXT_MAX_POSTINGS = 1000
-SIGNAL_HOP_SHARE = 0.5
-
-DISCOUNT_OTHER_REPOSITORY = 0.5
-DISCOUNT_OTHER_TASK_TYPE = 0.8
-DISCOUNT_OTHER_ENGINE = 0.85
-DISCOUNT_OTHER_LANGUAGE = 0.6
-# A pattern is a statistic about one task type: about another one it says little about this ticket
-# (the engine's profile covers its other task types).
-DISCOUNT_PATTERN_OTHER_TASK_TYPE = 0.4
-
-# Long next to the decay half-lives (14-69 days, merge.DECAY_RATES): confidence already fades with
-# age, so recency only separates facts whose confidence is alike. At 30 days a fact's age counted
-# twice and sparse histories lost their repository facts (docs/performance.md, profile 8).
-RECENCY_HALF_LIFE_DAYS = 180.0
-MIN_RELEVANCE = 0.2
-MIN_SCORE = 0.03
-NEAR_TWIN = 0.75
-# At most this many nodes of one kind in a section, so one kind cannot crowd out the rest.
-MAX_PER_KIND = {Kind.LEARNING: 3, Kind.FLAKY_TEST: 3, Kind.FAILING_TEST: 3}
-DEFAULT_MAX_PER_KIND = 2
-
-LIMIT_REPOSITORY = 60
-LIMIT_ENGINE = 60
-LIMIT_PATTERN = 60
-LIMIT_TEXT = 60
-HOP_SEEDS = 20
+SAME_TICKET = "same ticket"
 
 
 @dataclass
@@ -82,10 +52,10 @@ def _noisy_or(values: Iterable[float]) -> float:
     return 1.0 - miss
 
 
-def recency(last_seen: float, now: float) -> float:
-    """Halves every ``RECENCY_HALF_LIFE_DAYS`` since the node was last seen."""
+def recency(last_seen: float, now: float, config: RankingConfig = DEFAULT) -> float:
+    """Halves every ``recency_half_life_days`` since the node was last seen."""
     age_days = max(0.0, now - last_seen) / 86400.0
-    return float(0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS))
+    return float(0.5 ** (age_days / config.recency_half_life_days))
 
 
 def _names_engine(node: Node, engine: str) -> bool:
@@ -94,22 +64,29 @@ def _names_engine(node: Node, engine: str) -> bool:
 
 
 def relevance(
-    node: Node, signals: dict[str, float], req: QueryRequest
+    node: Node, signals: dict[str, float], req: QueryRequest, config: RankingConfig = DEFAULT
 ) -> tuple[float, tuple[tuple[float, str], ...]]:
-    """Combine matched signals, then discount mismatching subjects; returns value and discounts applied."""
+    """Combine matched signals, then discount mismatching subjects; returns value and discounts applied.
+
+    An earlier attempt at the same ticket is relevant with certainty (1, no discount).
+    """
+    if SAME_TICKET in signals:
+        return 1.0, ()
     value = _noisy_or(signals.values())
     discounts: list[tuple[float, str]] = []
     s = node.subject
+    c = config
     for differs, factor, why in (
         (bool(s.repository) and bool(req.repository) and s.repository != req.repository,
-         DISCOUNT_OTHER_REPOSITORY, "other repository"),
-        (bool(s.task_type) and bool(req.task_type) and s.task_type != req.task_type,
-         DISCOUNT_PATTERN_OTHER_TASK_TYPE if node.kind is Kind.PATTERN else DISCOUNT_OTHER_TASK_TYPE,
+         c.discount_other_repository, "other repository"),
+        (bool(s.task_type) and bool(req.task_type) and s.task_type != req.task_type
+         and node.kind is not Kind.LEARNING,
+         c.discount_pattern_other_task_type if node.kind is Kind.PATTERN else c.discount_other_task_type,
          "other task type"),
         (bool(s.engine) and bool(req.engine) and s.engine != req.engine
-         and not _names_engine(node, req.engine), DISCOUNT_OTHER_ENGINE, "other engine"),
+         and not _names_engine(node, req.engine), c.discount_other_engine, "other engine"),
         (bool(s.language) and bool(req.language) and s.language != req.language and node.kind is Kind.PATTERN,
-         DISCOUNT_OTHER_LANGUAGE, "other language"),
+         c.discount_other_language, "other language"),
     ):  # fmt: skip
         if differs:
             value *= factor
@@ -120,41 +97,57 @@ def relevance(
 class Ranker:
     """Collects, scores and selects candidates for one :class:`QueryRequest`."""
 
-    def __init__(self, store: Store, graph: KnowledgeGraph) -> None:
+    def __init__(self, store: Store, graph: KnowledgeGraph, config: RankingConfig = DEFAULT) -> None:
         self._store = store
         self._graph = graph
+        self.config = config
         self._df: dict[str, int] = {}  # full-text document frequency per term (see _searchable)
         self._df_size = 0
+        self._tenant_df: dict[str, dict[str, int]] = {}  # words and phrases, per tenant (see _vocabulary)
+        self._tenant_size: dict[str, int] = {}
+        self._tenant_spread: dict[str, dict[str, int]] = {}  # sentence → repositories stating it
+        self._tenant_size_at = 0
 
     async def candidates(self, req: QueryRequest) -> dict[str, _Signals]:
         """Every node of the tenant that any signal points at, with the signals it got."""
         found: dict[str, _Signals] = {}
 
+        c = self.config
+
         def note(node: Node, name: str, value: float) -> None:
+            if node.kind is Kind.ATTEMPT and name != SAME_TICKET:
+                return  # an attempt at another ticket is that ticket's business
             entry = found.setdefault(node.id, _Signals(node, {}))
             entry.signals[name] = max(value, entry.signals.get(name, 0.0))
 
+        if req.ticket_id.strip():
+            own = req.run_key
+            for node in await self._store.nodes_by_key_prefix(
+                req.tenant, attempt_key(req.ticket_id), c.max_attempts + 1
+            ):
+                if node.valid and node.kind is Kind.ATTEMPT and not (own and node.key.endswith(":" + own)):
+                    note(node, SAME_TICKET, 1.0)
         if req.repository:
             for node in await self._store.candidates_by_subject(
-                req.tenant, "repository", req.repository, LIMIT_REPOSITORY
+                req.tenant, "repository", req.repository, c.limit_repository
             ):
-                note(node, "repository", SIGNAL_REPOSITORY)
+                note(node, "repository", c.signal_repository)
         if req.engine:
             for node in await self._store.candidates_by_subject(
-                req.tenant, "engine", req.engine, LIMIT_ENGINE, general_only=True
+                req.tenant, "engine", req.engine, c.limit_engine, general_only=True
             ):
                 profile = node.kind is Kind.ENGINE_PROFILE
-                note(node, "engine", SIGNAL_ENGINE_PROFILE if profile else SIGNAL_ENGINE)
+                note(node, "engine", c.signal_engine_profile if profile else c.signal_engine)
         if req.task_type or req.language:
             for node in await self._store.candidates_by_pattern(
-                req.tenant, req.task_type, req.language, LIMIT_PATTERN
+                req.tenant, req.task_type, req.language, c.limit_pattern
             ):
                 if node.subject.task_type and node.subject.task_type == req.task_type:
-                    note(node, "task type", SIGNAL_TASK_TYPE)
+                    note(node, "task type", c.signal_task_type)
                 if node.subject.language and node.subject.language == req.language:
-                    note(node, "language", SIGNAL_LANGUAGE)
+                    note(node, "language", c.signal_language)
         for node, share in await self._text_matches(req):
-            note(node, "text", SIGNAL_TEXT_MIN + (SIGNAL_TEXT_MAX - SIGNAL_TEXT_MIN) * share)
+            note(node, "text", c.signal_text_max * share)
         await self._widen(req, found)
         return found
 
@@ -169,13 +162,15 @@ class Ranker:
         if not searched:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in searched)
-        rows = [(n, r) for n, r in await self._store.search_text(match, req.tenant, LIMIT_TEXT) if n.valid]
+        limit = self.config.limit_text
+        rows = [(n, r) for n, r in await self._store.search_text(match, req.tenant, limit) if n.valid]
         if not rows:
             return []
         best = min(r for _n, r in rows)  # BM25 ranks are negative; lower is better
         out = []
+        full = self.config.text_full_terms
         for node, rank in rows:
-            coverage = min(1.0, (matched_terms(terms, node.content) - 1) / (TEXT_FULL_TERMS - 1))
+            coverage = min(1.0, (matched_terms(terms, node.content) - 1) / (full - 1))
             if coverage > 0:
                 relative = rank / best if best < 0 else 1.0
                 out.append((node, coverage * (0.5 + 0.5 * relative)))
@@ -204,43 +199,115 @@ class Ranker:
         out, postings = [], 0
         for term in sorted(terms, key=lambda t: (self._df[t], t)):
             postings += self._df[term]
-            if postings > TEXT_MAX_POSTINGS:
+            if postings > self.config.text_max_postings:
                 break
             out.append(term)
         return out
 
     async def _widen(self, req: QueryRequest, found: dict[str, _Signals]) -> None:
         """One hop over relates_to/contradicts from the strongest seeds, same tenant only."""
-        seeds = sorted(found.values(), key=lambda e: (-_noisy_or(e.signals.values()), e.node.id))[:HOP_SEEDS]
+        seeds = sorted(found.values(), key=lambda e: (-_noisy_or(e.signals.values()), e.node.id))
+        seeds = seeds[: self.config.hop_seeds]
         value = {seed.node.id: _noisy_or(seed.signals.values()) for seed in seeds}
         hop: dict[str, float] = {}
         neighbours = await self._graph.neighbours(list(value), (Relation.RELATES_TO, Relation.CONTRADICTS))
         for seed_id, others in neighbours.items():
             for other in others:
                 if other not in found:
-                    hop[other] = max(hop.get(other, 0.0), SIGNAL_HOP_SHARE * value[seed_id])
+                    hop[other] = max(hop.get(other, 0.0), self.config.signal_hop_share * value[seed_id])
         if not hop:
             return
         for node in await self._store.nodes_by_ids(hop, tenant=req.tenant):
-            if node.valid:
+            if node.valid and node.kind is not Kind.ATTEMPT:
                 found[node.id] = _Signals(node, {"graph hop": hop[node.id]})
 
-    def score(self, entry: _Signals, req: QueryRequest, now: float) -> ScoreParts:
-        """The three parts of one candidate's score."""
-        rel, discounts = relevance(entry.node, entry.signals, req)
+    def score(self, entry: _Signals, req: QueryRequest, now: float, vocabulary: Vocabulary) -> ScoreParts:
+        """The three parts of one candidate's score.
+
+        A learning's relevance is also scaled by its specificity
+        (:func:`osmia.memory.statistics.specificity`): "Tests pass" ranks below every
+        learning that names something rare in the tenant.
+        """
+        c = self.config
+        rel, discounts = relevance(entry.node, entry.signals, req, c)
         node = entry.node
+        if node.kind is Kind.LEARNING and c.specificity_floor < 1.0 and SAME_TICKET not in entry.signals:
+            spec = specificity(node.content, vocabulary)
+            factor = round(c.specificity_floor + (1 - c.specificity_floor) * spec, 3)
+            if factor < 1.0:
+                rel *= factor
+                discounts = (*discounts, (factor, f"specificity {spec:.2f}"))
         return ScoreParts(
-            rel, node.confidence, recency(node.last_seen, now), tuple(entry.signals.items()), discounts
+            rel, node.confidence, recency(node.last_seen, now, c), tuple(entry.signals.items()), discounts
         )
+
+    async def _vocabulary(self, req: QueryRequest, found: dict[str, _Signals], now: float) -> Vocabulary:
+        """Rarity of every word of the candidate learnings and the spread of each of their sentences.
+
+        Rarity is ``1 − log(1 + df) / log(1 + N)`` with ``df`` the tenant's nodes holding
+        the word and ``N`` the tenant's nodes (at least ``specificity_min_nodes``); spread
+        is how many of the tenant's nodes hold the learning's whole sentence. Both come from
+        the full-text index, cached per tenant until the graph grows or shrinks by 10 %;
+        one query counts at most ``rarity_lookups_per_query`` new words and phrases.
+        """
+        c = self.config
+        if c.specificity_floor >= 1.0:
+            return Vocabulary()
+        # Only learnings that can make the section are worth counting: the strongest few by
+        # relevance × confidence × recency (the rest use whatever the cache already holds).
+        learnings = sorted(
+            (
+                (
+                    _noisy_or(e.signals.values()) * e.node.confidence * recency(e.node.last_seen, now, c),
+                    e.node,
+                )
+                for e in found.values()
+                if e.node.kind is Kind.LEARNING
+            ),
+            key=lambda pair: (-pair[0], pair[1].id),
+        )
+        contenders = [n for value, n in learnings if value >= c.min_score][: c.specificity_candidates]
+        terms: set[str] = set()
+        phrases: set[str] = set()
+        for node in contenders:
+            phrases.add(phrase(node.content))
+            if not lesson(node.content).strong:  # a named identifier is specific whatever its words
+                terms.update(query_terms(node.content))
+        if not terms:
+            return Vocabulary()
+        size = self._graph.node_count
+        if abs(size - self._tenant_size_at) > 0.1 * max(size, 1):
+            self._tenant_df.clear()
+            self._tenant_spread.clear()
+            self._tenant_size.clear()
+            self._tenant_size_at = size
+        if req.tenant not in self._tenant_size:
+            self._tenant_size[req.tenant] = await self._store.count("nodes", req.tenant)
+        cache = self._tenant_df.setdefault(req.tenant, {})
+        spread = self._tenant_spread.setdefault(req.tenant, {})
+        budget = c.rarity_lookups_per_query
+        new_phrases = sorted(p for p in phrases if p and p not in spread)[:budget]
+        if new_phrases:
+            spread.update(await self._store.learning_spread(new_phrases, req.tenant))
+        missing = sorted(t for t in terms if t not in cache)[: max(0, budget - len(new_phrases))]
+        if missing:
+            cache.update(await self._store.term_doc_counts(missing, tenant=req.tenant))
+        return Vocabulary(cache, max(c.specificity_min_nodes, self._tenant_size[req.tenant]), spread)
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int
     ) -> list[Candidate]:
         """Every candidate with its verdict, best first; the kept ones are the injection."""
         found = await self.candidates(req)
+        vocabulary = await self._vocabulary(req, found, now)
         scored = sorted(
-            ((self.score(e, req, now), e.node) for e in found.values()),
-            key=lambda pair: (-pair[0].score, pair[1].id),
+            ((self.score(e, req, now, vocabulary), e.node) for e in found.values()),
+            # Earlier attempts at the same ticket first, newest first; then by score.
+            key=lambda pair: (
+                pair[1].kind is not Kind.ATTEMPT,
+                -(pair[1].last_seen if pair[1].kind is Kind.ATTEMPT else pair[0].score),
+                pair[1].id,
+            ),
         )
         budget = token_budget - estimate_tokens(f"{HEADING}\n\n{PREAMBLE}\n\n")
         kept: list[Node] = []
@@ -264,45 +331,54 @@ class Ranker:
             return found
 
         for parts, node in scored:
-            verdict = self._verdict(node, parts, kept, max_facts, budget, bag, cost)
+            verdict = select(self.config, req, node, parts, kept, max_facts, budget, bag, cost)
             if verdict == "kept":
                 kept.append(node)
                 budget -= cost(node, parts)
             out.append(Candidate(node, parts, verdict == "kept", verdict))
         return out
 
-    @staticmethod
-    def _verdict(
-        node: Node,
-        parts: ScoreParts,
-        kept: list[Node],
-        max_facts: int,
-        budget: int,
-        bag: Callable[[Node], frozenset[str]],
-        cost: Callable[[Node, ScoreParts], int],
-    ) -> str:
-        if parts.relevance < MIN_RELEVANCE:
-            return f"dropped: relevance {parts.relevance:.2f} below {MIN_RELEVANCE}"
-        if parts.score < MIN_SCORE:
-            return f"dropped: score {parts.score:.3f} below {MIN_SCORE}"
-        if len(kept) >= max_facts:  # first of the checks that need the kept list: it is the cheapest
-            return f"dropped: max_facts_per_query ({max_facts}) reached"
-        mine = bag(node)
-        twin = next((k for k in kept if _jaccard(bag(k), mine) >= NEAR_TWIN), None)
-        if twin is not None:
-            return f"dropped: near-twin of {twin.id}"
-        cap = MAX_PER_KIND.get(node.kind, DEFAULT_MAX_PER_KIND)
-        group = _cap_group(node)
-        if sum(1 for k in kept if _cap_group(k) == group) >= cap:
-            scope = "repository" if group[1] else "tenant-wide"
-            return f"dropped: already {cap} {scope} {node.kind.value} nodes"
-        if cost(node, parts) > budget:
-            return "dropped: over the token budget"
-        return "kept"
+
+def select(
+    c: RankingConfig,
+    req: QueryRequest,
+    node: Node,
+    parts: ScoreParts,
+    kept: list[Node],
+    max_facts: int,
+    budget: int,
+    bag: Callable[[Node], frozenset[str]],
+    cost: Callable[[Node, ScoreParts], int],
+) -> str:
+    """The verdict on one candidate given what is already kept: ``kept`` or ``dropped: <why>``."""
+    if parts.relevance < c.min_relevance:
+        return f"dropped: relevance {parts.relevance:.2f} below {c.min_relevance}"
+    if parts.score < c.min_score:
+        return f"dropped: score {parts.score:.3f} below {c.min_score}"
+    if c.gate_generic_statistics:
+        gated = generic_statistic_verdict(node, req)
+        if gated:
+            return f"dropped: {gated}"
+    if len(kept) >= max_facts:  # first of the checks that need the kept list: it is the cheapest
+        return f"dropped: max_facts_per_query ({max_facts}) reached"
+    mine = bag(node)
+    twin = next(
+        (k for k in kept if node.kind is not Kind.ATTEMPT and _jaccard(bag(k), mine) >= c.near_twin), None
+    )
+    if twin is not None:
+        return f"dropped: near-twin of {twin.id}"
+    cap = c.cap(node.kind)
+    group = _cap_group(node)
+    if sum(1 for k in kept if _cap_group(k) == group) >= cap:
+        scope = "repository" if group[1] else "tenant-wide"
+        return f"dropped: already {cap} {scope} {node.kind.value} nodes"
+    if cost(node, parts) > budget:
+        return "dropped: over the token budget"
+    return "kept"
 
 
 def _cap_group(node: Node) -> tuple[Kind, bool]:
-    """What :data:`MAX_PER_KIND` counts together: one kind, about a repository or tenant-wide.
+    """What ``RankingConfig.max_per_kind`` counts together: one kind, about a repository or tenant-wide.
 
     A repository's own patterns (its failure mode) and tenant-wide ones (success
     rates, durations) answer different questions; sharing one cap, the

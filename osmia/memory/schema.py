@@ -199,6 +199,29 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT OR REPLACE INTO meta (key, value) VALUES ('decay_epoch', '0');
     DELETE FROM meta WHERE key = 'prune_threshold';
     """,
+    # v7 (retrieval v2): the ticket of each run (a retry is told about earlier attempts first),
+    # the engines a fallback rescued it from (each counts as a failure of that engine in the
+    # statistics, kept by the triggers below), and an index of the valid lessons and test facts
+    # of a repository (extraction compares a new learning or test name with them).
+    """
+    ALTER TABLE runs ADD COLUMN ticket_id TEXT NOT NULL DEFAULT '';
+    ALTER TABLE runs ADD COLUMN failed_engines TEXT NOT NULL DEFAULT '[]';
+    CREATE INDEX runs_ticket ON runs (tenant, ticket_id) WHERE ticket_id != '';
+    CREATE INDEX nodes_lessons ON nodes (tenant, repository, kind)
+        WHERE valid_to IS NULL AND kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed');
+    CREATE TRIGGER runs_attempts_insert AFTER INSERT ON runs WHEN new.failed_engines != '[]' BEGIN
+        INSERT INTO run_stats
+            SELECT new.tenant, value, new.task_type, new.language, 1, 0, 0, 0
+            FROM json_each(new.failed_engines) WHERE value != new.engine
+        ON CONFLICT DO UPDATE SET runs = runs + 1;
+    END;
+    CREATE TRIGGER runs_attempts_delete AFTER DELETE ON runs WHEN old.failed_engines != '[]' BEGIN
+        UPDATE run_stats SET runs = runs - 1
+        WHERE tenant = old.tenant AND task_type = old.task_type AND language = old.language
+            AND engine IN (SELECT value FROM json_each(old.failed_engines) WHERE value != old.engine);
+        DELETE FROM run_stats WHERE runs <= 0;
+    END;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -39,6 +39,8 @@ from osmia.memory.portable import (
 )
 from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker, to_injected
+from osmia.memory.ranking import DEFAULT as DEFAULT_RANKING
+from osmia.memory.ranking import RankingConfig
 from osmia.memory.sanitize import sanitized
 from osmia.memory.store import (
     EPOCH_KEY,
@@ -109,6 +111,8 @@ def request_for(run: TaskRun) -> QueryRequest:
         task_type=ticket.task_type,
         language=run.repository.language,
         text=" ".join(p for p in (ticket.title, ticket.description, " ".join(ticket.labels)) if p),
+        ticket_id=ticket.id,
+        run_key=run.run_key,
     )
 
 
@@ -127,11 +131,17 @@ class Memory:
     """The knowledge graph of one database file. Create with :meth:`open`."""
 
     def __init__(
-        self, store: Store, settings: MemorySettings, clock: Callable[[], float], *, update_gauges: bool
+        self,
+        store: Store,
+        settings: MemorySettings,
+        clock: Callable[[], float],
+        *,
+        update_gauges: bool,
+        ranking: RankingConfig = DEFAULT_RANKING,
     ) -> None:
         self._store = store
         self._graph = KnowledgeGraph(store)
-        self._ranker = Ranker(store, self._graph)
+        self._ranker = Ranker(store, self._graph, ranking)
         self._settings = settings
         self._clock = clock
         self._lock = asyncio.Lock()
@@ -149,6 +159,7 @@ class Memory:
         update_gauges: bool = True,
         deferred_checkpoints: bool = False,
         read_only: bool = False,
+        ranking: RankingConfig = DEFAULT_RANKING,
     ) -> Memory:
         """Open the database, count its nodes and apply missed decay cycles once.
 
@@ -165,7 +176,7 @@ class Memory:
             read_only=read_only,
         )
         catch_up = catch_up and not read_only
-        memory = cls(store, settings, clock, update_gauges=update_gauges)
+        memory = cls(store, settings, clock, update_gauges=update_gauges, ranking=ranking)
         try:
             await memory._graph.load()
             if catch_up:
@@ -184,6 +195,11 @@ class Memory:
     def settings(self) -> MemorySettings:
         """The settings this memory was opened with."""
         return self._settings
+
+    @property
+    def ranking(self) -> RankingConfig:
+        """The ranking configuration queries use (``explain`` prints it)."""
+        return self._ranker.config
 
     @property
     def graph(self) -> KnowledgeGraph:

@@ -75,8 +75,10 @@ NODE_SELECT = node_select()
 _FIXED_NODE_COLUMNS = frozenset({"id", "type", "tenant", "kind", "key"})
 RUN_COLUMNS = (
     "run_key, ref, tenant, repository, language, engine, task_type, success, "
-    "failure_class, duration, finished_at, nodes, edges"
+    "failure_class, duration, finished_at, nodes, edges, ticket_id, failed_engines"
 )
+# Defaults of the columns later schema versions added, for run rows exported before them.
+_RUN_COLUMN_DEFAULTS: tuple[Any, ...] = ("", "[]")
 
 
 def run_id(run_key: str) -> int:
@@ -426,11 +428,11 @@ class Store:
     async def insert_run(self, run: RunSummary, nodes: int, edges: int) -> None:
         """Record a processed TaskRun (idempotency and statistics)."""
         await self._conn.execute(
-            f"INSERT INTO runs ({RUN_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+            f"INSERT INTO runs ({RUN_COLUMNS}) VALUES ({', '.join('?' * 15)})",
             (
                 run.run_key, run.ref, run.tenant, run.repository, run.language, run.engine,
                 run.task_type, int(run.success), run.failure_class, run.duration_seconds,
-                run.finished_at, nodes, edges,
+                run.finished_at, nodes, edges, run.ticket_id, json.dumps(list(run.failed_engines)),
             ),
         )  # fmt: skip
 
@@ -570,14 +572,54 @@ class Store:
         )
         return [(node_from_row(r), float(r[-1])) for r in rows]
 
-    async def term_doc_counts(self, terms: Sequence[str]) -> dict[str, int]:
-        """How many nodes the full-text index matches for each term (tokenised, stemmed, as it indexes)."""
+    async def term_doc_counts(self, terms: Sequence[str], tenant: str | None = None) -> dict[str, int]:
+        """How many nodes the full-text index matches for each term (tokenised, stemmed, as it indexes),
+        optionally only one tenant's."""
         counts: dict[str, int] = {}
+        if tenant is None:
+            sql, extra = "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", tuple[str, ...]()
+        else:
+            # CROSS JOIN keeps the full-text index first: otherwise SQLite may walk the tenant's
+            # nodes and evaluate the MATCH once per row (seconds at 10k nodes).
+            sql = (
+                "SELECT count(*) FROM nodes_fts CROSS JOIN nodes n ON n.seq = nodes_fts.rowid "
+                "WHERE nodes_fts MATCH ? AND n.tenant = ?"
+            )
+            extra = (tenant,)
         for term in terms:
             phrase = '"' + term.replace('"', '""') + '"'
-            found = await self._scalar("SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", (phrase,))
+            found = await self._scalar(sql, (phrase, *extra))
             counts[term] = int(found)
         return counts
+
+    async def learning_spread(self, sentences: Sequence[str], tenant: str) -> dict[str, int]:
+        """In how many repositories of ``tenant`` a learning states each sentence (a full-text phrase)."""
+        counts: dict[str, int] = {}
+        for sentence in sentences:
+            phrase = '"' + sentence.replace('"', '""') + '"'
+            found = await self._scalar(
+                "SELECT count(DISTINCT n.repository) FROM nodes_fts CROSS JOIN nodes n "
+                "ON n.seq = nodes_fts.rowid WHERE nodes_fts MATCH ? AND n.tenant = ? AND n.kind = 'learning'",
+                (phrase, tenant),
+            )
+            counts[sentence] = int(found)
+        return counts
+
+    async def lesson_nodes(self, tenant: str, repository: str, kinds: Sequence[str]) -> list[Node]:
+        """Valid learnings or test facts of one repository (the ``nodes_lessons`` partial index)."""
+        marks = ", ".join("?" * len(kinds))
+        return await self._nodes(
+            f"tenant = ? AND repository = ? AND kind IN ({marks}) AND valid_to IS NULL "
+            "AND kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed') ORDER BY id",
+            (tenant, repository, *kinds),
+        )
+
+    async def nodes_by_key_prefix(self, tenant: str, prefix: str, limit: int) -> list[Node]:
+        """Nodes of one tenant whose key starts with ``prefix``, newest first (a range of the key index)."""
+        return await self._nodes(
+            "tenant = ? AND key >= ? AND key < ? ORDER BY last_seen DESC, id LIMIT ?",
+            (tenant, prefix, prefix + "\U0010ffff", limit),
+        )
 
     async def iter_nodes(self, tenant: str | None = None) -> list[Node]:
         """Every node (optionally one tenant's), in id order."""
@@ -729,8 +771,10 @@ class Store:
 
     async def insert_run_rows(self, rows: Sequence[Sequence[Any]]) -> None:
         """Bulk insert raw run rows (import)."""
+        width = len(RUN_COLUMNS.split(", "))
+        padded = [(*r, *_RUN_COLUMN_DEFAULTS[len(r) - width :]) if len(r) < width else tuple(r) for r in rows]
         await self._conn.executemany(
-            f"INSERT INTO runs ({RUN_COLUMNS}) VALUES ({', '.join('?' * 13)})", [tuple(r) for r in rows]
+            f"INSERT INTO runs ({RUN_COLUMNS}) VALUES ({', '.join('?' * width)})", padded
         )
 
     async def meta_items(self) -> dict[str, str]:

@@ -35,6 +35,7 @@ class Kind(StrEnum):
     LEARNING = "learning"
     PATTERN = "pattern"
     ENGINE_PROFILE = "engine_profile"
+    ATTEMPT = "attempt"
 
     @property
     def label(self) -> str:
@@ -62,6 +63,7 @@ _LABELS = {
     Kind.LEARNING: "Learning",
     Kind.PATTERN: "Pattern",
     Kind.ENGINE_PROFILE: "Engine profile",
+    Kind.ATTEMPT: "Earlier attempt",
 }
 
 
@@ -135,6 +137,9 @@ class Observation:
     # Patterns and profiles are recomputed: their content and confidence are
     # replaced, not reinforced.
     recomputed: bool = False
+    # Kept only if it turns out to be about a node that already exists (a test named without
+    # its class, which may or may not be a test): see osmia.memory.resolve.
+    tentative: bool = False
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,9 @@ class RunSummary:
     failure_class: str
     duration_seconds: float | None
     finished_at: float
+    ticket_id: str = ""
+    # Engines that failed this run before a fallback took over (each counts as a failure of its own).
+    failed_engines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -179,6 +187,8 @@ class QueryRequest:
     task_type: str = ""
     language: str = ""
     text: str = ""
+    ticket_id: str = ""
+    run_key: str = ""  # the run asking (its own attempt, when it has one, is not news to it)
 
 
 @dataclass(frozen=True)

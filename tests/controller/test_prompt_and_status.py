@@ -13,7 +13,7 @@ SECTION = "## Prior Knowledge\n\nRecalled.\n\n- **Learning** (confidence 0.40, f
 
 
 def test_prompt_sections_come_in_contract_order() -> None:
-    prompt = render_prompt(make_run("r", finished=False), SECTION)
+    prompt = render_prompt(make_run("r", ticket="PROJ-1", finished=False), SECTION)
     marks = [
         "# Task PROJ-1: Fix login race",
         "Login fails",

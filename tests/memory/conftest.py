@@ -49,12 +49,21 @@ def make_run(
     phase: str | None = None,
     namespace: str = "agents",
     finished: bool = True,
+    ticket: str = "",
 ) -> TaskRun:
-    """A TaskRun as the extractor sees it; ``finished=False`` leaves the status out."""
+    """A TaskRun as the extractor sees it; ``finished=False`` leaves the status out.
+
+    Each run works its own ticket (``PROJ-<name>``) unless ``ticket`` names one.
+    """
     spec: dict[str, Any] = {
         "flow": flow,
         "engine": engine,
-        "ticket": {"id": "PROJ-1", "title": title, "description": description, "type": task_type},
+        "ticket": {
+            "id": ticket or f"PROJ-{name}",
+            "title": title,
+            "description": description,
+            "type": task_type,
+        },
     }
     if repo:
         spec["repository"] = {"url": repo, "language": language}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,16 +12,8 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from osmia.memory.prompt import HEADING
-from osmia.memory.query import (
-    DISCOUNT_OTHER_TASK_TYPE,
-    DISCOUNT_PATTERN_OTHER_TASK_TYPE,
-    MIN_RELEVANCE,
-    RECENCY_HALF_LIFE_DAYS,
-    SIGNAL_ENGINE,
-    Ranker,
-    recency,
-    relevance,
-)
+from osmia.memory.query import recency, relevance, select
+from osmia.memory.ranking import DEFAULT
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.types import Kind, Node, QueryRequest, ScoreParts, Subject
 from tests.memory.conftest import DAY, Clock, make_run
@@ -110,9 +103,16 @@ async def test_token_budget_limits_the_section(tmp_path: Path, clock: Clock) -> 
 
 
 async def test_near_twins_are_not_both_injected(memory: Memory) -> None:
-    await memory.ingest(make_run("a", learnings=("Always run go vet before pushing changes to the api",)))
+    # One repository merges the two (a paraphrase); two repositories keep a node each.
     await memory.ingest(
-        make_run("b", learnings=("Always run go vet before pushing changes to the api repo",))
+        make_run("a", learnings=("Concurrent login requests race on the session cache; set `SESSION_TTL`",))
+    )
+    await memory.ingest(
+        make_run(
+            "b",
+            repo=OTHER,
+            learnings=("Set `SESSION_TTL`: concurrent login requests race on the session cache",),
+        )
     )
     explained = await memory.explain(make_run("q", finished=False))
     learnings = [c for c in explained if c.node.kind.value == "learning"]
@@ -145,7 +145,7 @@ async def test_hostile_stored_text_cannot_escape_the_section(memory: Memory) -> 
 
 
 def test_recency_halves_every_half_life() -> None:
-    half = RECENCY_HALF_LIFE_DAYS * DAY
+    half = DEFAULT.recency_half_life_days * DAY
     assert recency(0.0, 0.0) == 1.0
     assert abs(recency(0.0, half) - 0.5) < 1e-9
     assert abs(recency(0.0, 2 * half) - 0.25) < 1e-9
@@ -219,15 +219,15 @@ def _node(key: str, kind: Kind, **subject: str) -> Node:
 
 def test_a_pattern_about_another_task_type_is_discounted_more_than_a_fact() -> None:
     req = QueryRequest(tenant="ticketing", engine="codex", task_type="feature", language="go")
-    signals = {"engine": SIGNAL_ENGINE}
+    signals = {"engine": DEFAULT.signal_engine}
     pattern = _node("p", Kind.PATTERN, engine="codex", task_type="bug", language="go")
     failure = _node("f", Kind.FAILURE, engine="codex", task_type="bug")
     pattern_value, pattern_why = relevance(pattern, signals, req)
     failure_value, _ = relevance(failure, signals, req)
-    assert pattern_value == pytest.approx(SIGNAL_ENGINE * DISCOUNT_PATTERN_OTHER_TASK_TYPE)
-    assert pattern_value < MIN_RELEVANCE  # engine-only evidence about another task type: dropped
-    assert failure_value == pytest.approx(SIGNAL_ENGINE * DISCOUNT_OTHER_TASK_TYPE)
-    assert pattern_why == ((DISCOUNT_PATTERN_OTHER_TASK_TYPE, "other task type"),)
+    assert pattern_value == pytest.approx(DEFAULT.signal_engine * DEFAULT.discount_pattern_other_task_type)
+    assert pattern_value < DEFAULT.min_relevance  # engine-only evidence about another task type: dropped
+    assert failure_value == pytest.approx(DEFAULT.signal_engine * DEFAULT.discount_other_task_type)
+    assert pattern_why == ((DEFAULT.discount_pattern_other_task_type, "other task type"),)
 
 
 def test_repository_and_tenant_wide_nodes_of_a_kind_are_capped_apart() -> None:
@@ -236,8 +236,13 @@ def test_repository_and_tenant_wide_nodes_of_a_kind_are_capped_apart() -> None:
     another_rate = _node("rate9", Kind.PATTERN, engine="codex", task_type="bug")
     parts = ScoreParts(0.9, 0.9, 1.0)
 
+    config = replace(DEFAULT, gate_generic_statistics=False)  # the cap alone (these are not real rates)
+    req = QueryRequest(tenant="ticketing", engine="codex", task_type="bug")
+
     def verdict(node: Node, kept: list[Node]) -> str:
-        return Ranker._verdict(node, parts, kept, 10, 10_000, lambda n: frozenset({n.key}), lambda n, p: 10)
+        return select(
+            config, req, node, parts, kept, 10, 10_000, lambda n: frozenset({n.key}), lambda n, p: 10
+        )
 
     assert verdict(failure_mode, tenant_wide) == "kept"
     assert verdict(another_rate, tenant_wide) == "dropped: already 2 tenant-wide pattern nodes"

@@ -1,0 +1,282 @@
+"""Lessons: when two learnings say the same thing, when a newer one replaces an older one,
+and whether one says anything at all.
+
+Lexical and deterministic. A lesson's **identifiers** (code spans, commands,
+paths, environment variables, flags, versions, dotted and snake/camel-case
+names) are strong evidence: two lessons that share a distinctive identifier and
+agree on some of their other words are one lesson; two lessons whose
+identifiers are all different are two. Without identifiers, English stems
+decide (``regenerate``/``regenerated``, ``queries``/``query``).
+
+A newer lesson **supersedes** an older one about the same subject when it gives
+another version of the same tool or runtime (``numpy 1.26`` → ``numpy 2.x``),
+another value for the same setting (``TIMEOUT=30`` → ``TIMEOUT=60``), or says it
+replaces what the older one named ("use `uv` instead of `pip`").
+
+The decision is measured on a labelled set of several hundred pairs
+(``benchmarks/lesson_pairs.py``; docs/performance.md has the figures).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from osmia.memory.text import STOPWORDS, TEMPLATE_WORDS, stems
+
+# Words that carry no lesson on their own: with nothing else, a learning is not worth storing.
+_GENERIC_TEXT = (
+    "test tests tested testing pass passes passed passing green good looks look looked fine ok okay "
+    "done works worked work working lgtm ran run running all everything nothing code build builds built "
+    "ci fixed fix fixes issue ticket pr merged pushed push pushing committed commit verified verify checked "
+    "check again locally suite now still really well great correct correctly went smoothly smooth "
+    "successful successfully complete completed finished finish straightforward simple easy change changes "
+    "changed updated update before after it this that things thing stuff as expected problem problems "
+    "no none worked first try all green nice clean cleanly"
+)
+GENERIC_WORDS = frozenset(_GENERIC_TEXT.split())
+# Command heads shared by many lessons: an identifier made only of these is not distinctive.
+_COMMON_HEADS_TEXT = (
+    "make run go npm npx yarn pnpm cargo python python3 pip poetry uv git test tests build install "
+    "docker kubectl helm mvn gradle gradlew ./gradlew bash sh sudo node java rustc pytest tox nox"
+)
+_COMMON_HEADS = frozenset(_COMMON_HEADS_TEXT.split())
+_RUNTIMES_TEXT = (
+    "node nodejs python go golang java jdk ruby rust rustc php dotnet kotlin scala elixir erlang deno bun "
+    "terraform helm kubernetes k8s postgres postgresql mysql redis"
+)
+RUNTIMES = frozenset(_RUNTIMES_TEXT.split())
+
+_SPAN = re.compile(r"`([^`]{1,200})`")
+_PATH = re.compile(r"(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.*-]*|\b[\w-]+\.(?:[a-z]{1,5})\b")
+_ENV = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
+_FLAG = re.compile(r"(?<![\w-])--?[a-zA-Z][\w-]*")
+_CODE_WORD = re.compile(
+    r"\b(?:[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[a-z0-9]+(?:_[a-z0-9]+)+|\w+(?:::\w+)+|[a-z]{3,}(?:-[a-z0-9]{3,})+)\b"
+    r"|(?<![\w/])\.[a-z][\w.-]+"  # dotfiles: .nvmrc, .sqlx
+)
+# A tool's subcommand is an identifier even without a code span: "make links", "terraform fmt".
+_COMMAND = re.compile(
+    r"(?i)\b(?:make|cargo(?:\s+\+\w+)?|npm\s+run|pnpm|yarn|npx|\./gradlew|gradlew|gradle|mvn|poetry|uv|"
+    r"terraform|helm|kubectl|tflint|alembic|mockery|vale|pre-commit)\s+([a-z][\w:-]+)"
+)
+_VERSION = re.compile(
+    r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v))?\s*(?:@|==|>=|<=|~=|<|>|\^|~|\s|v)\s*"
+    r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?![\w.])"
+)
+_SETTING = re.compile(r"\b([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*[=:]\s*([\w./:@-]+)")
+_REPLACES = re.compile(
+    r"(?i)\binstead\s+of\b|\bno\s+longer\b|\breplac(?:ed|es|e)\b|\bdeprecated\b|\bswitched\b|\bmigrated\b"
+    r"|\bnot\s+any\s*more\b|\banymore\b|\bmoved\s+(?:from|to)\b|\bnow\b"
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]*")
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What the matcher compares: identifiers, stems, versions and settings of one learning."""
+
+    text: str
+    identifiers: frozenset[str]  # identifier atoms, lower-case
+    # The unmistakable ones (a path, flag, variable, version, dotted or mixed-case name): a lesson
+    # naming one the other lacks is about something else. Plain words in a code span and
+    # hyphenated words ("hand-edit") are identifiers for matching, not for telling lessons apart.
+    strong: frozenset[str]
+    words: frozenset[str]  # English stems of the content words (identifier parts included)
+    versions: tuple[tuple[str, str], ...]  # (tool, version)
+    settings: tuple[tuple[str, str], ...]  # (name, value)
+
+    @property
+    def specific(self) -> bool:
+        """True when the learning says something: an identifier, or two words beyond the generic ones."""
+        if self.identifiers or self.versions or self.settings:
+            return True
+        content = [w.lower() for w in _WORD.findall(self.text)]
+        informative = {w for w in content if w not in STOPWORDS and w not in GENERIC_WORDS and len(w) > 2}
+        return len(informative) >= 2
+
+
+_STRONG_MARK = re.compile(r"[/._:@=]|\d|^-|[a-z][A-Z]|^[A-Z]{2,}")
+
+
+def _atoms(text: str) -> tuple[set[str], set[str]]:
+    """Identifier atoms (code-span tokens, paths, env vars, flags, code-style words) and the strong ones."""
+    found: set[str] = set()
+    strong: set[str] = set()
+
+    def add(token: str, original: str) -> None:
+        found.add(token)
+        if _STRONG_MARK.search(original):
+            strong.add(token)
+
+    rest = text
+    for span in _SPAN.findall(text):
+        for token in span.split():
+            raw = token.strip(",;:'\"()")
+            token = raw.lower()
+            if token and token not in _COMMON_HEADS and token not in STOPWORDS and len(token) > 1:
+                add(token, raw)
+        rest = rest.replace(f"`{span}`", " ")
+    for pattern in (_PATH, _ENV, _FLAG, _CODE_WORD):
+        for m in pattern.finditer(rest):
+            raw = m.group(0).rstrip(".,;:")
+            token = raw.lower()
+            if len(token) > 2 and token not in _COMMON_HEADS and not token.replace(".", "").isdigit():
+                add(token, raw)
+    for m in _COMMAND.finditer(rest):
+        token = m.group(1).lower()
+        if token not in GENERIC_WORDS and token not in STOPWORDS and token not in _COMMON_HEADS:
+            add(token, m.group(1))
+    for tool, version in _versions(text):
+        add(f"{tool}@{version}", "@")
+    return found, strong
+
+
+def _versions(text: str) -> tuple[tuple[str, str], ...]:
+    out = []
+    for tool, version in _VERSION.findall(text.replace("`", " ")):
+        tool = tool.lower()
+        if tool in STOPWORDS or tool in GENERIC_WORDS or tool.isdigit() or len(tool) < 2:
+            continue
+        if "." in version or tool in RUNTIMES:
+            out.append((tool, version.lower()))
+    return tuple(dict.fromkeys(out))
+
+
+def _settings(text: str) -> tuple[tuple[str, str], ...]:
+    out = []
+    for name, value in _SETTING.findall(text.replace("`", " ")):
+        if name.lower() in STOPWORDS or name.startswith("http"):
+            continue
+        out.append((name.lower().lstrip("-"), value.lower()))
+    return tuple(dict.fromkeys(out))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def lesson(text: str) -> Lesson:
+    """The comparable form of a learning (cached: the same stored learnings are compared again and again)."""
+    words = {w for w in stems(text) if w not in STOPWORDS and w not in TEMPLATE_WORDS and not w.isdigit()}
+    found, strong = _atoms(text)
+    return Lesson(
+        text=text,
+        identifiers=frozenset(found),
+        strong=frozenset(strong),
+        words=frozenset(w for w in words if len(w) > 1),
+        versions=_versions(text),
+        settings=_settings(text),
+    )
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    """Overlap coefficient: shared share of the smaller set."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / min(len(a), len(b))
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def _newer_version(a: Lesson, b: Lesson) -> bool:
+    """Both name one tool with versions that disagree (neither is a prefix of the other)."""
+    theirs: dict[str, set[str]] = {}
+    for tool, version in b.versions:
+        theirs.setdefault(tool, set()).add(version)
+    for tool, version in a.versions:
+        for other in theirs.get(tool, ()):
+            x, y = _version_parts(version), _version_parts(other)
+            n = min(len(x), len(y))
+            if x[:n] != y[:n]:
+                return True
+    return False
+
+
+def _version_parts(version: str) -> list[str]:
+    return [p for p in version.split(".") if p not in ("x", "*")]
+
+
+def _other_value(a: Lesson, b: Lesson) -> bool:
+    theirs = dict(b.settings)
+    return any(name in theirs and theirs[name] != value for name, value in a.settings)
+
+
+def _found_in(ident: str, other: Lesson) -> bool:
+    """An identifier of one lesson appears in the other: as (part of) an identifier, or in its words."""
+    for mine in other.identifiers:
+        if ident == mine:
+            return True
+        if "@" not in ident + mine and len(ident) > 3 and len(mine) > 3 and (ident in mine or mine in ident):
+            return True
+    if "@" in ident:
+        return False
+    parts = [p for p in re.split(r"[^a-z0-9]+", ident) if len(p) > 2 and not p.isdigit()]
+    return bool(parts) and all(stems(p) <= other.words for p in parts)
+
+
+def _identifier_split(a: Lesson, b: Lesson) -> tuple[int, int, int]:
+    """(shared, only in a, only in b) counts of identifiers (``strong_only``: unshared strong ones only)."""
+    shared = sum(1 for i in a.identifiers if _found_in(i, b))
+    only_a = sum(1 for i in a.identifiers if not _found_in(i, b))
+    only_b = sum(1 for i in b.identifiers if not _found_in(i, a))
+    return shared, only_a, only_b
+
+
+def _strong_only(a: Lesson, b: Lesson) -> tuple[int, int]:
+    return sum(1 for i in a.strong if not _found_in(i, b)), sum(1 for i in b.strong if not _found_in(i, a))
+
+
+def similarity(a: Lesson, b: Lesson) -> float:
+    """How alike two lessons' words are, in [0, 1]: the mean of overlap and Jaccard of their stems."""
+    return (_overlap(a.words, b.words) + _jaccard(a.words, b.words)) / 2
+
+
+# Thresholds, set on the tuning half of the labelled pairs (benchmarks/lesson_pairs.py).
+SAME_WITH_IDENTIFIER = 0.1  # shared identifiers, none on either side that the other lacks
+SAME_WITH_EXTRA_IDENTIFIER = 0.15  # shared identifiers, and one side names something more
+SAME_DESPITE_OTHER_STRONG = 0.8  # ... and both name unmistakable things (paths, variables) the other lacks
+SAME_DESPITE_OTHER_IDENTIFIERS = 0.5  # shared identifiers, but each side names things the other does not
+SAME_ONE_SIDED = 0.5  # only one side has identifiers, the other does not mention them
+SAME_WITHOUT_IDENTIFIER = 0.35
+
+
+def same_lesson(a: Lesson, b: Lesson) -> bool:
+    """True when ``a`` and ``b`` state one lesson (so the newer reinforces the older)."""
+    if a.text == b.text:
+        return True
+    if _newer_version(a, b) or _other_value(a, b) or _replaces(a, b) or _replaces(b, a):
+        return False
+    sim = similarity(a, b)
+    shared, only_a, only_b = _identifier_split(a, b)
+    if shared:
+        strong_a, strong_b = _strong_only(a, b)
+        if strong_a and strong_b:
+            return sim >= SAME_DESPITE_OTHER_STRONG
+        if only_a and only_b:
+            return sim >= SAME_DESPITE_OTHER_IDENTIFIERS
+        return sim >= (SAME_WITH_EXTRA_IDENTIFIER if strong_a or strong_b else SAME_WITH_IDENTIFIER)
+    if a.identifiers and b.identifiers:
+        return False  # each names its own things: two lessons
+    if a.strong or b.strong:
+        return sim >= SAME_ONE_SIDED
+    return sim >= SAME_WITHOUT_IDENTIFIER
+
+
+def _replaces(new: Lesson, old: Lesson) -> bool:
+    """``new`` says it replaces something ``old`` named ("`uv` instead of `pip`", "replaced by bun")."""
+    if not _REPLACES.search(new.text):
+        return False
+    shared, only_new, _only_old = _identifier_split(new, old)
+    return shared > 0 and only_new > 0 and similarity(new, old) >= 0.2
+
+
+def supersedes(new: Lesson, old: Lesson) -> bool:
+    """True when ``new`` replaces ``old``: another version, another value, or "instead of" what it named."""
+    if new.text == old.text:
+        return False
+    if _newer_version(new, old) or _other_value(new, old):
+        return _overlap(new.words, old.words) >= 0.2
+    return _replaces(new, old)

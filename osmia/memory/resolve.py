@@ -1,0 +1,131 @@
+"""Which node an observation is about, before it is merged.
+
+An observation's key is exact: a learning is keyed by its words, a test fact by
+the test's canonical name. Two observations that mean the same thing can still
+differ, so before merging, each one of a run is compared with what its
+repository already holds:
+
+* a **learning** that restates a stored lesson in other words takes that
+  lesson's key, so it reinforces it (:func:`osmia.memory.lessons.same_lesson`);
+  one that replaces a stored lesson (another version, another value, "instead
+  of") closes it (:func:`osmia.memory.lessons.supersedes`);
+* a **test fact** whose test the repository already knows under another form
+  (``test_resume`` vs ``tests/test_s3.py::test_resume``,
+  ``CacheIT.evicts`` vs ``CacheIT > evicts()``) takes that test's canonical
+  name, so "fixed" closes the right node; a *tentative* one (an identifier that
+  may not be a test at all) is kept only when it names a known flaky or failing test.
+
+Reads one indexed range per repository (``nodes_lessons``); runs inside the
+caller's transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from osmia.memory import test_ids
+from osmia.memory.lessons import Lesson, lesson, same_lesson, similarity, supersedes
+from osmia.memory.store import Store
+from osmia.memory.types import Kind, Node, Observation
+
+TEST_KINDS = (Kind.FLAKY_TEST, Kind.FAILING_TEST, Kind.TEST_FIXED)
+_OPEN_TEST_KINDS = (Kind.FLAKY_TEST, Kind.FAILING_TEST)
+
+
+async def resolve(store: Store, tenant: str, observations: list[Observation]) -> list[Observation]:
+    """``observations`` with keys pointing at the nodes they are about (see the module docstring)."""
+    wanted = {o.subject.repository for o in observations if o.kind is Kind.LEARNING or o.kind in TEST_KINDS}
+    if not wanted:
+        return observations
+    known: dict[str, list[Node]] = {}
+    for repository in sorted(wanted):
+        known[repository] = await store.lesson_nodes(
+            tenant, repository, [k.value for k in (Kind.LEARNING, *TEST_KINDS)]
+        )
+    out: list[Observation] = []
+    batch: dict[str, list[tuple[str, Lesson]]] = {}
+    for obs in observations:
+        nodes = known.get(obs.subject.repository, [])
+        if obs.kind in TEST_KINDS:
+            resolved = resolve_test(obs, nodes)
+            if resolved is not None:
+                out.append(resolved)
+        elif obs.kind is Kind.LEARNING:
+            seen = batch.setdefault(obs.subject.repository, [])
+            resolved = resolve_lesson(obs, nodes, seen)
+            if resolved is not None:
+                out.append(resolved)
+                seen.append((resolved.key, lesson(obs.content)))
+        else:
+            out.append(obs)
+    return out
+
+
+def _canonical(key: str) -> str:
+    """``flaky_test:<repo>:<canonical test>`` → the canonical test name."""
+    return key.split(":", 2)[2] if key.count(":") >= 2 else key
+
+
+def _test_id(canonical: str) -> test_ids.TestId:
+    scope, sep, leaf = canonical.rpartition("::")
+    return test_ids.TestId(scope, leaf) if sep else test_ids.TestId("", canonical)
+
+
+def resolve_test(obs: Observation, nodes: list[Node]) -> Observation | None:
+    """A test fact keyed by the form of the test the repository already knows (None: drop it)."""
+    mention = _test_id(_canonical(obs.key))
+    tests = [n for n in nodes if n.kind in TEST_KINDS]
+    candidates = tests if not obs.tentative else [n for n in tests if n.kind in _OPEN_TEST_KINDS]
+    found = test_ids.resolve(mention, (_test_id(_canonical(n.key)) for n in candidates))
+    if found is None:
+        return None if obs.tentative else obs
+    if found.key == mention.key:
+        return replace(obs, tentative=False)
+
+    def rekey(key: str) -> str:
+        return key[: len(key) - len(_canonical(key))] + found.key
+
+    return replace(
+        obs,
+        key=rekey(obs.key),
+        replaces=tuple(rekey(k) for k in obs.replaces),
+        tentative=False,
+    )
+
+
+def resolve_lesson(
+    obs: Observation, nodes: list[Node], batch: list[tuple[str, Lesson]]
+) -> Observation | None:
+    """The learning as a reinforcement of the stored lesson it restates, or new (closing any it replaces).
+
+    None when the same run already reported that lesson (one run counts once).
+    """
+    mine = lesson(obs.content)
+    for _key, other in batch:
+        if _related(mine, other) and same_lesson(mine, other):
+            return None
+    best: tuple[float, str, Node] | None = None
+    replaced: list[str] = []
+    for node in nodes:
+        if node.kind is not Kind.LEARNING:
+            continue
+        theirs = lesson(node.content)
+        if not _related(mine, theirs):
+            continue
+        if same_lesson(mine, theirs):
+            sim = similarity(mine, theirs)
+            if best is None or (sim, node.key) > (best[0], best[1]):
+                best = (sim, node.key, node)
+        elif supersedes(mine, theirs):
+            replaced.append(node.key)
+    if best is not None:
+        node = best[2]
+        return replace(obs, key=node.key, content=node.content)
+    if replaced:
+        return replace(obs, replaces=(*obs.replaces, *sorted(replaced)))
+    return obs
+
+
+def _related(a: Lesson, b: Lesson) -> bool:
+    """A cheap pre-check: two lessons with nothing in common are not compared further."""
+    return len(a.words & b.words) >= 2 or bool(a.identifiers & b.identifiers)

@@ -1,0 +1,113 @@
+"""What a statistic or a learning says: the gate for tenant-wide statistics and a learning's specificity.
+
+**Generic statistics are gated.** A tenant-wide statistic (an engine profile, a
+success-rate pattern, a duration pattern) enters a section only when it is
+about the ticket's engine *and* task type and says something about them: a
+strength or a weakness. A rate in the mixed band, a profile that names the
+task type neither as a strength nor as a weakness, a duration (about every
+engine), a rate about another language: none of these tells this run anything.
+
+**Informative beats frequent.** A learning's specificity is 1 when it names an
+unmistakable identifier (a path, variable, flag, version, code-style name), else
+measured from the tenant's own vocabulary: the rarity of its words (``1 − log(1 + df) / log(1 + N)``
+over the tenant's nodes; the mean of its two rarest words), divided by the square
+root of its *spread*: in how many of the tenant's repositories a learning states
+the same sentence (an FTS5 phrase count; attempts restating it do not count).
+A lesson about one repository has spread 1; "Ran go test ./... before pushing",
+reported in every repository, has the spread of every repository it was said in
+and ranks below every specific learning however often it was repeated.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from osmia.memory.lessons import lesson
+from osmia.memory.text import query_terms
+from osmia.memory.types import Kind, Node, QueryRequest
+
+_PROFILE_PART = re.compile(r"(strong|weak) at ([^;]+)")
+_PROFILE_NAME = re.compile(r"([\w-]+) \(")
+_SAYS = ("mostly-succeed", "mostly-fail")
+
+
+def profile_traits(content: str) -> dict[str, str]:
+    """``{name: "strong" | "weak"}`` from an engine profile's text (task types and languages)."""
+    traits: dict[str, str] = {}
+    for which, names in _PROFILE_PART.findall(content):
+        for name in _PROFILE_NAME.findall(names):
+            traits[name] = which
+    return traits
+
+
+def generic_statistic_verdict(node: Node, req: QueryRequest) -> str:
+    """Why a tenant-wide statistic says nothing to this run ("" when it may enter the section)."""
+    if node.kind is Kind.ENGINE_PROFILE:
+        if node.subject.engine != req.engine:
+            return "engine profile of another engine"
+        if req.task_type not in profile_traits(node.content):
+            return f"engine profile says nothing about {req.task_type or 'this'} tasks"
+        return ""
+    if node.kind is not Kind.PATTERN or node.subject.repository:
+        return ""  # a repository's own patterns (its failure mode) are not tenant-wide
+    if node.key.startswith("pattern:rate:"):
+        _p, _r, engine, task_type, language, band = (node.key.split(":") + [""] * 6)[:6]
+        if engine != req.engine or task_type != req.task_type:
+            return "success rate of another engine or task type"
+        if language not in ("-", "") and language != req.language:
+            return "success rate of another language"
+        if band not in _SAYS:
+            return "success rate in the mixed band: neither a strength nor a weakness"
+        return ""
+    return "tenant-wide statistic not about this engine"
+
+
+_TOKENS = re.compile(r"[^\W_]+")
+MAX_PHRASE_WORDS = 12
+
+
+@dataclass
+class Vocabulary:
+    """What a query knows of the tenant's vocabulary: full-text counts of words and sentences.
+
+    ``counts`` maps a word to the tenant's nodes holding it; ``nodes`` is the tenant's size
+    (at least the configured minimum); ``sentences`` maps a learning's sentence (:func:`phrase`)
+    to the number of the tenant's repositories with a learning stating it.
+    """
+
+    counts: dict[str, int] = field(default_factory=dict)
+    nodes: int = 1
+    sentences: dict[str, int] = field(default_factory=dict)  # sentence → repositories stating it
+
+    def rarity(self, word: str) -> float:
+        """``1 − log(1 + df) / log(1 + N)``; a word not counted yet counts as rare (1)."""
+        count = self.counts.get(word)
+        if count is None:
+            return 1.0
+        return max(0.0, 1.0 - math.log1p(count) / math.log1p(max(1, self.nodes)))
+
+    def spread(self, sentence: str) -> int:
+        """In how many repositories a learning states ``sentence`` (1 when not counted yet)."""
+        return max(1, self.sentences.get(sentence, 1))
+
+
+def phrase(content: str) -> str:
+    """The words of ``content`` as the full-text index tokenises them (its first 12), for a phrase count."""
+    return " ".join(_TOKENS.findall(content)[:MAX_PHRASE_WORDS]).lower()
+
+
+def specificity(content: str, vocabulary: Vocabulary) -> float:
+    """How specific a learning is in [0, 1], divided by √(its spread).
+
+    1 when it names an unmistakable identifier (a path, variable, flag, version, dotted or
+    mixed-case name: :class:`osmia.memory.lessons.Lesson`), else the mean rarity of its two
+    rarest words. Words and phrases not counted yet count as rare and unspread (a cold
+    cache errs towards showing).
+    """
+    values = sorted((vocabulary.rarity(t) for t in query_terms(content)), reverse=True)[:2]
+    if not values:
+        return 0.0
+    named = 1.0 if lesson(content).strong else sum(values) / len(values)
+    return named / math.sqrt(vocabulary.spread(phrase(content)))

@@ -1,0 +1,166 @@
+"""Test identity across languages: one test, whichever form a run used to name it.
+
+Runs name tests the way their tool prints them: Go ``TestX`` (``TestX/sub``),
+pytest node ids (``tests/test_s3.py::TestUpload::test_resume[slow]``) or bare
+names (``test_resume``), JUnit ``Class.method``, ``Class#method`` or Gradle's
+``ClassTest > method()``, Jest ``describe › it``, Rust ``module::tests::name``.
+:func:`parse` turns each into a :class:`TestId` (a *scope*, the class, module
+or describe block, and a *leaf*, the test itself); :func:`matches` says when
+two of them name the same test (same leaf, and scopes that agree or one side
+without a scope), and :func:`mentions` finds the test names a sentence of prose
+talks about, so "Stabilized test_resume" can close the node keyed by the
+pytest node id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_JEST_SEP = re.compile(r"\s+(?:›|>|»)\s+")
+_PARAMS = re.compile(r"\[[^\]]*\]$")
+_CALL = re.compile(r"\(\)$")
+_JAVA = re.compile(r"^((?:[a-z_][\w$]*\.)*[A-Z][\w$]*)[.#]([a-z_$][\w$]*)$")
+_STATUS = re.compile(r"\s+(?:FAILED|PASSED|SKIPPED|ERROR|FLAKY)$")
+
+
+@dataclass(frozen=True)
+class TestId:
+    """One test: ``scope`` (class, module, describe block; "" when named alone) and ``leaf``."""
+
+    scope: str
+    leaf: str
+
+    @property
+    def key(self) -> str:
+        """The canonical name stored in node keys: ``scope::leaf``, or the leaf alone."""
+        return f"{self.scope}::{self.leaf}" if self.scope else self.leaf
+
+    @property
+    def scope_tail(self) -> str:
+        """The innermost part of the scope (``com.acme.CacheIT`` → ``cacheit``), lower-case."""
+        tail = re.split(r"::|\.|›", self.scope)[-1] if self.scope else ""
+        return tail.strip().lower()
+
+
+def parse(name: str) -> TestId:
+    """The :class:`TestId` of a test name in any of the supported forms."""
+    text = _STATUS.sub("", " ".join(name.split())).strip().strip("`'\"")
+    if _JEST_SEP.search(text):
+        parts = [p.strip() for p in _JEST_SEP.split(text) if p.strip()]
+        if len(parts) > 1:
+            scope = " › ".join(parts[:-1])
+            # Gradle prints a fully qualified class: ``com.acme.CacheIT > evicts()``.
+            if len(parts) == 2 and re.fullmatch(r"(?:[a-z_]\w*\.)+[A-Z]\w*", scope):
+                scope = scope.rsplit(".", 1)[1]
+            return TestId(scope, _CALL.sub("", parts[-1]))
+    if "::" in text:
+        parts = [p for p in text.split("::") if p]
+        if parts and parts[0].endswith(".py"):  # pytest node id: module stem, classes, function
+            module = parts[0].rsplit("/", 1)[-1][: -len(".py")]
+            leaf = _PARAMS.sub("", parts[-1]) if len(parts) > 1 else module
+            return TestId("::".join([module, *parts[1:-1]]), leaf)
+        if len(parts) > 1:  # Rust (or C++) path
+            scope_parts = [p for p in parts[:-1] if p != "crate"]
+            return TestId("::".join(scope_parts), parts[-1])
+    java = _JAVA.match(_CALL.sub("", text))
+    if java:
+        return TestId(java.group(1).rsplit(".", 1)[-1], java.group(2))
+    return TestId("", _PARAMS.sub("", _CALL.sub("", text)))
+
+
+def matches(a: TestId, b: TestId) -> bool:
+    """True when ``a`` and ``b`` name the same test.
+
+    Same leaf (case-insensitive) and either scopes whose innermost parts agree or
+    one side named without a scope; a Go parent test (``TestX``) also matches
+    its subtests (``TestX/case``).
+    """
+    la, lb = a.leaf.lower(), b.leaf.lower()
+    if la != lb:
+        if a.scope or b.scope:
+            return False
+        return la.split("/")[0] == lb or lb.split("/")[0] == la
+    if not a.scope or not b.scope:
+        return True
+    return a.scope_tail == b.scope_tail
+
+
+def resolve(mention: TestId, known: Iterable[TestId]) -> TestId | None:
+    """The one known test ``mention`` names: an exact key first, else a unique match; None otherwise."""
+    known = list(known)
+    exact = [k for k in known if k.key.lower() == mention.key.lower()]
+    if exact:
+        return exact[0]
+    found = {k.key.lower(): k for k in known if matches(mention, k)}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+# --- finding test names in prose ---------------------------------------------------
+
+_SPAN = re.compile(r"`([^`]{2,200})`")
+_QUOTED = re.compile(r"[\"“']([^\"”']{3,200}?\s(?:›|>|»)\s[^\"”']{1,200}?)[\"”']")
+_STRONG = re.compile(
+    r"[\w./-]+\.py::[\w:\[\].-]+"  # pytest node id
+    r"|\b(?:[a-z_]\w*\.)*[A-Z]\w*(?:Test|Tests|IT|Spec)\s+>\s+\w+(?:\(\))?"  # Gradle
+    r"|\b(?:[a-z_]\w*\.)*[A-Z]\w*(?:Test|Tests|IT|Spec)[.#][a-z_]\w*(?:\(\))?"  # JUnit
+    r"|\b\w+(?:::\w+)*::tests?::\w+"  # Rust
+    r"|\bTest[A-Z0-9_]\w*(?:/[\w-]+)*"  # Go
+    r"|\btest_\w+|\b\w+_test\b"  # pytest / others
+)
+# Identifier-looking words that may be a test named without its scope (``evictsOnPolicyUpdate``):
+# they only count when they resolve to a test the repository already knows.
+_WEAK = re.compile(r"\b(?:[a-z]+[A-Z]\w*|[a-z]+(?:_[a-z0-9]+)+)\b")
+
+
+def mentions(sentence: str) -> tuple[list[str], list[str]]:
+    """Test names in ``sentence``: (strong, weak).
+
+    Strong ones are unmistakably test names (a test-style name or a code span
+    holding one); weak ones are other identifiers and code spans, which only
+    count when they resolve to a test the repository already knows.
+    """
+    strong: list[str] = []
+    weak: list[str] = []
+    rest = sentence
+    for span in _SPAN.findall(sentence):
+        (strong if _looks_like_test(span) else weak).append(span.strip())
+        rest = rest.replace(f"`{span}`", " ")
+    for quoted in _QUOTED.findall(rest):
+        strong.append(quoted.strip())
+        rest = rest.replace(quoted, " ")
+    for m in _STRONG.finditer(rest):
+        strong.append(m.group(0))
+    taken = " ".join(strong)
+    weak.extend(w for w in _WEAK.findall(rest) if w not in taken)
+    return list(dict.fromkeys(strong)), list(dict.fromkeys(w for w in weak if w not in strong))
+
+
+def _looks_like_test(text: str) -> bool:
+    return bool(_STRONG.fullmatch(text.strip()) or _JEST_SEP.search(text) or "::" in text)
+
+
+_FIX = re.compile(
+    r"(?i)\b(?:fix(?:ed|es)?|deflak\w*|de-flak\w*|stabili[sz]\w*|resolved|repaired|made\s+\S+\s+(?:reliable|"
+    r"deterministic|stable))\b|\bno\s+longer\s+(?:flaky|flakes|fails|failing)\b|\bis\s+(?:stable|green)\s+again\b"
+)
+_NEGATION = re.compile(
+    r"(?i)\b(?:not|never|couldn'?t|could\s+not|can'?t|cannot|didn'?t|did\s+not|unable\s+to|failed\s+to|"
+    r"tried\s+to|still|attempted\s+to|yet\s+to|won'?t)\b"
+)
+_SENTENCES = re.compile(r"(?<=[.;!?])\s+|\n+")
+
+
+def fix_statements(text: str) -> list[str]:
+    """The sentences of ``text`` that say a test was fixed (and do not deny it)."""
+    out = []
+    for sentence in _SENTENCES.split(text):
+        found = _FIX.search(sentence)
+        if not found:
+            continue
+        before = sentence[: found.start()]
+        if _NEGATION.search(before) or re.search(r"(?i)\bstill\s+(?:flaky|fail)", sentence):
+            continue
+        out.append(sentence)
+    return out

@@ -1,0 +1,313 @@
+# ruff: noqa: E501  (the examples read better one per line)
+"""Issue 9's rules, one test (or a few) each: what a run meant, not only what it said."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+
+import pytest
+
+from benchmarks.lesson_pairs import evaluate
+from osmia.memory import test_ids
+from osmia.memory.lessons import lesson, same_lesson, supersedes
+from osmia.memory.ranking import DEFAULT, PRESETS, preset
+from osmia.memory.service import Memory, MemorySettings
+from osmia.memory.types import Kind, Node
+from tests.memory.conftest import DAY, Clock, make_run
+
+PY = "https://github.com/org/uploads"
+JAVA = "https://github.com/org/policy"
+
+
+async def _nodes(memory: Memory, kind: Kind) -> list[Node]:
+    data = await memory.export()
+    return [n for n in (await _all(memory)) if n.kind is kind] if data else []
+
+
+async def _all(memory: Memory) -> list[Node]:
+    from osmia.memory.service import _node_row
+    from osmia.memory.store import node_from_row
+
+    return [node_from_row(_node_row(r)) for r in (await memory.export())["nodes"]]
+
+
+# --- 1. paraphrases reinforce ---------------------------------------------------------------
+
+
+async def test_a_paraphrased_lesson_reinforces_the_first_one(memory: Memory, clock: Clock) -> None:
+    await memory.ingest(make_run("a", learnings=("Run `make sqlc` after editing queries",)))
+    clock.advance(DAY)
+    await memory.ingest(
+        make_run("b", learnings=("After changing any .sql query, regenerate the code with `make sqlc`",))
+    )
+    learnings = await _nodes(memory, Kind.LEARNING)
+    assert len(learnings) == 1
+    assert learnings[0].occurrences == 2 and learnings[0].sources == ["tr/agents/a", "tr/agents/b"]
+    assert learnings[0].confidence > 0.4
+
+
+async def test_different_lessons_with_one_command_head_stay_apart(memory: Memory) -> None:
+    await memory.ingest(make_run("a", learnings=("Run `make sqlc` after editing queries",)))
+    await memory.ingest(make_run("b", learnings=("Run `make lint` after editing queries",)))
+    assert len(await _nodes(memory, Kind.LEARNING)) == 2
+
+
+def test_the_lesson_matcher_meets_the_bar_on_the_labelled_pairs() -> None:
+    result = evaluate()["all"]
+    assert result["pairs"] >= 500 and result["same"] >= 150
+    assert result["precision"] >= 0.95
+    assert result["recall"] >= 0.90
+
+
+# --- 2. informative beats frequent ------------------------------------------------------------
+
+
+async def test_content_free_learnings_are_not_stored(memory: Memory) -> None:
+    await memory.ingest(
+        make_run("a", learnings=("Tests pass", "Looks good", "Ran the tests", "All green now"))
+    )
+    assert await _nodes(memory, Kind.LEARNING) == []
+    assert lesson("Run `make sqlc` after editing queries").specific
+
+
+async def test_a_frequent_generic_learning_ranks_below_a_specific_one(tmp_path, clock: Clock) -> None:
+    settings = MemorySettings(store_path=tmp_path / "m.db", min_pattern_samples=3)
+    memory = await Memory.open(settings, clock=clock, update_gauges=False)
+    config = dataclasses.replace(DEFAULT, specificity_min_nodes=1)
+    memory._ranker.config = config  # a small store: measure rarity against what it holds
+    try:
+        generic = "Ran the full test suite before pushing the branch upstream"
+        for i in range(12):
+            repo = f"https://github.com/org/svc{i}"
+            await memory.ingest(make_run(f"g{i}", repo=repo, learnings=(generic,)))
+        await memory.ingest(make_run("x", repo="https://github.com/org/svc0", learnings=(generic,)))
+        await memory.ingest(
+            make_run(
+                "s",
+                repo="https://github.com/org/svc0",
+                learnings=("`LEDGER_DB_URL` must be set for TestLedger",),
+            )
+        )
+        explained = await memory.explain(make_run("q", repo="https://github.com/org/svc0", finished=False))
+        learnings = [c for c in explained if c.node.kind is Kind.LEARNING]
+        by_text = {c.node.content: c for c in learnings}
+        specific = by_text["`LEDGER_DB_URL` must be set for TestLedger"]
+        frequent = by_text[generic]
+        assert frequent.node.confidence > specific.node.confidence  # repeated: more confident …
+        assert specific.score > frequent.score  # … and still ranked below
+        assert any("specificity" in r for r in frequent.parts.reasons)
+    finally:
+        await memory.close()
+
+
+# --- 3. same ticket first ---------------------------------------------------------------------
+
+
+async def test_a_retry_is_told_about_the_earlier_attempt_first(memory: Memory, clock: Clock) -> None:
+    for i in range(3):  # other knowledge about the repository
+        await memory.ingest(make_run(f"o{i}", flaky=("TestConcurrentLogin",)))
+    await memory.ingest(
+        make_run(
+            "pay-181-1",
+            ticket="PAY-181",
+            success=False,
+            tests_failed=("TestRefundRounding",),
+            learnings=("Refund amounts are rounded in `ledger/round.go`, not in the handler",),
+        )
+    )
+    clock.advance(DAY)
+    context = await memory.context(make_run("pay-181-2", ticket="pay-181", finished=False))
+    first = context.section.split("\n- ")[1]
+    assert first.startswith("**Earlier attempt** (confidence 0.70, from tr/agents/pay-181-1): ")
+    assert "Earlier attempt at PAY-181, tr/agents/pay-181-1 (claude-code): failed, tests failed" in first
+    assert "failing: `TestRefundRounding`" in first
+    assert "learned: Refund amounts are rounded in `ledger/round.go`" in first
+    assert context.injected[0].kind == "attempt"
+    # Another ticket is not told about it.
+    other = await memory.context(make_run("pay-200", ticket="PAY-200", finished=False))
+    assert all(n.kind != "attempt" for n in other.injected)
+
+
+async def test_the_ticket_and_the_rescued_engines_are_recorded_with_the_run(memory: Memory, settings) -> None:
+    await memory.ingest(make_run("a", ticket="ops-7", attempts=("aider", "claude-code")))
+    await memory.close()
+    conn = sqlite3.connect(settings.store_path)
+    try:
+        row = conn.execute("SELECT ticket_id, failed_engines, engine FROM runs").fetchone()
+        assert row == ("OPS-7", '["aider"]', "claude-code")
+        assert conn.execute("PRAGMA user_version").fetchone()[0] >= 6
+    finally:
+        conn.close()
+
+
+# --- 4. test identity across languages --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("TestConcurrentLogin", "TestConcurrentLogin"),
+        ("TestConcurrentLogin/expired_session", "TestConcurrentLogin"),
+        ("tests/test_s3.py::test_multipart_resume_after_timeout", "test_multipart_resume_after_timeout"),
+        ("tests/test_s3.py::TestUpload::test_resume[slow]", "TestUpload::test_resume"),
+        ("PolicyCacheIT.evictsOnPolicyUpdate", "com.acme.PolicyCacheIT > evictsOnPolicyUpdate() FAILED"),
+        ("PolicyCacheIT#evictsOnPolicyUpdate", "PolicyCacheIT.evictsOnPolicyUpdate"),
+        ("Cart › applies discount", "Cart > applies discount"),
+        ("payments::tests::refund_rounds", "crate::payments::tests::refund_rounds"),
+        ("payments::tests::refund_rounds", "refund_rounds"),
+    ],
+)
+def test_one_test_in_two_forms_is_one_test(a: str, b: str) -> None:
+    assert test_ids.matches(test_ids.parse(a), test_ids.parse(b))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("PolicyCacheIT.evictsOnPolicyUpdate", "UserCacheIT.evictsOnPolicyUpdate"),
+        ("tests/test_s3.py::test_resume", "test_upload"),
+        ("TestLogin", "TestLogout"),
+    ],
+)
+def test_different_tests_stay_different(a: str, b: str) -> None:
+    assert not test_ids.matches(test_ids.parse(a), test_ids.parse(b))
+
+
+@pytest.mark.parametrize(
+    ("reported", "repo", "language", "fix"),
+    [
+        ("tests/test_s3.py::test_multipart_resume_after_timeout", PY, "python",
+         "Stabilized test_multipart_resume_after_timeout by retrying the part upload."),
+        ("com.acme.PolicyCacheIT > evictsOnPolicyUpdate()", JAVA, "java",
+         "Fixed the flaky PolicyCacheIT.evictsOnPolicyUpdate by awaiting the eviction."),
+        ("PolicyCacheIT#evictsOnPolicyUpdate", JAVA, "java", "Deflaked evictsOnPolicyUpdate with a fake clock."),
+        ("Cart › applies discount", PY, "typescript", "`Cart › applies discount` is no longer flaky."),
+        ("payments::tests::refund_rounds", PY, "rust", "refund_rounds no longer flaky after seeding the RNG."),
+        ("TestConcurrentLogin", PY, "go", "Fixed flaky TestConcurrentLogin by waiting for the queue."),
+    ],
+)  # fmt: skip
+async def test_a_fix_closes_the_flaky_node_whichever_form_it_uses(
+    memory: Memory, clock: Clock, reported: str, repo: str, language: str, fix: str
+) -> None:
+    await memory.ingest(make_run("a", repo=repo, language=language, flaky=(reported,)))
+    clock.advance(DAY)
+    await memory.ingest(make_run("b", repo=repo, language=language, summary=fix))
+    flaky = await _nodes(memory, Kind.FLAKY_TEST)
+    assert len(flaky) == 1 and flaky[0].valid_to is not None  # closed, not deleted
+    fixed = await _nodes(memory, Kind.TEST_FIXED)
+    assert len(fixed) == 1 and fixed[0].valid
+    section = (await memory.context(make_run("q", repo=repo, language=language, finished=False))).section
+    assert "is flaky" not in section
+
+
+async def test_a_denied_fix_closes_nothing(memory: Memory, clock: Clock) -> None:
+    await memory.ingest(make_run("a", flaky=("TestConcurrentLogin",)))
+    clock.advance(DAY)
+    await memory.ingest(make_run("b", summary="Could not fix TestConcurrentLogin; it is still flaky."))
+    assert [n.valid for n in await _nodes(memory, Kind.FLAKY_TEST)] == [True]
+    assert await _nodes(memory, Kind.TEST_FIXED) == []
+
+
+async def test_a_bare_identifier_that_is_no_known_test_makes_no_fixed_node(memory: Memory) -> None:
+    await memory.ingest(make_run("a", summary="Fixed parseHeader to accept empty values."))
+    assert await _nodes(memory, Kind.TEST_FIXED) == []
+
+
+async def test_a_bare_name_reinforces_the_node_of_the_node_id(memory: Memory) -> None:
+    await memory.ingest(make_run("a", repo=PY, flaky=("tests/test_s3.py::test_resume",)))
+    await memory.ingest(make_run("b", repo=PY, flaky=("test_resume",)))
+    flaky = await _nodes(memory, Kind.FLAKY_TEST)
+    assert len(flaky) == 1 and flaky[0].occurrences == 2
+
+
+# --- 5. newer statements supersede ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("numpy is pinned below 2: numpy 1.26 is required by the ml build", "Now on numpy 2.x; the ml build was ported"),
+        ("The project is on Node 18 via .nvmrc", "Node 20 via .nvmrc"),
+        ("Set HTTP_TIMEOUT=30 for the slow partner API", "Set HTTP_TIMEOUT=90 for the slow partner API"),
+        ("Use `pnpm` not npm: the lock file is pnpm-lock.yaml", "Use `bun` now: pnpm-lock.yaml was replaced by bun.lockb"),
+    ],
+)  # fmt: skip
+async def test_a_newer_statement_supersedes_the_older_one(
+    memory: Memory, clock: Clock, old: str, new: str
+) -> None:
+    assert supersedes(lesson(new), lesson(old)) and not same_lesson(lesson(new), lesson(old))
+    await memory.ingest(make_run("a", learnings=(old,)))
+    clock.advance(DAY)
+    await memory.ingest(make_run("b", learnings=(new,)))
+    by_text = {n.content: n for n in await _nodes(memory, Kind.LEARNING)}
+    assert by_text[old].valid_to is not None and by_text[new].valid
+    shown = (await memory.context(make_run("q", finished=False))).section
+    assert new in shown and old not in shown
+
+
+# --- 6. engine profiles count rescued failures ------------------------------------------------
+
+
+async def test_a_failure_rescued_by_a_fallback_counts_against_the_engine_that_failed(memory: Memory) -> None:
+    for i in range(4):
+        await memory.ingest(make_run(f"r{i}", engine="aider", attempts=("aider", "claude-code")))
+    profiles = {n.subject.engine: n for n in await _nodes(memory, Kind.ENGINE_PROFILE)}
+    assert profiles["aider"].content.startswith("aider: 4 runs, 0% success")
+    assert profiles["claude-code"].content.startswith("claude-code: 4 runs, 100% success")
+    rates = [n for n in await _nodes(memory, Kind.PATTERN) if n.key.startswith("pattern:rate:aider:bug:")]
+    assert rates and rates[0].key.endswith(":mostly-fail")
+
+
+# --- 7. generic statistics are gated ----------------------------------------------------------
+
+
+async def test_an_unrelated_ticket_gets_no_tenant_wide_statistics(memory: Memory) -> None:
+    for i in range(6):
+        await memory.ingest(make_run(f"r{i}", engine="codex", task_type="chore", language="go"))
+    unrelated = make_run(
+        "u", repo="https://github.com/zeta/new", engine="codex", task_type="docs", language="rust",
+        title="Write the install guide", description="Explain installation on macOS", finished=False,
+    )  # fmt: skip
+    assert (await memory.context(unrelated)).injected == ()
+    explained = await memory.explain(unrelated)
+    assert any("says nothing about docs tasks" in c.verdict for c in explained)
+
+
+async def test_a_statistic_about_this_engine_and_task_type_enters_when_it_says_something(
+    memory: Memory,
+) -> None:
+    for i in range(6):
+        await memory.ingest(
+            make_run(f"r{i}", engine="codex", task_type="chore", language="go", success=False)
+        )
+    run = make_run(
+        "n",
+        repo="https://github.com/zeta/new",
+        engine="codex",
+        task_type="chore",
+        language="go",
+        finished=False,
+    )
+    kinds = {n.kind for n in (await memory.context(run)).injected}
+    assert {"engine_profile", "pattern"} <= kinds
+    other_language = dataclasses.replace(run, repository=dataclasses.replace(run.repository, language="rust"))
+    explained = await memory.explain(other_language)
+    assert any(c.verdict == "dropped: success rate of another language" for c in explained)
+
+
+# --- 8. ranking as data -----------------------------------------------------------------------
+
+
+def test_the_ranking_configuration_is_one_frozen_object_with_presets() -> None:
+    assert (
+        PRESETS["default"] is DEFAULT
+        and preset("recent").recency_half_life_days < DEFAULT.recency_half_life_days
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        DEFAULT.min_score = 0.5  # type: ignore[misc]
+    with pytest.raises(ValueError, match="choose one of default"):
+        preset("nope")
+    assert json.loads(json.dumps(DEFAULT.as_dict()))["max_per_kind"]["learning"] == 3
+    assert "signal_repository = 0.7" in DEFAULT.describe()
