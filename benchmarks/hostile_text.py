@@ -19,8 +19,9 @@ import re
 import time
 from collections.abc import Callable
 
+from osmia.memory import test_ids
 from osmia.memory.cleaning import clean_text, looks_hostile
-from osmia.memory.extractor import _TEST_NAME, FAILURE_CLASSES
+from osmia.memory.extractor import FAILURE_CLASSES
 from osmia.memory.redaction import redact
 from osmia.memory.sanitize import stored_text
 
@@ -59,7 +60,9 @@ OPERATIONS: dict[str, Callable[[str], object]] = {
     "stored_text": stored_text,
     "looks_hostile": looks_hostile,
     "failure class": _classify,
-    "test names": _TEST_NAME.findall,
+    # Test-name and fix extraction read a run's text after sanitizing, which bounds it (300 characters
+    # a line): measured as the extractor calls them.
+    "test names": lambda text: test_ids.mentions(stored_text(text)),
 }
 
 

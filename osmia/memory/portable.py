@@ -111,12 +111,9 @@ class NodeRecord(_Model):
 
 EdgeRecord = tuple[Id, Id, Name, Unit, Time]
 """``[src, dst, relation, weight, created_at]`` (:data:`EDGE_FIELDS`)."""
-RunRecord = (
-    tuple[
-        Name, Name, Name, Name, Name, Name, Name, Flag, Name, Duration | None, Time, Count, Count, Name, Name
-    ]
-    | tuple[Name, Name, Name, Name, Name, Name, Name, Flag, Name, Duration | None, Time, Count, Count]
-)
+RunRecord = tuple[
+    Name, Name, Name, Name, Name, Name, Name, Flag, Name, Duration | None, Time, Count, Count, Name, Name
+]
 """One row of the run ledger (:data:`RUN_FIELDS`)."""
 
 
@@ -241,6 +238,11 @@ def _read(data: Any, now: float) -> PortableGraph:
         raise ImportRefused("not a memory export (made by `osmia memory export`)")
     if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
         raise ImportRefused(f"not an {EXPORT_FORMAT} v{EXPORT_VERSION} export")
+    runs = data.get("runs")
+    if isinstance(runs, list):  # rows exported before schema v7 lack the last columns: their defaults
+        short = len(RUN_FIELDS) - len(RUN_FIELD_DEFAULTS)
+        data = {**data, "runs": [[*r, *RUN_FIELD_DEFAULTS.values()] if isinstance(r, list) and len(r) == short
+                                 else r for r in runs]}  # fmt: skip
     try:
         parsed = ExportFile.model_validate(data)
     except ValidationError as exc:
@@ -510,7 +512,7 @@ class _Checker:
         keys: set[str] = set()
         for i, record in enumerate(records):
             where = f"runs[{i}]"
-            row = RUN_FIELD_DEFAULTS | dict(zip(RUN_FIELDS, record, strict=False))
+            row = dict(zip(RUN_FIELDS, record, strict=True))
             run_key = self.clean(row["run_key"], _clean_name)
             if not run_key:
                 raise self.refuse(f"{where}.run_key", "empty")

@@ -59,7 +59,7 @@ def make_run(
         "flow": flow,
         "engine": engine,
         "ticket": {
-            "id": ticket or f"PROJ-{name}",
+            "id": ticket or f"PROJ-{name}"[:100],  # the CRD allows 100 characters
             "title": title,
             "description": description,
             "type": task_type,

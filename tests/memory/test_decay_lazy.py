@@ -217,7 +217,8 @@ def _v5_store(path: Path, dump: dict[str, Any]) -> None:
         ],
     )
     conn.executemany("INSERT INTO edges VALUES (?, ?, ?, ?, ?)", dump["edges"])
-    conn.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * 13)})", dump["runs"])
+    v5_runs = [r[:13] for r in dump["runs"]]  # the run columns schema v5 had
+    conn.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * 13)})", v5_runs)
     conn.executemany("INSERT INTO meta VALUES (?, ?)", list(dump["meta"].items()))
     conn.close()
 

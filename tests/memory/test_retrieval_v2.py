@@ -27,10 +27,8 @@ async def _nodes(memory: Memory, kind: Kind) -> list[Node]:
 
 
 async def _all(memory: Memory) -> list[Node]:
-    from osmia.memory.service import _node_row
-    from osmia.memory.store import node_from_row
-
-    return [node_from_row(_node_row(r)) for r in (await memory.export())["nodes"]]
+    """Every node as stored (confidences effective now)."""
+    return await memory._store.iter_nodes()
 
 
 # --- 1. paraphrases reinforce ---------------------------------------------------------------
