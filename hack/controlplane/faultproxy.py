@@ -71,7 +71,9 @@ class FaultProxy:
         server_ctx.load_cert_chain(str(self.pki / "apiserver.crt"), str(self.pki / "apiserver.key"))
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app, access_log=None)
+        # Watches proxied for the operator stay open until their clients go: on stop, cut them after
+        # a second instead of aiohttp's default minute of graceful shutdown.
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", self.port, ssl_context=server_ctx).start()
 
