@@ -159,7 +159,8 @@ def test_many_problems_are_all_kept_and_the_message_is_bounded() -> None:
 
 def test_the_document_itself_must_be_a_mapping(tmp_path: Path) -> None:
     error = refused(tmp_path, "42\n")
-    assert "the document must be a mapping with sections memory, operator, execution, dashboard, engines" in str(error)
+    sections = "memory, operator, execution, dashboard, engines"
+    assert f"the document must be a mapping with sections {sections}" in str(error)
 
 
 def test_an_unprintable_file_name_is_shown_escaped(tmp_path: Path) -> None:
