@@ -17,7 +17,10 @@ from typing import Any, Literal
 
 import networkx as nx
 
-from osmia.memory.store import Store
+from osmia.memory import provenance
+from osmia.memory.fading import effective
+from osmia.memory.merge import CONTRADICTED_SHARE, MAX_SOURCES, REINFORCE_GAIN
+from osmia.memory.store import Store, run_id
 from osmia.memory.text import fts_query
 from osmia.memory.types import Edge, Kind, Node, Relation
 
@@ -188,28 +191,68 @@ class GraphBrowser:
             "duration, finished_at, nodes, edges FROM runs WHERE ref = ? ORDER BY finished_at",
             (ref,),
         )
-        taught = await self._store._nodes(
-            "sources LIKE ? ESCAPE '\\' ORDER BY confidence DESC, id LIMIT ?",
-            (f'%"{_like(ref)}"%', MAX_LISTING),
-        )
+        # What each run observed, from its provenance (indexed by run); runs learned before
+        # provenance (schema v6) have none, and are found by their place in the sources lists.
+        seqs: list[int] = []
+        for r in rows:
+            found = await self._store.rows(
+                "SELECT DISTINCT node FROM node_runs WHERE run = ? AND event = ?",
+                (run_id(str(r[0])), provenance.OBSERVED),
+            )
+            seqs.extend(int(f[0]) for f in found)
+        if seqs:
+            taught = await self._store._nodes(
+                f"seq IN ({_marks(seqs)}) ORDER BY confidence DESC, id LIMIT ?", (*seqs, MAX_LISTING)
+            )
+        else:
+            taught = await self._store._nodes(
+                "sources LIKE ? ESCAPE '\\' ORDER BY confidence DESC, id LIMIT ?",
+                (f'%"{_like(ref)}"%', MAX_LISTING),
+            )
         keys = ("run_key", "tenant", "repository", "language", "engine", "task_type", "success",
                 "failure_class", "duration", "finished_at", "nodes", "edges")  # fmt: skip
         return {"ref": ref, "runs": [dict(zip(keys, r, strict=True)) for r in rows], "taught": taught}
 
     async def trend(self, node_id: str, now: float | None = None) -> list[TrendPoint]:
-        """How a fact's confidence moved: first seen, each reinforcement, the decay since, now.
+        """How a fact's confidence moved: each observation (replayed from its provenance, as merging
+        computed it), the decay between them, and its confidence now.
 
-        Without a per-run history (stores before provenance) the trend is what the node itself
-        records: its confidence when last seen, decayed cycle by cycle to now.
+        Facts from before provenance (schema v6) have one baseline event: their trend starts there.
         """
         node = await self._store.get_node(node_id)
         if node is None:
             return []
         moment = time.time() if now is None else now
-        points = [TrendPoint(node.valid_from, node.confidence, "first seen")]
-        if node.last_seen > node.valid_from:
-            points.append(TrendPoint(node.last_seen, node.confidence, "last reinforced"))
-        points.append(TrendPoint(max(moment, node.last_seen), node.confidence, "now"))
+        seqs = await self._store.rows("SELECT seq FROM nodes WHERE id = ?", (node_id,))
+        events = await provenance.events_of_node(self._store, int(seqs[0][0])) if seqs else []
+        points: list[TrendPoint] = []
+        previous: tuple[float, int] | None = None  # (confidence, epoch) after the last observation
+        for i, ev in enumerate(events):
+            if ev.event not in (provenance.OBSERVED, provenance.BASELINE, provenance.CONTRADICTED):
+                continue
+            if previous is not None and ev.epoch > previous[1]:
+                decayed = effective(previous[0], node.decay_rate, ev.epoch - previous[1])
+                points.append(TrendPoint(ev.at, decayed, "decayed"))
+            states, _edges = provenance.replay(
+                {0: events[: i + 1]},
+                decay_rates={0: node.decay_rate},
+                threshold=None,
+                gain=REINFORCE_GAIN,
+                share=CONTRADICTED_SHARE,
+                max_sources=MAX_SOURCES,
+            )
+            state = states[0]
+            if state is None:
+                continue
+            value = effective(state.confidence, node.decay_rate, ev.epoch - state.epoch)
+            what = {provenance.OBSERVED: "observed", provenance.CONTRADICTED: "contradicted"}.get(
+                ev.event, "baseline"
+            )
+            points.append(TrendPoint(ev.at, value, what))
+            previous = (value, ev.epoch)
+        if not points:
+            points.append(TrendPoint(node.valid_from, node.confidence, "first seen"))
+        points.append(TrendPoint(max(moment, points[-1].at), node.confidence, "now"))
         return points
 
     async def facets(self) -> dict[str, list[str]]:
@@ -287,6 +330,9 @@ def _marks(items: Sequence[object]) -> str:
 
 def _like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+_EVENT_NAMES = {provenance.OBSERVED: "observed", provenance.CONTRADICTED: "contradicted"}
 
 
 @dataclass(frozen=True)
