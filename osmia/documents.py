@@ -98,7 +98,10 @@ MAX_OBJECTS = 200_000
 """Most objects (documents and List items) read from one file; the rest is refused with one line."""
 
 
-def _file_kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, for an error message ("a FIFO", "a directory", ...)."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
     if stat.S_ISFIFO(mode):
         return "a FIFO"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
@@ -154,7 +157,7 @@ def read_text(name: str, limit: int = MAX_FILE_BYTES) -> str:
             raise DocumentError(f"{name}: is a directory")
         if not stat.S_ISREG(info.st_mode):
             raise DocumentError(
-                f"{name}: is {_file_kind(info.st_mode)}, not a regular file (use - to read standard input)"
+                f"{name}: is {file_kind(info.st_mode)}, not a regular file (use - to read standard input)"
             )
         if info.st_size > limit:
             raise _too_big(name, limit)

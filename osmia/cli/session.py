@@ -12,19 +12,8 @@ from pathlib import Path
 
 from osmia.cli.errors import UsageError
 from osmia.config import ENV_MEMORY_STORE_PATH, Config, load_config
+from osmia.documents import file_kind
 from osmia.memory.service import Memory, MemorySettings
-
-
-def _file_kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 def check_regular(path: Path, what: str) -> None:
@@ -40,7 +29,7 @@ def check_regular(path: Path, what: str) -> None:
     except OSError as exc:
         raise UsageError(f"{what} {path}: cannot use: {exc.strerror or exc}") from None
     if not stat.S_ISREG(mode):
-        raise UsageError(f"{what} {path}: is {_file_kind(mode)}, not a file")
+        raise UsageError(f"{what} {path}: is {file_kind(mode)}, not a file")
 
 
 def memory_settings(store_path: Path, config: Config | None) -> MemorySettings:
