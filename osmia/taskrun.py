@@ -184,8 +184,11 @@ def normalize_repository(url: str) -> str:
     if text.startswith("git@") and ":" in text:
         host, _, path = text[4:].partition(":")
     else:
-        parts = urlsplit(text if "://" in text else f"https://{text}")
-        host, path = parts.hostname or "", parts.path
+        try:
+            parts = urlsplit(text if "://" in text else f"https://{text}")
+            host, path = parts.hostname or "", parts.path
+        except ValueError:  # e.g. an unbalanced "[" reads as a broken IPv6 host: keep the text as a path
+            host, path = "", text.split("://", 1)[-1]
     path = path.strip("/")
     if path.endswith(".git"):
         path = path[: -len(".git")]

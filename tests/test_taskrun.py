@@ -252,3 +252,11 @@ def test_a_huge_value_is_not_formatted_into_the_message() -> None:
         with pytest.raises(TaskRunError) as info:
             parse_taskrun(doc | broken)
         assert len(str(info.value)) < 300
+
+
+def test_a_repository_url_that_urllib_refuses_still_has_a_slug() -> None:
+    """Found by the CLI fuzz test: an unbalanced ``[`` made urllib raise "Invalid IPv6 URL" mid-extraction."""
+    from osmia.taskrun import normalize_repository
+
+    assert normalize_repository("https://[github.com/org/api") == "[github.com/org/api"
+    assert normalize_repository("https://GitHub.com/Org/API.git") == "github.com/org/api"
