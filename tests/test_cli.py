@@ -14,7 +14,6 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -24,22 +23,11 @@ import pytest
 from osmia import cli
 from osmia.cli import run as cli_run
 from osmia.config import ENV_MEMORY_STORE_PATH
+from tests.cli_support import Outcome
 from tests.helpers import kubectl_list, taskrun_doc, yaml_stream
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 INJECTED_KEYS = {"id", "kind", "content", "confidence", "score", "sources"}
-
-
-@dataclass
-class Outcome:
-    """What one ``osmia`` invocation did."""
-
-    code: int
-    out: str
-    err: str
-
-    def json(self) -> Any:
-        return json.loads(self.out)
 
 
 Osmia = Callable[..., Outcome]
