@@ -33,6 +33,7 @@ from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.ranking import DEFAULT, RankingConfig
 from osmia.memory.statistics import Vocabulary, generic_statistic_verdict, phrase, specificity
 from osmia.memory.store import Store
+from osmia.memory.store.query_reads import QueryReads, fts_phrase
 from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
 
@@ -108,8 +109,12 @@ class Ranker:
         self._tenant_spread: dict[str, dict[str, int]] = {}  # sentence → repositories stating it
         self._tenant_size_at = 0
 
-    async def candidates(self, req: QueryRequest) -> dict[str, _Signals]:
-        """Every node of the tenant that any signal points at, with the signals it got."""
+    def candidates(self, reads: QueryReads, req: QueryRequest) -> dict[str, _Signals]:
+        """Every node of the tenant that any signal points at, with the signals it got.
+
+        Two statements when the term counts are cached: every candidate set at once
+        (:meth:`QueryReads.candidate_sets`), then the one-hop widening.
+        """
         found: dict[str, _Signals] = {}
 
         c = self.config
@@ -120,50 +125,48 @@ class Ranker:
             entry = found.setdefault(node.id, _Signals(node, {}))
             entry.signals[name] = max(value, entry.signals.get(name, 0.0))
 
-        if req.ticket_id.strip():
-            own = req.run_key
-            for node in await self._store.nodes_by_key_prefix(
-                req.tenant, attempt_key(req.ticket_id), c.max_attempts + 1
-            ):
-                if node.valid and node.kind is Kind.ATTEMPT and not (own and node.key.endswith(":" + own)):
-                    note(node, SAME_TICKET, 1.0)
-        if req.repository:
-            for node in await self._store.candidates_by_subject(
-                req.tenant, "repository", req.repository, c.limit_repository
-            ):
-                note(node, "repository", c.signal_repository)
-        if req.engine:
-            for node in await self._store.candidates_by_subject(
-                req.tenant, "engine", req.engine, c.limit_engine, general_only=True
-            ):
-                profile = node.kind is Kind.ENGINE_PROFILE
-                note(node, "engine", c.signal_engine_profile if profile else c.signal_engine)
-        if req.task_type or req.language:
-            for node in await self._store.candidates_by_pattern(
-                req.tenant, req.task_type, req.language, c.limit_pattern
-            ):
-                if node.subject.task_type and node.subject.task_type == req.task_type:
-                    note(node, "task type", c.signal_task_type)
-                if node.subject.language and node.subject.language == req.language:
-                    note(node, "language", c.signal_language)
-        for node, share in await self._text_matches(req):
+        terms = query_terms(req.text)
+        searched = self._searchable(reads, terms)
+        sets = reads.candidate_sets(
+            req.tenant,
+            attempt_prefix=attempt_key(req.ticket_id) if req.ticket_id.strip() else "",
+            attempt_limit=c.max_attempts + 1,
+            repository=req.repository,
+            repository_limit=c.limit_repository,
+            engine=req.engine,
+            engine_limit=c.limit_engine,
+            task_type=req.task_type,
+            language=req.language,
+            pattern_limit=c.limit_pattern,
+            match=" OR ".join(fts_phrase(t) for t in searched),
+            text_limit=c.limit_text,
+        )
+        own = req.run_key
+        for node in sets.attempts:
+            if node.valid and node.kind is Kind.ATTEMPT and not (own and node.key.endswith(":" + own)):
+                note(node, SAME_TICKET, 1.0)
+        for node in sets.repository:
+            note(node, "repository", c.signal_repository)
+        for node in sets.engine:
+            profile = node.kind is Kind.ENGINE_PROFILE
+            note(node, "engine", c.signal_engine_profile if profile else c.signal_engine)
+        for node in sets.patterns:
+            if node.subject.task_type and node.subject.task_type == req.task_type:
+                note(node, "task type", c.signal_task_type)
+            if node.subject.language and node.subject.language == req.language:
+                note(node, "language", c.signal_language)
+        for node, share in self._text_matches(terms, sets.text):
             note(node, "text", c.signal_text_max * share)
-        await self._widen(req, found)
+        self._widen(reads, req, found)
         return found
 
-    async def _text_matches(self, req: QueryRequest) -> list[tuple[Node, float]]:
+    def _text_matches(self, terms: list[str], matches: list[tuple[Node, float]]) -> list[tuple[Node, float]]:
         """FTS5 matches with a share in [0, 1]: BM25 relative to the best, times term coverage.
 
         A node that shares only one word with the ticket gets nothing: one common
         word is chance, not relevance. Coverage grows to 1 at ``TEXT_FULL_TERMS``.
         """
-        terms = query_terms(req.text)
-        searched = await self._searchable(terms)
-        if not searched:
-            return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in searched)
-        limit = self.config.limit_text
-        rows = [(n, r) for n, r in await self._store.search_text(match, req.tenant, limit) if n.valid]
+        rows = [(n, r) for n, r in matches if n.valid]
         if not rows:
             return []
         best = min(r for _n, r in rows)  # BM25 ranks are negative; lower is better
@@ -176,13 +179,13 @@ class Ranker:
                 out.append((node, coverage * (0.5 + 0.5 * relative)))
         return out
 
-    async def _searchable(self, terms: list[str]) -> list[str]:
+    def _searchable(self, reads: QueryReads, terms: list[str]) -> list[str]:
         """The terms worth a full-text lookup: rarest first, while their postings fit the budget.
 
         FTS5 scores every document that matches any OR-ed term, so a query costs
         the sum of its terms' document frequencies; the commonest words cost
         the most and discriminate the least. Frequencies come from the index
-        (one count per term not yet seen) and are cached until the graph grows or shrinks by 10 %.
+        (one statement for the terms not yet seen) and are cached until the graph grows or shrinks by 10 %.
         Coverage (``matched_terms``) is still counted over all the terms.
         """
         if not terms:
@@ -193,7 +196,7 @@ class Ranker:
             self._df_size = size
         missing = [t for t in terms if t not in self._df]
         if missing:
-            counts = await self._store.term_doc_counts(missing)
+            counts = reads.term_doc_counts(missing)
             for t in missing:
                 self._df[t] = counts.get(t, 0)
         out, postings = [], 0
@@ -204,44 +207,56 @@ class Ranker:
             out.append(term)
         return out
 
-    async def _widen(self, req: QueryRequest, found: dict[str, _Signals]) -> None:
+    def _widen(self, reads: QueryReads, req: QueryRequest, found: dict[str, _Signals]) -> None:
         """One hop over relates_to/contradicts from the strongest seeds, same tenant only."""
         seeds = sorted(found.values(), key=lambda e: (-_noisy_or(e.signals.values()), e.node.id))
         seeds = seeds[: self.config.hop_seeds]
         value = {seed.node.id: _noisy_or(seed.signals.values()) for seed in seeds}
         hop: dict[str, float] = {}
-        neighbours = await self._graph.neighbours(list(value), (Relation.RELATES_TO, Relation.CONTRADICTS))
-        for seed_id, others in neighbours.items():
-            for other in others:
-                if other not in found:
-                    hop[other] = max(hop.get(other, 0.0), self.config.signal_hop_share * value[seed_id])
-        if not hop:
-            return
-        for node in await self._store.nodes_by_ids(hop, tenant=req.tenant):
+        nodes: dict[str, Node] = {}
+        for seed_id, node in reads.neighbours(
+            list(value), (Relation.RELATES_TO, Relation.CONTRADICTS), req.tenant
+        ):
+            if node.id not in found:
+                hop[node.id] = max(hop.get(node.id, 0.0), self.config.signal_hop_share * value[seed_id])
+                nodes[node.id] = node
+        for node_id in sorted(hop):
+            node = nodes[node_id]
             if node.valid and node.kind is not Kind.ATTEMPT:
-                found[node.id] = _Signals(node, {"graph hop": hop[node.id]})
+                found[node_id] = _Signals(node, {"graph hop": hop[node_id]})
 
-    def score(self, entry: _Signals, req: QueryRequest, now: float, vocabulary: Vocabulary) -> ScoreParts:
+    def score(
+        self, entry: _Signals, req: QueryRequest, now: float, vocabulary: Vocabulary, *, exact: bool = True
+    ) -> ScoreParts:
         """The three parts of one candidate's score.
 
         A learning's relevance is also scaled by its specificity
         (:func:`osmia.memory.statistics.specificity`): "Tests pass" ranks below every
-        learning that names something rare in the tenant.
+        learning that names something rare in the tenant. Specificity only ever lowers a
+        score (its factor is at most 1), so with ``exact=False`` a learning already below
+        ``min_relevance`` or ``min_score`` without it is left unscaled: it is dropped either
+        way, and its specificity is most of a query's work (docs/performance.md, profile 11).
         """
         c = self.config
         rel, discounts = relevance(entry.node, entry.signals, req, c)
         node = entry.node
-        if node.kind is Kind.LEARNING and c.specificity_floor < 1.0 and SAME_TICKET not in entry.signals:
+        fresh = recency(node.last_seen, now, c)
+        if (
+            node.kind is Kind.LEARNING
+            and c.specificity_floor < 1.0
+            and SAME_TICKET not in entry.signals
+            and (exact or not below_thresholds(c, ScoreParts(rel, node.confidence, fresh)))
+        ):
             spec = specificity(node.content, vocabulary)
             factor = round(c.specificity_floor + (1 - c.specificity_floor) * spec, 3)
             if factor < 1.0:
                 rel *= factor
                 discounts = (*discounts, (factor, f"specificity {spec:.2f}"))
-        return ScoreParts(
-            rel, node.confidence, recency(node.last_seen, now, c), tuple(entry.signals.items()), discounts
-        )
+        return ScoreParts(rel, node.confidence, fresh, tuple(entry.signals.items()), discounts)
 
-    async def _vocabulary(self, req: QueryRequest, found: dict[str, _Signals], now: float) -> Vocabulary:
+    def _vocabulary(
+        self, reads: QueryReads, req: QueryRequest, found: dict[str, _Signals], now: float
+    ) -> Vocabulary:
         """Rarity of every word of the candidate learnings and the spread of each of their sentences.
 
         Rarity is ``1 − log(1 + df) / log(1 + N)`` with ``df`` the tenant's nodes holding
@@ -282,26 +297,53 @@ class Ranker:
             self._tenant_size.clear()
             self._tenant_size_at = size
         if req.tenant not in self._tenant_size:
-            self._tenant_size[req.tenant] = await self._store.count("nodes", req.tenant)
+            self._tenant_size[req.tenant] = reads.count_nodes(req.tenant)
         cache = self._tenant_df.setdefault(req.tenant, {})
         spread = self._tenant_spread.setdefault(req.tenant, {})
         budget = c.rarity_lookups_per_query
         new_phrases = sorted(p for p in phrases if p and p not in spread)[:budget]
         if new_phrases:
-            spread.update(await self._store.learning_spread(new_phrases, req.tenant))
+            spread.update(reads.learning_spread(new_phrases, req.tenant))
         missing = sorted(t for t in terms if t not in cache)[: max(0, budget - len(new_phrases))]
         if missing:
-            cache.update(await self._store.term_doc_counts(missing, tenant=req.tenant))
+            cache.update(reads.term_doc_counts(missing, tenant=req.tenant))
         return Vocabulary(cache, max(c.specificity_min_nodes, self._tenant_size[req.tenant]), spread)
 
     async def rank(
-        self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int
+        self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int, explain: bool = True
     ) -> list[Candidate]:
-        """Every candidate with its verdict, best first; the kept ones are the injection."""
-        found = await self.candidates(req)
-        vocabulary = await self._vocabulary(req, found, now)
+        """Every candidate with its verdict, best first; the kept ones are the injection.
+
+        The whole ranking runs on the store connection's thread in one trip
+        (:meth:`~osmia.memory.store.base.StoreBase.read`), its reads synchronous. With
+        ``explain=False`` (a prompt, not ``osmia memory explain``) only the kept candidates
+        are returned, and no work is done for those that cannot be kept: the same kept
+        nodes, in the same order (``tests/memory/test_query_paths.py``).
+        """
+        return await self._store.read(
+            lambda db: self.rank_with(
+                QueryReads(db), req, now=now, max_facts=max_facts, token_budget=token_budget, explain=explain
+            )
+        )
+
+    def rank_with(
+        self,
+        reads: QueryReads,
+        req: QueryRequest,
+        *,
+        now: float,
+        max_facts: int,
+        token_budget: int,
+        explain: bool = True,
+    ) -> list[Candidate]:
+        """:meth:`rank` over ``reads`` (on the connection's thread)."""
+        found = self.candidates(reads, req)
+        vocabulary = self._vocabulary(reads, req, found, now)
+        parts_of = ((self.score(e, req, now, vocabulary, exact=explain), e.node) for e in found.values())
         scored = sorted(
-            ((self.score(e, req, now, vocabulary), e.node) for e in found.values()),
+            # A candidate below a threshold is dropped whatever else is kept (``select``'s first
+            # checks): without ``explain`` it is not even sorted.
+            parts_of if explain else ((p, n) for p, n in parts_of if not below_thresholds(self.config, p)),
             # Earlier attempts at the same ticket first, newest first; then by score.
             key=lambda pair: (
                 pair[1].kind is not Kind.ATTEMPT,
@@ -335,7 +377,8 @@ class Ranker:
             if verdict == "kept":
                 kept.append(node)
                 budget -= cost(node, parts)
-            out.append(Candidate(node, parts, verdict == "kept", verdict))
+            if explain or verdict == "kept":
+                out.append(Candidate(node, parts, verdict == "kept", verdict))
         return out
 
 
@@ -351,9 +394,9 @@ def select(
     cost: Callable[[Node, ScoreParts], int],
 ) -> str:
     """The verdict on one candidate given what is already kept: ``kept`` or ``dropped: <why>``."""
-    if parts.relevance < c.min_relevance:
-        return f"dropped: relevance {parts.relevance:.2f} below {c.min_relevance}"
-    if parts.score < c.min_score:
+    if below_thresholds(c, parts):  # first: ``Ranker.rank_with`` skips such candidates without explain
+        if parts.relevance < c.min_relevance:
+            return f"dropped: relevance {parts.relevance:.2f} below {c.min_relevance}"
         return f"dropped: score {parts.score:.3f} below {c.min_score}"
     if c.gate_generic_statistics:
         gated = generic_statistic_verdict(node, req)
@@ -375,6 +418,11 @@ def select(
     if cost(node, parts) > budget:
         return "dropped: over the token budget"
     return "kept"
+
+
+def below_thresholds(c: RankingConfig, parts: ScoreParts) -> bool:
+    """Relevance below ``min_relevance`` or score below ``min_score``: dropped, whatever is kept."""
+    return parts.relevance < c.min_relevance or parts.score < c.min_score
 
 
 def _cap_group(node: Node) -> tuple[Kind, bool]:

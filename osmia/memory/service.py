@@ -289,7 +289,7 @@ class Memory:
     async def context(self, run: TaskRun) -> MemoryContext:
         """The nodes and the ``## Prior Knowledge`` section for a run about to start."""
         started = time.perf_counter()
-        candidates = await self._guarded("query", lambda: self._rank(request_for(run)))
+        candidates = await self._guarded("query", lambda: self._rank(request_for(run), explain=False))
         injected = tuple(to_injected(c.node, c.score) for c in candidates if c.kept)
         metrics.QUERIES.labels(engine=run.engine).inc()
         metrics.QUERY_SECONDS.observe(time.perf_counter() - started)
@@ -300,12 +300,14 @@ class Memory:
         """Every candidate considered for a run, with score parts and verdicts."""
         return await self._guarded("query", lambda: self._rank(request_for(run)))
 
-    async def _rank(self, req: QueryRequest) -> list[Candidate]:
+    async def _rank(self, req: QueryRequest, *, explain: bool = True) -> list[Candidate]:
+        """Rank for ``req`` now; without ``explain`` only the kept candidates (a prompt needs no more)."""
         return await self._ranker.rank(
             req,
             now=self._clock(),
             max_facts=self._settings.max_facts_per_query,
             token_budget=self._settings.token_budget,
+            explain=explain,
         )
 
     # --- decay ------------------------------------------------------------------

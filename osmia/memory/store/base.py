@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from osmia.memory.store.rows import NODE_SELECT, node_from_row
 from osmia.memory.types import Node
+
+T = TypeVar("T")
 
 
 class StoreBase:
@@ -21,6 +23,19 @@ class StoreBase:
         self._conn = conn
         self.migrated = False  # whether open() upgraded the schema (the file was written)
         self.read_only = False  # opened with ``read_only``: the connection cannot write
+
+    async def read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` on the connection's own thread in one trip, and return what it returns.
+
+        For read-only work made of several statements (a ranking): each ``await`` on the store is
+        a trip to aiosqlite's worker thread and back, and the trips cost more than SQLite's
+        answers (docs/performance.md, profile 11). ``work`` must only read and must not block
+        on anything but SQLite; the event loop keeps running while it does. aiosqlite offers no
+        public call for this; ``_execute`` is the one its own methods use.
+        """
+        conn = self._conn
+        result: T = await conn._execute(lambda: work(conn._conn))  # type: ignore[no-untyped-call]
+        return result
 
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
         rows = await self._rows(sql, params)

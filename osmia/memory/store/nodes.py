@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from osmia.memory.store.base import StoreBase
+from osmia.memory.store.query_reads import QueryReads
 from osmia.memory.store.rows import _FIXED_NODE_COLUMNS, EPOCH_SQL, NODE_COLUMNS, THRESHOLD_SQL, node_to_row
 from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Node, Relation
@@ -78,13 +79,6 @@ class NodeQueries(StoreBase):
         cur = await self._conn.execute("DELETE FROM nodes WHERE id = ?", (node_id,))
         return cur.rowcount > 0
 
-    async def nodes_by_key_prefix(self, tenant: str, prefix: str, limit: int) -> list[Node]:
-        """Nodes of one tenant whose key starts with ``prefix``, newest first (a range of the key index)."""
-        return await self._nodes(
-            "tenant = ? AND key >= ? AND key < ? ORDER BY last_seen DESC, id LIMIT ?",
-            (tenant, prefix, prefix + "\U0010ffff", limit),
-        )
-
     async def iter_nodes(self, tenant: str | None = None) -> list[Node]:
         """Every node (optionally one tenant's), in id order."""
         if tenant is None:
@@ -97,18 +91,7 @@ class NodeQueries(StoreBase):
         Both halves read an index only: the primary key ``(src, dst, relation)`` and
         ``edges_dst (dst, relation, src)``.
         """
-        if not ids or not relations:
-            return []
-        marks, rels = ", ".join("?" * len(ids)), ", ".join("?" * len(relations))
-        names = [r.value for r in relations]
-        return [
-            (r[0], r[1])
-            for r in await self._rows(
-                f"SELECT src, dst FROM edges WHERE src IN ({marks}) AND relation IN ({rels}) "
-                f"UNION ALL SELECT dst, src FROM edges WHERE dst IN ({marks}) AND relation IN ({rels})",
-                [*ids, *names, *ids, *names],
-            )
-        ]
+        return await self.read(lambda db: QueryReads(db).neighbour_ids(ids, relations))
 
     async def all_edges(self) -> list[Edge]:
         """Every edge, in a stable order."""

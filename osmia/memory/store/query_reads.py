@@ -1,0 +1,235 @@
+"""The reads of one ranking, as plain synchronous SQLite calls on the connection's own thread.
+
+aiosqlite runs every statement on a worker thread and hands the result back to the event loop:
+each statement is a trip across threads (a queue put, a wake-up, a GIL hand-over and a loop
+callback, 0.15-0.4 ms on a busy machine), and a query made eight to twenty of them, more time
+than SQLite spent answering. :meth:`RetrievalQueries.read` runs a whole function on that thread
+in one trip; the ranking (:class:`osmia.memory.query.Ranker`) is such a function, and these are
+its reads. They only read, so they never change what another connection sees.
+
+Fewer statements, too: the candidate sets a query starts from (earlier attempts at the ticket,
+the repository's facts, the engine's general facts, patterns of the task type or language, and
+the full-text matches) are one ``UNION ALL`` of the same per-set queries the store ran one by
+one; the one-hop widening reads the neighbours and their rows in one join; the term and phrase
+counts a cold cache misses are one statement however many there are. A node that appears in
+several sets is parsed once (:meth:`QueryReads.node`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from osmia.memory.store.rows import node_from_row, node_select
+from osmia.memory.types import Node, Relation
+
+# Branch tags of the combined candidate statement (its first column).
+ATTEMPTS, REPOSITORY, ENGINE, PATTERNS, TEXT = range(5)
+_WIDTH = len(node_select().split(", "))  # columns of a node row
+
+
+def fts_phrase(text: str) -> str:
+    """``text`` as one quoted FTS5 phrase (a term, or a sentence for a phrase count)."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+@dataclass
+class CandidateSets:
+    """What :meth:`QueryReads.candidate_sets` found, set by set, each in the store's order."""
+
+    attempts: list[Node] = field(default_factory=list)  # newest first
+    repository: list[Node] = field(default_factory=list)  # strongest first
+    engine: list[Node] = field(default_factory=list)
+    patterns: list[Node] = field(default_factory=list)
+    text: list[tuple[Node, float]] = field(default_factory=list)  # BM25 rank, best (lowest) first
+
+
+class QueryReads:
+    """Synchronous reads over one ``sqlite3`` connection; use only on the connection's own thread.
+
+    Every :class:`Node` read through one instance is parsed once and shared: a fact that is both
+    a repository candidate and a text match is the same object in both sets.
+    """
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        self._nodes: dict[str, Node] = {}
+        self.statements = 0  # top-level statements run (``benchmarks/profile.py`` reports them)
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        self.statements += 1
+        return self._db.execute(sql, params).fetchall()
+
+    def node(self, row: Sequence[Any], start: int = 0) -> Node:
+        """The node whose columns start at ``row[start]``, parsed once per instance."""
+        found = self._nodes.get(row[start])
+        if found is None:
+            found = self._nodes[row[start]] = node_from_row(row[start : start + _WIDTH])
+        return found
+
+    def candidate_sets(
+        self,
+        tenant: str,
+        *,
+        attempt_prefix: str = "",
+        attempt_limit: int = 0,
+        repository: str = "",
+        repository_limit: int = 0,
+        engine: str = "",
+        engine_limit: int = 0,
+        task_type: str = "",
+        language: str = "",
+        pattern_limit: int = 0,
+        match: str = "",
+        text_limit: int = 0,
+    ) -> CandidateSets:
+        """Every candidate set of one query in one statement; an empty subject skips its set.
+
+        Each branch is the statement the store used to run on its own, with the same index
+        (``tests/memory/test_query_reads.py`` checks the plans): the key range for attempts,
+        ``nodes_repository``, ``nodes_engine`` (general facts: ``repository = ''``), the partial
+        ``nodes_patterns`` (``+engine``: SQLite would otherwise read ``(tenant, engine = '')``
+        from ``nodes_engine``, every repository fact of the tenant), and the full-text index
+        joined to its rows by ``seq``.
+        """
+        cols = node_select()
+        branches: list[str] = []
+        params: list[Any] = []
+
+        def branch(tag: int, where: str, order: str, args: Sequence[Any], rank: str = "NULL") -> None:
+            branches.append(f"SELECT * FROM (SELECT {tag}, {rank}, {cols} FROM nodes WHERE {where} {order})")
+            params.extend(args)
+
+        if attempt_prefix and attempt_limit > 0:
+            branch(ATTEMPTS, "tenant = ? AND key >= ? AND key < ?", "ORDER BY last_seen DESC, id LIMIT ?",
+                   (tenant, attempt_prefix, attempt_prefix + "\U0010ffff", attempt_limit))  # fmt: skip
+        if repository and repository_limit > 0:
+            branch(
+                REPOSITORY,
+                "tenant = ? AND repository = ? AND valid_to IS NULL",
+                "ORDER BY confidence DESC, id LIMIT ?",
+                (tenant, repository, repository_limit),
+            )
+        if engine and engine_limit > 0:
+            branch(ENGINE, "tenant = ? AND engine = ? AND valid_to IS NULL AND repository = ''",
+                   "ORDER BY confidence DESC, id LIMIT ?", (tenant, engine, engine_limit))  # fmt: skip
+        if (task_type or language) and pattern_limit > 0:
+            branch(PATTERNS, "tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND +engine = '' "
+                   "AND (task_type = ? OR language = ?)", "ORDER BY confidence DESC, id LIMIT ?",
+                   (tenant, task_type, language, pattern_limit))  # fmt: skip
+        if match and text_limit > 0:
+            branches.append(
+                f"SELECT * FROM (SELECT {TEXT}, bm25(nodes_fts) AS rank, {node_select('n')} "
+                "FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
+                "WHERE nodes_fts MATCH ? AND n.tenant = ? ORDER BY rank, n.id LIMIT ?)"
+            )
+            params.extend((match, tenant, text_limit))
+        out = CandidateSets()
+        if not branches:
+            return out
+        for row in self._rows(" UNION ALL ".join(branches), params):
+            node = self.node(row, 2)
+            tag = row[0]
+            if tag == TEXT:
+                out.text.append((node, float(row[1])))
+            else:
+                (out.attempts, out.repository, out.engine, out.patterns)[tag].append(node)
+        return out
+
+    def search_text(self, match: str, tenant: str | None, limit: int) -> list[tuple[Node, float]]:
+        """FTS5 matches with their BM25 rank (lower is better), optionally one tenant's."""
+        where = "nodes_fts MATCH ?"
+        params: list[Any] = [match]
+        if tenant is not None:
+            where += " AND n.tenant = ?"
+            params.append(tenant)
+        rows = self._rows(
+            f"SELECT bm25(nodes_fts) AS rank, {node_select('n')} FROM nodes_fts "
+            f"JOIN nodes n ON n.seq = nodes_fts.rowid WHERE {where} ORDER BY rank, n.id LIMIT ?",
+            [*params, limit],
+        )
+        return [(self.node(r, 1), float(r[0])) for r in rows]
+
+    def term_doc_counts(self, terms: Sequence[str], tenant: str | None = None) -> dict[str, int]:
+        """How many nodes the full-text index matches for each term (tokenised and stemmed as it
+        indexes), optionally only one tenant's; one statement for all the terms."""
+        if not terms:
+            return {}
+        if tenant is None:
+            one, extra = "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", tuple[str, ...]()
+        else:
+            # CROSS JOIN keeps the full-text index first: otherwise SQLite may walk the tenant's
+            # nodes and evaluate the MATCH once per row (seconds at 10k nodes).
+            one = (
+                "SELECT count(*) FROM nodes_fts CROSS JOIN nodes n ON n.seq = nodes_fts.rowid "
+                "WHERE nodes_fts MATCH ? AND n.tenant = ?"
+            )
+            extra = (tenant,)
+        return self._counts(one, [(fts_phrase(t), *extra) for t in terms], terms)
+
+    def learning_spread(self, sentences: Sequence[str], tenant: str) -> dict[str, int]:
+        """In how many repositories of ``tenant`` a learning states each sentence (a full-text phrase)."""
+        one = (
+            "SELECT count(DISTINCT n.repository) FROM nodes_fts CROSS JOIN nodes n "
+            "ON n.seq = nodes_fts.rowid WHERE nodes_fts MATCH ? AND n.tenant = ? AND n.kind = 'learning'"
+        )
+        return self._counts(one, [(fts_phrase(s), tenant) for s in sentences], sentences)
+
+    def _counts(self, one: str, params: Sequence[tuple[Any, ...]], keys: Sequence[str]) -> dict[str, int]:
+        """Run the scalar ``one`` for each parameter tuple as columns of a single statement."""
+        if not keys:
+            return {}
+        counts: dict[str, int] = {}
+        for i in range(0, len(keys), 100):  # SQLite's default limit is 32766 parameters; stay far below
+            chunk = params[i : i + 100]
+            row = self._rows(
+                "SELECT " + ", ".join(f"({one})" for _ in chunk), [p for ps in chunk for p in ps]
+            )[0]
+            counts.update(zip(keys[i : i + 100], (int(v) for v in row), strict=True))
+        return counts
+
+    def neighbour_ids(self, ids: Sequence[str], relations: Sequence[Relation]) -> list[tuple[str, str]]:
+        """``(node, neighbour)`` for every edge of ``relations`` touching one of ``ids``, either way.
+
+        Both halves read an index only: the primary key ``(src, dst, relation)`` and
+        ``edges_dst (dst, relation, src)``.
+        """
+        if not ids or not relations:
+            return []
+        sql, params = _pairs(ids, relations)
+        return [(r[0], r[1]) for r in self._rows(sql, params)]
+
+    def neighbours(
+        self, ids: Sequence[str], relations: Sequence[Relation], tenant: str
+    ) -> list[tuple[str, Node]]:
+        """``(seed, neighbour)`` over ``relations`` either way, each neighbour read with its row (one
+        statement); only neighbours of ``tenant``.
+
+        ``+n.tenant``: the id index finds each neighbour; without it SQLite may pick a
+        ``(tenant, …)`` index and scan the tenant.
+        """
+        if not ids or not relations:
+            return []
+        pairs, params = _pairs(ids, relations)
+        rows = self._rows(
+            f"SELECT p.seed, {node_select('n')} FROM ({pairs}) AS p JOIN nodes n ON n.id = p.other "
+            "WHERE +n.tenant = ?",
+            [*params, tenant],
+        )
+        return [(r[0], self.node(r, 1)) for r in rows]
+
+    def count_nodes(self, tenant: str) -> int:
+        """Nodes of one tenant."""
+        return int(self._rows("SELECT count(*) FROM nodes WHERE tenant = ?", (tenant,))[0][0])
+
+
+def _pairs(ids: Sequence[str], relations: Sequence[Relation]) -> tuple[str, list[Any]]:
+    marks, rels = ", ".join("?" * len(ids)), ", ".join("?" * len(relations))
+    names = [r.value for r in relations]
+    sql = (
+        f"SELECT src AS seed, dst AS other FROM edges WHERE src IN ({marks}) AND relation IN ({rels}) "
+        f"UNION ALL SELECT dst, src FROM edges WHERE dst IN ({marks}) AND relation IN ({rels})"
+    )
+    return sql, [*ids, *names, *ids, *names]
