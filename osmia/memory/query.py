@@ -23,7 +23,8 @@ caller passes another).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import heapq
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from osmia.memory.extractor import attempt_key
@@ -232,27 +233,73 @@ class Ranker:
 
         A learning's relevance is also scaled by its specificity
         (:func:`osmia.memory.statistics.specificity`): "Tests pass" ranks below every
-        learning that names something rare in the tenant. Specificity only ever lowers a
-        score (its factor is at most 1), so with ``exact=False`` a learning already below
-        ``min_relevance`` or ``min_score`` without it is left unscaled: it is dropped either
-        way, and its specificity is most of a query's work (docs/performance.md, profile 11).
+        learning that names something rare in the tenant. The factor is at most 1, so
+        ``exact=False`` (no specificity) gives an upper bound of the score, the exact
+        score when :meth:`_specific` is false.
         """
         c = self.config
         rel, discounts = relevance(entry.node, entry.signals, req, c)
         node = entry.node
-        fresh = recency(node.last_seen, now, c)
-        if (
-            node.kind is Kind.LEARNING
-            and c.specificity_floor < 1.0
-            and SAME_TICKET not in entry.signals
-            and (exact or not below_thresholds(c, ScoreParts(rel, node.confidence, fresh)))
-        ):
+        if exact and self._specific(entry):
             spec = specificity(node.content, vocabulary)
             factor = round(c.specificity_floor + (1 - c.specificity_floor) * spec, 3)
             if factor < 1.0:
                 rel *= factor
                 discounts = (*discounts, (factor, f"specificity {spec:.2f}"))
-        return ScoreParts(rel, node.confidence, fresh, tuple(entry.signals.items()), discounts)
+        return ScoreParts(
+            rel, node.confidence, recency(node.last_seen, now, c), tuple(entry.signals.items()), discounts
+        )
+
+    def _specific(self, entry: _Signals) -> bool:
+        """Whether the candidate's score is scaled by its specificity (a learning, not the same ticket)."""
+        return (
+            entry.node.kind is Kind.LEARNING
+            and self.config.specificity_floor < 1.0
+            and SAME_TICKET not in entry.signals
+        )
+
+    def _in_order(
+        self,
+        found: dict[str, _Signals],
+        req: QueryRequest,
+        now: float,
+        vocabulary: Vocabulary,
+        *,
+        explain: bool,
+    ) -> Iterator[tuple[ScoreParts, Node]]:
+        """Candidates in selection order: earlier attempts at the ticket first, newest first; then by score.
+
+        With ``explain`` every candidate is scored exactly. Without, candidates below a threshold
+        (``select``'s first checks: dropped whatever else is kept) are left out, and a learning's
+        specificity (most of a query's work, docs/performance.md profile 11) is computed only once
+        the learning's upper bound (its score without specificity) is the best left: each
+        candidate comes out once no other can still come before it, so the order is the exact
+        one, and the caller stops at ``max_facts`` without scoring the rest exactly.
+        """
+        c = self.config
+        if explain:
+            yield from sorted(
+                ((self.score(e, req, now, vocabulary), e.node) for e in found.values()),
+                key=lambda pair: _order(*pair),
+            )
+            return
+        bounds = []
+        for entry in found.values():
+            bound = self.score(entry, req, now, vocabulary, exact=False)
+            if not below_thresholds(c, bound):
+                bounds.append((_order(bound, entry.node), bound, entry))
+        bounds.sort(key=lambda item: item[0])
+        ready: list[tuple[tuple[bool, float, str], ScoreParts, Node]] = []  # a heap, exact scores
+        for key, bound, entry in bounds:
+            while ready and ready[0][0] < key:  # nothing left can come before it
+                _key, parts, node = heapq.heappop(ready)
+                yield parts, node
+            parts = self.score(entry, req, now, vocabulary) if self._specific(entry) else bound
+            if not below_thresholds(c, parts):
+                heapq.heappush(ready, (_order(parts, entry.node), parts, entry.node))
+        while ready:
+            _key, parts, node = heapq.heappop(ready)
+            yield parts, node
 
     def _vocabulary(
         self, reads: QueryReads, req: QueryRequest, found: dict[str, _Signals], now: float
@@ -339,18 +386,7 @@ class Ranker:
         """:meth:`rank` over ``reads`` (on the connection's thread)."""
         found = self.candidates(reads, req)
         vocabulary = self._vocabulary(reads, req, found, now)
-        parts_of = ((self.score(e, req, now, vocabulary, exact=explain), e.node) for e in found.values())
-        scored = sorted(
-            # A candidate below a threshold is dropped whatever else is kept (``select``'s first
-            # checks): without ``explain`` it is not even sorted.
-            parts_of if explain else ((p, n) for p, n in parts_of if not below_thresholds(self.config, p)),
-            # Earlier attempts at the same ticket first, newest first; then by score.
-            key=lambda pair: (
-                pair[1].kind is not Kind.ATTEMPT,
-                -(pair[1].last_seen if pair[1].kind is Kind.ATTEMPT else pair[0].score),
-                pair[1].id,
-            ),
-        )
+        scored = self._in_order(found, req, now, vocabulary, explain=explain)
         budget = token_budget - estimate_tokens(f"{HEADING}\n\n{PREAMBLE}\n\n")
         kept: list[Node] = []
         out: list[Candidate] = []
@@ -373,6 +409,8 @@ class Ranker:
             return found
 
         for parts, node in scored:
+            if not explain and len(kept) >= max_facts:
+                break  # the rest are "dropped: max_facts_per_query reached" (no prompt shows why)
             verdict = select(self.config, req, node, parts, kept, max_facts, budget, bag, cost)
             if verdict == "kept":
                 kept.append(node)
@@ -394,7 +432,7 @@ def select(
     cost: Callable[[Node, ScoreParts], int],
 ) -> str:
     """The verdict on one candidate given what is already kept: ``kept`` or ``dropped: <why>``."""
-    if below_thresholds(c, parts):  # first: ``Ranker.rank_with`` skips such candidates without explain
+    if below_thresholds(c, parts):  # first: ``Ranker._in_order`` leaves these out without explain
         if parts.relevance < c.min_relevance:
             return f"dropped: relevance {parts.relevance:.2f} below {c.min_relevance}"
         return f"dropped: score {parts.score:.3f} below {c.min_score}"
@@ -418,6 +456,15 @@ def select(
     if cost(node, parts) > budget:
         return "dropped: over the token budget"
     return "kept"
+
+
+def _order(parts: ScoreParts, node: Node) -> tuple[bool, float, str]:
+    """The selection order's key: attempts at the same ticket first (newest first), then by score, then id."""
+    return (
+        node.kind is not Kind.ATTEMPT,
+        -(node.last_seen if node.kind is Kind.ATTEMPT else parts.score),
+        node.id,
+    )
 
 
 def below_thresholds(c: RankingConfig, parts: ScoreParts) -> bool:
