@@ -10,7 +10,8 @@ newer schema). The harness (workload, tickets, timing) is this checkout's; only
 the ``osmia`` package comes from each revision (a ``git worktree``; the
 candidate defaults to this working tree). Each round, in a fresh process:
 open → settle the heap if that engine's operator does → 20 warm-up tickets →
-``--queries`` timed tickets → ``--ingest`` timed extractions after 10 warm-up
+``--queries`` timed tickets (their injected ids are compared between the two sides: a speed
+change must inject the same facts) → ``--ingest`` timed extractions after 10 warm-up
 ones, with ``Memory.maintain()`` every 15 simulated seconds if that engine has
 it (timed apart, as the serve step does) → three ``decay(cycles=1)`` passes.
 """
@@ -67,12 +68,14 @@ async def _child(db: Path, queries: int, ingest: int, seed: int) -> dict[str, An
     try:
         for run in warm:
             await memory.context(run)
-        latencies = []
+        latencies, injected = [], []
         for run in cases:
             started = time.perf_counter()
-            await memory.context(run)
+            context = await memory.context(run)
             latencies.append(time.perf_counter() - started)
+            injected.append([node.id for node in context.injected])
         out["query_ms"] = summary_ms(latencies)
+        out["injected"] = injected  # the golden comparison: the same tickets, the same facts?
         latencies, _upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS)
         out["extraction_ms"] = summary_ms(latencies[EXTRACTION_WARMUP:])
         decays = []
@@ -156,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print("| " + " | ".join(cols) + " |")
         print("| --- | --- | --- | --- | --- |")
+        injected: dict[str, list[list[str]]] = {}  # first round's injected ids per side
         try:
             for i in range(1, args.rounds + 1):
                 for side, path in sides.items():
@@ -165,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
                     cells = (str(i), f"{side} ({names[side]})", _fmt(r["query_ms"]), _fmt(r["extraction_ms"]),
                              f"{d['p50']:.2f} / {d['max']:.2f}")  # fmt: skip
                     print("| " + " | ".join(cells) + " |", flush=True)
+                    injected.setdefault(side, r["injected"])
+            same = sum(a == b for a, b in zip(injected["base"], injected["candidate"], strict=True))
+            print(f"\ninjected ids identical to the base's on {same} of {len(injected['base'])} tickets")
         finally:
             for rev in (args.base, args.candidate):
                 if rev is not None:
