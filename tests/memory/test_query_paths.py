@@ -1,0 +1,234 @@
+"""The query's execution path: one trip, few statements, and the same answers as the long way round.
+
+A store built from the benchmark's simulated history (real SQLite, real ingestion) is queried
+with the benchmark's new tickets. A prompt (``context``) takes the short path: candidates that
+cannot be kept are not scored exactly, and it stops at ``max_facts``; ``explain`` scores every
+candidate. Both must keep the same nodes in the same order. The combined candidate statement
+must return what the per-set statements it replaced return, through the same indexes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.workload import GroundTruth, build_store, scenarios
+from osmia.memory.extractor import attempt_key
+from osmia.memory.ranking import DEFAULT
+from osmia.memory.service import Memory, MemorySettings, request_for
+from osmia.memory.store import node_select
+from osmia.memory.store.query_reads import QueryReads, fts_phrase
+from osmia.memory.text import query_terms
+from osmia.memory.types import QueryRequest, Relation
+from osmia.taskrun import TaskRun, parse_taskrun
+
+RUNS = 500
+TICKETS = 80
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, GroundTruth]:
+    """A store of ``RUNS`` simulated runs (with daily decay), and the simulation's truth."""
+    path = tmp_path_factory.mktemp("paths") / "store.db"
+    _stats, truth = asyncio.run(build_store(path, RUNS, seed=5))
+    return path, truth
+
+
+def _tickets(truth: GroundTruth, count: int = TICKETS) -> list[TaskRun]:
+    return [parse_taskrun(s.doc) for s in scenarios(truth, count, seed=23)]
+
+
+async def _open(path: Path, truth: GroundTruth, **settings: Any) -> Memory:
+    return await Memory.open(
+        MemorySettings(store_path=path, **settings),
+        clock=lambda: truth.end + 60.0,
+        update_gauges=False,
+        catch_up=False,
+    )
+
+
+@pytest.mark.parametrize("max_facts", [3, 10])
+async def test_a_prompt_keeps_exactly_what_explain_keeps(
+    built: tuple[Path, GroundTruth], max_facts: int
+) -> None:
+    """Two memories on one file, one asked for prompts, one for explanations, ticket by ticket
+    (their caches fill alike): the same kept nodes, in the same order, with the same scores."""
+    path, truth = built
+    prompts = await _open(path, truth, max_facts_per_query=max_facts)
+    explains = await _open(path, truth, max_facts_per_query=max_facts)
+    try:
+        specific = 0
+        for run in _tickets(truth):
+            context = await prompts.context(run)
+            candidates = await explains.explain(run)
+            kept = [(c.node.id, c.score) for c in candidates if c.kept]
+            assert [(n.id, n.score) for n in context.injected] == kept
+            specific += sum(
+                1 for c in candidates for _f, why in c.parts.discounts if why.startswith("specificity")
+            )
+        assert specific > 0  # learnings were scaled by their specificity: the lazy path had work to do
+    finally:
+        await prompts.close()
+        await explains.close()
+
+
+async def test_a_warm_query_is_one_trip_and_two_statements(built: tuple[Path, GroundTruth]) -> None:
+    path, truth = built
+    memory = await _open(path, truth)
+    conn = memory._store._conn
+    seen: list[str] = []
+
+    def trace(sql: str) -> None:
+        if not sql.startswith("--"):  # FTS5's own nested statements start with a comment
+            seen.append(sql)
+
+    await memory._store.read(lambda db: db.set_trace_callback(trace))
+    trips = 0
+    execute = conn._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await execute(fn, *args, **kwargs)
+
+    conn._execute = counted  # type: ignore[method-assign]
+    try:
+        for run in _tickets(truth, 12):
+            await memory.context(run)  # cold: the term and phrase counts are looked up
+            seen.clear()
+            trips = 0
+            await memory.context(run)  # warm: the same ticket again
+            assert trips == 1
+            assert len(seen) <= 2, seen  # every candidate set, then the one-hop widening
+            assert seen[0].startswith("SELECT * FROM (SELECT "), seen
+    finally:
+        conn._execute = execute  # type: ignore[method-assign]
+        await memory.close()
+
+
+def _one_by_one(db: sqlite3.Connection, req: QueryRequest, match: str) -> list[list[str]]:
+    """The candidate sets as the store read them before they were one statement (ids, in order)."""
+    c = DEFAULT
+    cols = node_select()
+    prefix = attempt_key(req.ticket_id)
+    sets = [
+        ("tenant = ? AND key >= ? AND key < ? ORDER BY last_seen DESC, id LIMIT ?",
+         (req.tenant, prefix, prefix + "\U0010ffff", c.max_attempts + 1)),
+        ("tenant = ? AND repository = ? AND valid_to IS NULL ORDER BY confidence DESC, id LIMIT ?",
+         (req.tenant, req.repository, c.limit_repository)),
+        ("tenant = ? AND engine = ? AND valid_to IS NULL AND repository = '' "
+         "ORDER BY confidence DESC, id LIMIT ?", (req.tenant, req.engine, c.limit_engine)),
+        ("tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND +engine = '' "
+         "AND (task_type = ? OR language = ?) ORDER BY confidence DESC, id LIMIT ?",
+         (req.tenant, req.task_type, req.language, c.limit_pattern)),
+    ]  # fmt: skip
+    out = [
+        [r[0] for r in db.execute(f"SELECT {cols} FROM nodes WHERE {where}", params)]
+        for where, params in sets
+    ]
+    text = db.execute(
+        f"SELECT {node_select('n')}, bm25(nodes_fts) AS rank FROM nodes_fts "
+        "JOIN nodes n ON n.seq = nodes_fts.rowid WHERE nodes_fts MATCH ? AND n.tenant = ? "
+        "ORDER BY rank, n.id LIMIT ?",
+        (match, req.tenant, c.limit_text),
+    )
+    return [*out, [r[0] for r in text]]
+
+
+def test_the_candidate_statement_returns_what_the_per_set_statements_did(
+    built: tuple[Path, GroundTruth],
+) -> None:
+    path, truth = built
+    db = sqlite3.connect(path)
+    try:
+        nonempty = [0] * 5
+        for run in _tickets(truth, 40):
+            req = request_for(run)
+            match = " OR ".join(fts_phrase(t) for t in query_terms(req.text)[:6])
+            sets = QueryReads(db).candidate_sets(
+                req.tenant,
+                attempt_prefix=attempt_key(req.ticket_id),
+                attempt_limit=DEFAULT.max_attempts + 1,
+                repository=req.repository,
+                repository_limit=DEFAULT.limit_repository,
+                engine=req.engine,
+                engine_limit=DEFAULT.limit_engine,
+                task_type=req.task_type,
+                language=req.language,
+                pattern_limit=DEFAULT.limit_pattern,
+                match=match,
+                text_limit=DEFAULT.limit_text,
+            )
+            got = [[n.id for n in s] for s in (sets.attempts, sets.repository, sets.engine, sets.patterns)]
+            got.append([n.id for n, _rank in sets.text])
+            assert got == _one_by_one(db, req, match)
+            nonempty = [k + bool(s) for k, s in zip(nonempty, got, strict=True)]
+        assert all(nonempty[1:])  # repository, engine, pattern and text sets were all compared non-empty
+    finally:
+        db.close()
+
+
+def test_each_candidate_set_is_read_through_its_index(built: tuple[Path, GroundTruth]) -> None:
+    path, _truth = built
+    db = sqlite3.connect(path)
+    plans: list[str] = []
+
+    class Plan(QueryReads):
+        def _rows(self, sql: str, params: Any = ()) -> list[Any]:
+            plans.extend(str(r[3]) for r in self._db.execute("EXPLAIN QUERY PLAN " + sql, params))
+            return []
+
+    try:
+        Plan(db).candidate_sets(
+            "ticketing", attempt_prefix="attempt:X:", attempt_limit=4, repository="acme/a",
+            repository_limit=60, engine="codex", engine_limit=60, task_type="bug", language="go",
+            pattern_limit=60, match='"x"', text_limit=60,
+        )  # fmt: skip
+        Plan(db).neighbours(["a", "b"], [Relation.RELATES_TO, Relation.CONTRADICTS], "ticketing")
+    finally:
+        db.close()
+    text = "\n".join(plans)
+    for index in (
+        "sqlite_autoindex_nodes_2 (tenant=? AND key>? AND key<?)",
+        "nodes_repository (tenant=? AND repository=?)",
+        "nodes_engine (tenant=? AND engine=? AND repository=?)",
+        "nodes_patterns (tenant=?)",
+        "nodes_fts VIRTUAL TABLE",
+        "edges_dst (dst=? AND relation=?)",
+    ):
+        assert index in text, text
+    assert not [p for p in plans if p.startswith("SCAN n") and "VIRTUAL" not in p and "subquery" not in p], (
+        text
+    )
+
+
+def test_counts_in_one_statement_equal_counts_one_by_one(built: tuple[Path, GroundTruth]) -> None:
+    path, truth = built
+    db = sqlite3.connect(path)
+    try:
+        terms = sorted({t for run in _tickets(truth, 30) for t in query_terms(request_for(run).text)})
+        assert len(terms) > 100  # more than one chunk of the combined statement
+        one = (
+            "SELECT count(*) FROM nodes_fts CROSS JOIN nodes n ON n.seq = nodes_fts.rowid "
+            "WHERE nodes_fts MATCH ? AND n.tenant = ?"
+        )
+        reads = QueryReads(db)
+        assert reads.term_doc_counts(terms, tenant="ticketing") == {
+            t: db.execute(one, (fts_phrase(t), "ticketing")).fetchone()[0] for t in terms
+        }
+        assert reads.statements == 2
+        everywhere = QueryReads(db).term_doc_counts(terms[:5])
+        assert everywhere == {
+            t: db.execute(
+                "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", (fts_phrase(t),)
+            ).fetchone()[0]
+            for t in terms[:5]
+        }
+        assert any(everywhere.values())
+        assert QueryReads(db).term_doc_counts([]) == {}
+    finally:
+        db.close()
