@@ -10,7 +10,8 @@ newer schema). The harness (workload, tickets, timing) is this checkout's; only
 the ``osmia`` package comes from each revision (a ``git worktree``; the
 candidate defaults to this working tree). Each round, in a fresh process:
 open → settle the heap if that engine's operator does → 20 warm-up tickets →
-``--queries`` timed tickets (their injected ids are compared between the two sides: a speed
+``--queries`` timed tickets (wall-clock latencies, and the process's CPU time per ticket, which a
+busy machine inflates far less; their injected ids are compared between the two sides: a speed
 change must inject the same facts) → ``--ingest`` timed extractions after 10 warm-up
 ones, with ``Memory.maintain()`` every 15 simulated seconds if that engine has
 it (timed apart, as the serve step does) → three ``decay(cycles=1)`` passes.
@@ -69,11 +70,13 @@ async def _child(db: Path, queries: int, ingest: int, seed: int) -> dict[str, An
         for run in warm:
             await memory.context(run)
         latencies, injected = [], []
+        cpu = time.process_time()  # every thread's: aiosqlite's worker runs the SQL
         for run in cases:
             started = time.perf_counter()
             context = await memory.context(run)
             latencies.append(time.perf_counter() - started)
             injected.append([node.id for node in context.injected])
+        out["query_cpu_ms"] = 1000 * (time.process_time() - cpu) / max(1, len(cases))
         out["query_ms"] = summary_ms(latencies)
         out["injected"] = injected  # the golden comparison: the same tickets, the same facts?
         latencies, _upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS)
@@ -154,11 +157,12 @@ def main(argv: list[str] | None = None) -> int:
             "round",
             "engine",
             "query p50 / p95 / p99 ms",
+            "query CPU ms/ticket",
             "extraction p50 / p95 / p99 ms",
             "decay pass p50 / max ms",
         )
         print("| " + " | ".join(cols) + " |")
-        print("| --- | --- | --- | --- | --- |")
+        print("| --- | --- | --- | --- | --- | --- |")
         injected: dict[str, list[list[str]]] = {}  # first round's injected ids per side
         try:
             for i in range(1, args.rounds + 1):
@@ -166,8 +170,14 @@ def main(argv: list[str] | None = None) -> int:
                     store = _copy_store(args.db, work / "store.db")
                     r = _round(path, store, args)
                     d = r["decay_ms"]
-                    cells = (str(i), f"{side} ({names[side]})", _fmt(r["query_ms"]), _fmt(r["extraction_ms"]),
-                             f"{d['p50']:.2f} / {d['max']:.2f}")  # fmt: skip
+                    cells = (
+                        str(i),
+                        f"{side} ({names[side]})",
+                        _fmt(r["query_ms"]),
+                        f"{r['query_cpu_ms']:.2f}",
+                        _fmt(r["extraction_ms"]),
+                        f"{d['p50']:.2f} / {d['max']:.2f}",
+                    )
                     print("| " + " | ".join(cells) + " |", flush=True)
                     injected.setdefault(side, r["injected"])
             same = sum(a == b for a, b in zip(injected["base"], injected["candidate"], strict=True))
