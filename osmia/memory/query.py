@@ -34,7 +34,7 @@ from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.ranking import DEFAULT, RankingConfig
 from osmia.memory.statistics import Vocabulary, generic_statistic_verdict, phrase, specificity
 from osmia.memory.store import Store
-from osmia.memory.store.query_reads import QueryReads, fts_phrase
+from osmia.memory.store.query_reads import NodeCache, QueryReads, fts_phrase
 from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
 
@@ -109,6 +109,7 @@ class Ranker:
         self._tenant_size: dict[str, int] = {}
         self._tenant_spread: dict[str, dict[str, int]] = {}  # sentence → repositories stating it
         self._tenant_size_at = 0
+        self._nodes = NodeCache()  # parsed rows, reused while a row reads back unchanged
 
     def candidates(self, reads: QueryReads, req: QueryRequest) -> dict[str, _Signals]:
         """Every node of the tenant that any signal points at, with the signals it got.
@@ -369,7 +370,12 @@ class Ranker:
         """
         return await self._store.read(
             lambda db: self.rank_with(
-                QueryReads(db), req, now=now, max_facts=max_facts, token_budget=token_budget, explain=explain
+                QueryReads(db, self._nodes),
+                req,
+                now=now,
+                max_facts=max_facts,
+                token_budget=token_budget,
+                explain=explain,
             )
         )
 

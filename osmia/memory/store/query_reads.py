@@ -12,7 +12,7 @@ the repository's facts, the engine's general facts, patterns of the task type or
 the full-text matches) are one ``UNION ALL`` of the same per-set queries the store ran one by
 one; the one-hop widening reads the neighbours and their rows in one join; the term and phrase
 counts a cold cache misses are one statement however many there are. A node that appears in
-several sets is parsed once (:meth:`QueryReads.node`).
+several sets is parsed once, and a row read again unchanged is not parsed again (:class:`NodeCache`).
 """
 
 from __future__ import annotations
@@ -46,16 +46,48 @@ class CandidateSets:
     text: list[tuple[Node, float]] = field(default_factory=list)  # BM25 rank, best (lowest) first
 
 
+class NodeCache:
+    """Parsed nodes kept between queries, each with the row it was parsed from.
+
+    A node is a pure function of its row, so a cached one is reused only when the row just read
+    equals the cached row, column for column (the effective confidence included): nothing to
+    invalidate, and a write, a decay or another process's change simply misses. Parsing a row
+    (JSON sources, enum, two dataclasses) costs ~6 µs, comparing it well under one; the engine's
+    general facts and the tenant's patterns come back in nearly every query. At most
+    ``capacity`` nodes; when full, it starts over.
+    """
+
+    def __init__(self, capacity: int = 4096) -> None:
+        self.capacity = capacity
+        self._rows: dict[str, tuple[tuple[Any, ...], Node]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def node(self, row: tuple[Any, ...]) -> Node:
+        """The node of ``row`` (:data:`~osmia.memory.store.rows.NODE_SELECT` columns)."""
+        cached = self._rows.get(row[0])
+        if cached is not None and cached[0] == row:
+            self.hits += 1
+            return cached[1]
+        self.misses += 1
+        if len(self._rows) >= self.capacity:
+            self._rows.clear()
+        node = node_from_row(row)
+        self._rows[row[0]] = (row, node)
+        return node
+
+
 class QueryReads:
     """Synchronous reads over one ``sqlite3`` connection; use only on the connection's own thread.
 
     Every :class:`Node` read through one instance is parsed once and shared: a fact that is both
-    a repository candidate and a text match is the same object in both sets.
+    a repository candidate and a text match is the same object in both sets (and, with a
+    :class:`NodeCache`, the same object as in the last query that read the same row).
     """
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, cache: NodeCache | None = None) -> None:
         self._db = db
-        self._nodes: dict[str, Node] = {}
+        self._cache = cache or NodeCache()
         self.statements = 0  # top-level statements run (``benchmarks/profile.py`` reports them)
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
@@ -63,11 +95,8 @@ class QueryReads:
         return self._db.execute(sql, params).fetchall()
 
     def node(self, row: Sequence[Any], start: int = 0) -> Node:
-        """The node whose columns start at ``row[start]``, parsed once per instance."""
-        found = self._nodes.get(row[start])
-        if found is None:
-            found = self._nodes[row[start]] = node_from_row(row[start : start + _WIDTH])
-        return found
+        """The node whose columns start at ``row[start]``."""
+        return self._cache.node(tuple(row[start : start + _WIDTH]))
 
     def candidate_sets(
         self,
