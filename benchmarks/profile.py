@@ -1,26 +1,42 @@
-"""Profile one hot path of the memory engine on a benchmark store (pyinstrument).
+"""Profile one hot path of the memory engine on a benchmark store.
 
     benchmarks/run --profile ingest --db /tmp/osmia-bench/runs-10k.db --skip 10000
     benchmarks/run --profile query  --db /tmp/osmia-bench/nodes-100k.db
+    benchmarks/run --profile statements --db /tmp/osmia-bench/nodes-100k.db
 
 ``ingest`` continues the store's own history (the runs after ``--skip``) on a
-copy of the database; ``query`` runs the benchmark's new tickets. Both print
-pyinstrument's call tree with asyncio awaits attributed to the awaiting line,
-so time spent in SQLite (aiosqlite's worker thread) shows up under the query
-that waited for it. Needs ``pip install -r benchmarks/requirements.txt``.
+copy of the database and prints pyinstrument's call tree, with asyncio awaits
+attributed to the awaiting line, so time spent in SQLite (aiosqlite's worker
+thread) shows under the statement that waited for it (needs ``pip install -r
+benchmarks/requirements.txt``).
+
+``query`` runs the benchmark's new tickets (after 20 warm-up ones). A ranking runs
+on the store connection's thread in one trip (``Store.read``), so the profile
+is cProfile's, taken in that thread, plus the main thread's top functions.
+``statements`` prints the deterministic figures of the same tickets: trips to the
+connection's thread and top-level SQL statements per query (FTS5's own nested
+statements left out), the commonest statements, and the node cache's hits.
+Both work on a copy of ``--db``, or with ``--read-only`` on the file itself, opened
+read-only (nothing can be written; for a 1M-node store too large to copy).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
+import io
+import pstats
+import re
 import shutil
 import sqlite3
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from benchmarks.stats import QUERY_WARMUP
 from benchmarks.workload import Clock, GroundTruth, Scenario, World, scenarios
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun
@@ -57,64 +73,152 @@ async def _ingest(db: Path, runs: list[tuple[dict[str, Any], float]]) -> list[fl
     return latencies
 
 
-async def _query(db: Path, end: float, tickets: list[Scenario]) -> list[float]:
-    clock = Clock(end + 60)
-    memory = await Memory.open(MemorySettings(store_path=db), clock=clock, update_gauges=False)
+async def _open(db: Path, end: float, read_only: bool) -> Memory:
+    return await Memory.open(
+        MemorySettings(store_path=db), clock=Clock(end + 60), update_gauges=False, read_only=read_only
+    )
+
+
+async def _query_profiled(
+    db: Path, end: float, tickets: list[Scenario], warm: list[Scenario], read_only: bool
+) -> str:
+    """cProfile of the queries in the connection's thread (where a ranking runs) and in the main one."""
+    memory = await _open(db, end, read_only)
+    conn = memory._store._conn
+    ranking, main = cProfile.Profile(), cProfile.Profile()
     latencies = []
     try:
-        for scenario in tickets:
-            run = parse_taskrun(scenario.doc)
+        for scenario in warm:
+            await memory.context(parse_taskrun(scenario.doc))
+        runs = [parse_taskrun(s.doc) for s in tickets]
+        await conn._execute(ranking.enable)  # in the connection's thread
+        main.enable()
+        for run in runs:
             started = time.perf_counter()
             await memory.context(run)
             latencies.append(time.perf_counter() - started)
+        main.disable()
+        await conn._execute(ranking.disable)
     finally:
         await memory.close()
-    return latencies
+    out = io.StringIO()
+    out.write(
+        _summary("query", latencies) + "\n\n== the connection's thread (the ranking), by cumulative time\n"
+    )
+    pstats.Stats(ranking, stream=out).sort_stats("cumulative").print_stats(40)
+    out.write("== the main thread, by own time\n")
+    pstats.Stats(main, stream=out).sort_stats("tottime").print_stats(10)
+    return out.getvalue()
+
+
+async def _statements(
+    db: Path, end: float, tickets: list[Scenario], warm: list[Scenario], read_only: bool
+) -> str:
+    """Trips to the connection's thread and top-level statements per query, deterministic figures."""
+    memory = await _open(db, end, read_only)
+    conn = memory._store._conn
+    seen: Counter[str] = Counter()
+    trips = 0
+    execute = conn._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await execute(fn, *args, **kwargs)
+
+    def trace(sql: str) -> None:
+        if not sql.startswith("--"):  # FTS5's own statements (docsize, segment reads) start with "--"
+            seen[re.sub(r"'[^']*'", "?", sql)[:110]] += 1
+
+    try:
+        for scenario in warm:
+            await memory.context(parse_taskrun(scenario.doc))
+        runs = [parse_taskrun(s.doc) for s in tickets]
+        cache = getattr(memory._ranker, "_nodes", None)  # None: an engine before the node cache
+        hits, misses = (cache.hits, cache.misses) if cache else (0, 0)
+        # On the connection's own thread (aiosqlite's ``_execute``; engines before ``Store.read`` too).
+        await conn._execute(lambda: conn._conn.set_trace_callback(trace))
+        conn._execute = counted  # type: ignore[method-assign]
+        for run in runs:
+            await memory.context(run)
+        conn._execute = execute  # type: ignore[method-assign]
+        await conn._execute(lambda: conn._conn.set_trace_callback(None))
+        hits, misses = (cache.hits - hits, cache.misses - misses) if cache else (0, 0)
+    finally:
+        await memory.close()
+    n = max(1, len(tickets))
+    lines = [
+        f"statements: n={len(tickets)} trips/query={trips / n:.2f} statements/query={seen.total() / n:.2f} "
+        f"nodes parsed/query={misses / n:.1f} reused/query={hits / n:.1f}",
+        *(f"  {count / n:6.2f}  {sql}" for sql, count in seen.most_common(12)),
+    ]
+    return "\n".join(lines)
+
+
+def _summary(what: str, lat: list[float]) -> str:
+    lat = sorted(lat)
+    if not lat:
+        return f"{what}: n=0"
+    return (
+        f"{what}: n={len(lat)} p50={1000 * lat[len(lat) // 2]:.2f} ms "
+        f"p99={1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))]:.2f} ms"
+    )
 
 
 def main() -> None:
-    from pyinstrument import Profiler
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("ingest", "query"))
+    parser.add_argument("what", choices=("ingest", "query", "statements"))
     parser.add_argument("--db", type=Path, required=True)
     parser.add_argument("--skip", type=int, default=0, help="ingest: runs of the history already in --db")
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="query, statements: read --db in place, opened read-only (a store too large to copy)",
+    )
     args = parser.parse_args()
+    if args.read_only and args.what != "ingest":
+        _queries(args.db, args)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / args.db.name
         shutil.copy(args.db, db)
-        truth = args.db.with_suffix(".truth.json")
-        if truth.exists():
-            shutil.copy(truth, db.with_suffix(".truth.json"))
-        copies = args.db.with_suffix(".copies")
-        if copies.exists():
-            shutil.copy(copies, db.with_suffix(".copies"))
-        profiler = Profiler(async_mode="enabled", interval=0.0005)
+        for suffix in (".truth.json", ".copies"):
+            if args.db.with_suffix(suffix).exists():
+                shutil.copy(args.db.with_suffix(suffix), db.with_suffix(suffix))
+        if args.what == "ingest":
+            print(_ingest_profiled(db, args))
+        else:
+            _queries(db, args)
 
-        async def profiled() -> list[float]:
-            # Started inside the loop, so awaits are attributed to the line that awaited.
-            if args.what == "ingest":
-                work = _ingest(db, _new_runs(db, args.seed, args.skip, args.count))
-            else:
-                truth = GroundTruth.from_json(db.with_suffix(".truth.json").read_text())
-                meta = db.with_suffix(".copies")
-                copies = int(meta.read_text()) if meta.exists() else 1
-                work = _query(db, truth.end, scenarios(truth, args.count, copies=copies))
-            profiler.start()
-            try:
-                return await work
-            finally:
-                profiler.stop()
 
-        lat = asyncio.run(profiled())
-    lat.sort()
-    print(
-        f"{args.what}: n={len(lat)} p50={1000 * lat[len(lat) // 2]:.2f} ms "
-        f"p99={1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))]:.2f} ms"
-    )
-    print(profiler.output_text(unicode=True, color=False, show_all=False))
+def _queries(db: Path, args: argparse.Namespace) -> None:
+    truth = GroundTruth.from_json(db.with_suffix(".truth.json").read_text())
+    meta = db.with_suffix(".copies")
+    copies = int(meta.read_text()) if meta.exists() else 1
+    tickets = scenarios(truth, args.count, copies=copies)
+    warm = scenarios(truth, QUERY_WARMUP, seed=2007, copies=copies)
+    work = _query_profiled if args.what == "query" else _statements
+    print(asyncio.run(work(db, truth.end, tickets, warm, args.read_only)))
+
+
+def _ingest_profiled(db: Path, args: argparse.Namespace) -> str:
+    from pyinstrument import Profiler
+
+    profiler = Profiler(async_mode="enabled", interval=0.0005)
+
+    async def profiled() -> list[float]:
+        # Started inside the loop, so awaits are attributed to the line that awaited.
+        work = _ingest(db, _new_runs(db, args.seed, args.skip, args.count))
+        profiler.start()
+        try:
+            return await work
+        finally:
+            profiler.stop()
+
+    lat = asyncio.run(profiled())
+    return _summary("ingest", lat) + "\n" + profiler.output_text(unicode=True, color=False, show_all=False)
 
 
 if __name__ == "__main__":
