@@ -4,8 +4,8 @@
 
 On this shared machine the same measurement taken minutes apart differs by up
 to 30 %, so a before/after comparison is only worth quoting when both sides
-ran interleaved: base, candidate, base, candidate, ... each on a fresh copy of
-``STORE`` (which must be readable by both versions: an older engine refuses a
+ran interleaved: base, candidate, candidate, base, ... (who goes first
+alternates), each on a fresh copy of ``STORE`` (which must be readable by both versions: an older engine refuses a
 newer schema). The harness (workload, tickets, timing) is this checkout's; only
 the ``osmia`` package comes from each revision (a ``git worktree``; the
 candidate defaults to this working tree). Each round, in a fresh process:
@@ -166,7 +166,10 @@ def main(argv: list[str] | None = None) -> int:
         injected: dict[str, list[list[str]]] = {}  # first round's injected ids per side
         try:
             for i in range(1, args.rounds + 1):
-                for side, path in sides.items():
+                # Alternate which side goes first: the second run of a round met a different machine
+                # (the first one's file copy still being written back, other sessions' bursts).
+                order = list(sides.items()) if i % 2 else list(reversed(sides.items()))
+                for side, path in order:
                     store = _copy_store(args.db, work / "store.db")
                     r = _round(path, store, args)
                     d = r["decay_ms"]
