@@ -5,16 +5,18 @@
 On this shared machine the same measurement taken minutes apart differs by up
 to 30 %, so a before/after comparison is only worth quoting when both sides
 ran interleaved: base, candidate, candidate, base, ... (who goes first
-alternates), each on a fresh copy of ``STORE`` (which must be readable by both versions: an older engine refuses a
-newer schema). The harness (workload, tickets, timing) is this checkout's; only
-the ``osmia`` package comes from each revision (a ``git worktree``; the
-candidate defaults to this working tree). Each round, in a fresh process:
+alternates), each on a fresh copy of ``STORE`` (which must be readable by both
+versions: an older engine refuses a newer schema). The harness (workload,
+tickets, timing) is this checkout's; only the ``osmia`` package comes from each
+revision (a ``git worktree``; the candidate defaults to this working tree). Each round, in a fresh process:
 open → settle the heap if that engine's operator does → 20 warm-up tickets →
 ``--queries`` timed tickets (wall-clock latencies, and the process's CPU time per ticket, which a
 busy machine inflates far less; their injected ids are compared between the two sides: a speed
 change must inject the same facts) → ``--ingest`` timed extractions after 10 warm-up
 ones, with ``Memory.maintain()`` every 15 simulated seconds if that engine has
-it (timed apart, as the serve step does) → three ``decay(cycles=1)`` passes.
+it (timed apart, as the serve step does) → three ``decay(cycles=1)`` passes. With
+``--read-only`` only the queries, on ``STORE`` itself opened read-only (a store too
+large to copy per round, such as the 1M-node one).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DECAY_PASSES = 3  # ``decay(cycles=1)`` passes timed after the extractions (each engine's whole pass)
 
 
-async def _child(db: Path, queries: int, ingest: int, seed: int) -> dict[str, Any]:
+async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool = False) -> dict[str, Any]:
     from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, summary_ms, timed_extractions
     from benchmarks.workload import Clock, GroundTruth, World, scenarios
     from osmia.memory.service import Memory, MemorySettings
@@ -54,9 +56,11 @@ async def _child(db: Path, queries: int, ingest: int, seed: int) -> dict[str, An
     clock = Clock(truth.end + 60.0)
     cases = [parse_taskrun(c.doc) for c in scenarios(truth, queries, seed=seed + 1000, copies=copies)]
     warm = [parse_taskrun(c.doc) for c in scenarios(truth, QUERY_WARMUP, seed=seed + 2000, copies=copies)]
-    more = list(World(truth.seed).continued(truth.runs, ingest + EXTRACTION_WARMUP))
+    more = [] if read_only else list(World(truth.seed).continued(truth.runs, ingest + EXTRACTION_WARMUP))
     options: dict[str, Any] = {"clock": clock, "update_gauges": False}
-    if "deferred_checkpoints" in inspect.signature(Memory.open).parameters:
+    if read_only:
+        options["read_only"] = True  # the file itself: nothing can be written, so nothing is copied
+    elif "deferred_checkpoints" in inspect.signature(Memory.open).parameters:
         options["deferred_checkpoints"] = True
     memory = await Memory.open(MemorySettings(store_path=db), **options)
     try:
@@ -79,6 +83,8 @@ async def _child(db: Path, queries: int, ingest: int, seed: int) -> dict[str, An
         out["query_cpu_ms"] = 1000 * (time.process_time() - cpu) / max(1, len(cases))
         out["query_ms"] = summary_ms(latencies)
         out["injected"] = injected  # the golden comparison: the same tickets, the same facts?
+        if read_only:
+            return out
         latencies, _upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS)
         out["extraction_ms"] = summary_ms(latencies[EXTRACTION_WARMUP:])
         decays = []
@@ -121,6 +127,8 @@ def _round(path: Path, store: Path, args: argparse.Namespace) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(path)}
     cmd = [sys.executable, "-m", "benchmarks.ab", "child", "--db", str(store), "--queries", str(args.queries),
            "--ingest", str(args.ingest), "--seed", str(args.seed)]  # fmt: skip
+    if args.read_only:
+        cmd.append("--read-only")
     done = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True, cwd=path)
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
@@ -142,9 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--ingest", type=int, default=400)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="queries only, on STORE itself opened read-only (no copies: a store too large to copy)",
+    )
     args = parser.parse_args(argv)
     if args.mode == "child":
-        print(json.dumps(asyncio.run(_child(args.db, args.queries, args.ingest, args.seed))))
+        print(json.dumps(asyncio.run(_child(args.db, args.queries, args.ingest, args.seed, args.read_only))))
         return 0
     if not args.base:
         parser.error("--base REV is required")
@@ -170,16 +183,16 @@ def main(argv: list[str] | None = None) -> int:
                 # (the first one's file copy still being written back, other sessions' bursts).
                 order = list(sides.items()) if i % 2 else list(reversed(sides.items()))
                 for side, path in order:
-                    store = _copy_store(args.db, work / "store.db")
+                    store = args.db if args.read_only else _copy_store(args.db, work / "store.db")
                     r = _round(path, store, args)
-                    d = r["decay_ms"]
+                    extraction, d = r.get("extraction_ms"), r.get("decay_ms")
                     cells = (
                         str(i),
                         f"{side} ({names[side]})",
                         _fmt(r["query_ms"]),
                         f"{r['query_cpu_ms']:.2f}",
-                        _fmt(r["extraction_ms"]),
-                        f"{d['p50']:.2f} / {d['max']:.2f}",
+                        _fmt(extraction) if extraction else "–",
+                        f"{d['p50']:.2f} / {d['max']:.2f}" if d else "–",
                     )
                     print("| " + " | ".join(cells) + " |", flush=True)
                     injected.setdefault(side, r["injected"])
