@@ -16,7 +16,7 @@ import kopf
 import structlog
 
 from osmia.controller.kube import Kube
-from osmia.controller.status import extraction_patch, extraction_state
+from osmia.controller.status import extraction_state, final_patch, settle_patch
 from osmia.controller.writes import write_status
 from osmia.memory.service import Memory
 from osmia.memory.store import StoreError
@@ -83,6 +83,9 @@ class ExtractionScheduler:
     async def _record(self, body: dict[str, Any], outcome: dict[str, Any]) -> None:
         """Write the outcome onto the newest body, unless another write already recorded one.
 
+        The same write settles an executor-reported phase (``Succeeded`` True/False): one status
+        write per finished run instead of two.
+
         A failure here leaves the state ``Pending``; the operator's timer schedules
         the run again and the store, which already holds its run key, answers at once.
         """
@@ -90,8 +93,8 @@ class ExtractionScheduler:
 
         def build(current: dict[str, Any]) -> dict[str, Any] | None:
             if extraction_state(current.get("status") or {}) not in (None, "Pending"):
-                return None
-            return extraction_patch(current, **outcome)
+                return settle_patch(current) or None
+            return final_patch(current, **outcome)
 
         try:
             await write_status(self._kube, body, build)

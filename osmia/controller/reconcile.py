@@ -26,7 +26,7 @@ from osmia.controller.jobs import (
 )
 from osmia.controller.runtime import Runtime, first_configured
 from osmia.controller.start import launch
-from osmia.controller.status import condition_settled, extraction_patch, extraction_state, phase_patch
+from osmia.controller.status import condition_settled, extraction_state, final_patch, phase_patch
 from osmia.controller.writes import write_status
 from osmia.taskrun import TERMINAL_PHASES, Phase, parse_taskrun
 
@@ -182,11 +182,6 @@ async def _enforce_timeout(rt: Runtime, body: dict[str, Any], attempts: list[str
         await rt.kube.delete_job(ns, job_name(name, attempt, engine))
 
 
-def _unsettled(body: Mapping[str, Any]) -> bool:
-    status = body.get("status") or {}
-    return status.get("phase") in TERMINAL and not condition_settled(status)
-
-
 def needs_convergence(status: Mapping[str, Any]) -> bool:
     """A terminal run whose condition is not settled or whose extraction is not decided."""
     if status.get("phase") not in TERMINAL:
@@ -195,37 +190,18 @@ def needs_convergence(status: Mapping[str, Any]) -> bool:
 
 
 async def converge_terminal(rt: Runtime, body: dict[str, Any], logger: Logger) -> None:
-    """Settle a terminal run's ``Succeeded`` condition, then schedule (or skip) its extraction."""
+    """Hand a terminal run to extraction, or settle its condition (and skip extraction) in one write.
+
+    With extraction wanted, nothing is written here: the extraction's own write records its outcome
+    and settles the ``Succeeded`` condition together (:func:`osmia.controller.status.final_patch`).
+    """
     status = body.get("status") or {}
-    phase = status.get("phase")
-    if phase not in TERMINAL:
+    if status.get("phase") not in TERMINAL:
         return
-    if not condition_settled(status):  # an external executor wrote the phase: make it final
-        written = await write_status(
-            rt.kube,
-            body,
-            lambda b: (
-                phase_patch(b, Phase(b["status"]["phase"]), f"{b['status']['phase']} (reported)")
-                if _unsettled(b)
-                else None
-            ),
-        )
-        if written is None:
-            return  # someone else moved it on; their write brings its own event
-        body, status = written, written.get("status") or {}
-    if extraction_state(status) not in (None, "Pending"):
-        return
+    undecided = extraction_state(status) in (None, "Pending")
     wanted = ((body.get("spec") or {}).get("memory") or {}).get("enabled", True)
-    if rt.scheduler is None or not wanted:
-        why = "memory is disabled" + ("" if rt.scheduler is None else " for this run")
-        await write_status(
-            rt.kube,
-            body,
-            lambda b: (
-                extraction_patch(b, "Skipped", error=why)
-                if extraction_state(b.get("status") or {}) in (None, "Pending")
-                else None
-            ),
-        )
+    if undecided and rt.scheduler is not None and wanted:
+        rt.scheduler.schedule(body)
         return
-    rt.scheduler.schedule(body)
+    why = "memory is disabled" + ("" if rt.scheduler is None else " for this run")
+    await write_status(rt.kube, body, lambda b: final_patch(b, "Skipped", error=why))

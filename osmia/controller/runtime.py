@@ -17,7 +17,7 @@ from osmia.controller.kube import Kube
 from osmia.memory.service import Memory
 from osmia.memory.store import StoreError
 from osmia.memory.types import MemoryContext
-from osmia.taskrun import Phase, TaskRun
+from osmia.taskrun import TaskRun
 
 log = structlog.get_logger("osmia.controller")
 NO_CONTEXT = MemoryContext(injected=(), section="")
@@ -35,21 +35,27 @@ class Runtime:
     kube: Kube
     memory: Memory | None = None
     scheduler: ExtractionScheduler | None = None
+    sweep_task: asyncio.Task[None] | None = None
     decay_task: asyncio.Task[None] | None = None
     maintenance_task: asyncio.Task[None] | None = None
     phases: dict[str, str] = field(default_factory=dict)
+    phase_counts: Counter[str] = field(default_factory=Counter)
     settings: Any = None  # kopf.OperatorSettings, for per-object loggers outside a TaskRun handler
     stops: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     def track_phase(self, uid: str, phase: str | None) -> None:
-        """Keep the ``osmia_taskruns{phase}`` gauge in step with what the watch shows."""
-        if phase is None:
-            self.phases.pop(uid, None)
-        else:
+        """Keep the ``osmia_taskruns{phase}`` gauge in step with what the watch shows (O(1) per event)."""
+        old = self.phases.pop(uid, None) if phase is None else self.phases.get(uid)
+        if old == phase:
+            return
+        if phase is not None:
             self.phases[uid] = phase
-        counts = Counter(self.phases.values())
-        for p in Phase:
-            metrics.TASKRUNS.labels(phase=p.value).set(counts.get(p.value, 0))
+        if old is not None:
+            self.phase_counts[old] -= 1
+            metrics.TASKRUNS.labels(phase=old).set(self.phase_counts[old])
+        if phase is not None:
+            self.phase_counts[phase] += 1
+            metrics.TASKRUNS.labels(phase=phase).set(self.phase_counts[phase])
 
 
 def memory_wanted(rt: Runtime, run: TaskRun) -> bool:
