@@ -21,6 +21,8 @@ from osmia.taskrun import TaskRun
 
 log = structlog.get_logger("osmia.controller")
 NO_CONTEXT = MemoryContext(injected=(), section="")
+RECALL_CONCURRENCY = 2
+"""Memory queries waiting on memory at once (the rest wait here, behind the extractions' turn)."""
 
 # Something served beside the operator while memory is open (the dashboard): started with the open
 # Memory, it returns the coroutine function that stops it.
@@ -42,6 +44,10 @@ class Runtime:
     phase_counts: Counter[str] = field(default_factory=Counter)
     settings: Any = None  # kopf.OperatorSettings, for per-object loggers outside a TaskRun handler
     stops: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    # Memory serves queries and extractions one at a time, first come first served. Unbounded, a burst
+    # of starts queues hundreds of queries ahead of every extraction; bounded like the extractions, the
+    # two alternate, so finished runs are learned from while new ones keep starting.
+    recall_slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(RECALL_CONCURRENCY))
 
     def track_phase(self, uid: str, phase: str | None) -> None:
         """Keep the ``osmia_taskruns{phase}`` gauge in step with what the watch shows (O(1) per event)."""
@@ -68,7 +74,8 @@ async def recall(rt: Runtime, run: TaskRun) -> MemoryContext:
     if rt.memory is None or not memory_wanted(rt, run):
         return NO_CONTEXT
     try:
-        return await rt.memory.context(run)
+        async with rt.recall_slots:
+            return await rt.memory.context(run)
     except StoreError as exc:
         log.error("memory query failed; starting without Prior Knowledge", taskrun=run.ref, error=str(exc))
         return NO_CONTEXT

@@ -81,6 +81,7 @@ class Tracked:
     work: str
     due: float
     failures: int = 0
+    acted_on: str | None = None  # resourceVersion of the body last acted on with success
 
 
 class Sweeper:
@@ -133,6 +134,8 @@ class Sweeper:
         item = self._tracked.get(uid)
         if item is None or item.work == "running" or uid in self._busy:
             return
+        if item.acted_on is not None and item.acted_on == _version(item.body):
+            return  # done on this very body; its own write brings the next event
         self._busy.add(uid)
         await self._act(uid, item, logger)
 
@@ -178,6 +181,7 @@ class Sweeper:
         finally:
             self._busy.discard(uid)
         item.failures = 0
+        item.acted_on = _version(body)
         if self._tracked.get(uid) is not item:
             return
         if work == "running":
@@ -216,6 +220,11 @@ class Sweeper:
 def _uid(body: Mapping[str, Any]) -> str:
     meta = body["metadata"]
     return str(meta.get("uid") or f"{meta.get('namespace')}/{meta.get('name')}")
+
+
+def _version(body: Mapping[str, Any]) -> str | None:
+    version = (body.get("metadata") or {}).get("resourceVersion")
+    return str(version) if version is not None else None
 
 
 def _mode(body: Mapping[str, Any]) -> str:
