@@ -163,14 +163,16 @@ async def job_event(event: kopf.RawEvent, body: kopf.Body, memo: kopf.Memo, **_:
     if event["type"] == "DELETED" or job_finished(body) is None:
         return
     rt: Runtime = memo["runtime"]
+    sweeper: Sweeper = memo["sweeper"]
     meta = body["metadata"]
     name = (meta.get("annotations") or {}).get(ANNOTATION_TASKRUN) or meta["labels"][LABEL_TASKRUN]
+    owner_uid = (meta.get("labels") or {}).get(LABEL_TASKRUN_UID)
     try:
-        run = await rt.kube.get_taskrun(meta["namespace"], name)
-        if run is None or (meta.get("labels") or {}).get(LABEL_TASKRUN_UID) not in (
-            None,
-            run["metadata"]["uid"],
-        ):
+        # The run's newest body from the watch when it is tracked (no GET; a stale one only costs a 409).
+        run = sweeper.body(owner_uid) if owner_uid else None
+        if run is None:
+            run = await rt.kube.get_taskrun(meta["namespace"], name)
+        if run is None or owner_uid not in (None, run["metadata"]["uid"]):
             return
         await reconcile_running(rt, run, object_logger(rt, run))
     except Exception as exc:

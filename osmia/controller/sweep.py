@@ -124,6 +124,11 @@ class Sweeper:
         self._tracked[uid] = Tracked(body=dict(body), work=work, due=due)
         return work
 
+    def body(self, uid: str) -> dict[str, Any] | None:
+        """The newest body seen of a tracked (unfinished) TaskRun, by uid."""
+        item = self._tracked.get(uid)
+        return item.body if item is not None else None
+
     def forget(self, body: Mapping[str, Any]) -> None:
         """The TaskRun was deleted."""
         self._tracked.pop(_uid(body), None)
