@@ -123,6 +123,21 @@ def test_external_mode_keeps_succeeded_true_after_extraction_and_counts_the_phas
     assert after - before == 1
 
 
+def test_a_taskrun_carries_no_finalizer_and_no_kopf_annotations(
+    operator: OperatorProcess, cluster: Cluster
+) -> None:
+    """Load: kopf timers and on.create put a finalizer and progress annotations on every run, three
+    extra writes per TaskRun and the 409s they caused; the Sweeper needs neither."""
+    cluster.apply(taskrun("lean-1", cluster.ns))
+    cluster.finish_external("lean-1", {"success": False, "failureReason": "tests failed"})
+    cluster.wait_extraction("lean-1")
+    body = cluster.get("taskrun", "lean-1") or {}
+    meta = body["metadata"]
+    assert not meta.get("finalizers")
+    assert not [k for k in meta.get("annotations") or {} if k.startswith("kopf.osmia.dev")]
+    assert succeeded_condition(body["status"]) == "False"  # settled by the extraction's one write
+
+
 def test_deleting_a_taskrun_collects_its_prompt_and_jobs_and_finished_jobs_expire(
     control_plane: Any, crd: None, private: Cluster, tmp_path: Path
 ) -> None:
