@@ -78,7 +78,9 @@ class ExtractionScheduler:
             except Exception as exc:  # a bug must not kill the operator, nor hide
                 outcome = {"state": "Failed", "error": f"internal error: {exc!r}"}
                 log.exception("extraction crashed", taskrun=f"{namespace}/{name}")
-            await self._record(body, outcome)
+        # Recorded outside the slot: the status write is an API round trip, and holding a slot through
+        # it capped extraction at concurrency / round trip (~45/s with 2 slots), not at memory's speed.
+        await self._record(body, outcome)
 
     async def _record(self, body: dict[str, Any], outcome: dict[str, Any]) -> None:
         """Write the outcome onto the newest body, unless another write already recorded one.
@@ -86,7 +88,7 @@ class ExtractionScheduler:
         The same write settles an executor-reported phase (``Succeeded`` True/False): one status
         write per finished run instead of two.
 
-        A failure here leaves the state ``Pending``; the operator's timer schedules
+        A failure here leaves the state ``Pending``; the operator's Sweeper schedules
         the run again and the store, which already holds its run key, answers at once.
         """
         meta = body["metadata"]
