@@ -307,6 +307,7 @@ def run(
         harness.start()
         requests_before = request_total(cp)
         cpu_before = proc_cpu_seconds(operator.pid)
+        rss_before = proc_peak_rss_mb(operator.pid)
         plane = {c: cp._running_pid(c) for c in ("kube-apiserver", "etcd")}
         plane_before = {c: proc_cpu_seconds(pid) for c, pid in plane.items() if pid}
         started = time.monotonic()
@@ -349,6 +350,7 @@ def run(
         "apiserver_cpu_s": round(plane_cpu.get("kube-apiserver", float("nan")), 1),
         "etcd_cpu_s": round(plane_cpu.get("etcd", float("nan")), 1),
         "operator_peak_rss_mb": round(rss, 1),
+        "operator_rss_before_mb": round(rss_before, 1),
         "api_requests_per_taskrun": round((requests - own) / max(1, n), 2),
         "load_average_1m": round(os.getloadavg()[0], 2),
         "lost": sum(1 for i in range(n) if f"tr-{i:05d}" not in harness.clock.done),
@@ -383,7 +385,7 @@ def report(figures: dict[str, Any]) -> str:
         f"({figures['operator_cpu_share']:.0%} of one core, {figures['operator_cpu_ms_per_taskrun']} ms "
         f"per TaskRun; "
         f"kube-apiserver {figures['apiserver_cpu_s']} s, etcd {figures['etcd_cpu_s']} s); "
-        f"peak RSS {figures['operator_peak_rss_mb']} MB "
+        f"peak RSS {figures['operator_peak_rss_mb']} MB ({figures['operator_rss_before_mb']} MB before) "
         f"(target ≤ 300 MB); {figures['api_requests_per_taskrun']} API requests per TaskRun; "
         f"1-min load average at the end {figures['load_average_1m']}.",
     ]

@@ -3,10 +3,11 @@
 ``reconcile_running`` looks at a ``Running`` run's current Job (and its pods)
 and moves the run on: result and terminal phase, the next fallback engine,
 ``TimedOut``. ``converge_terminal`` settles a terminal run's ``Succeeded``
-condition and hands it to extraction. Both are called from kopf timers, which
-kopf retries with backoff, and from watch events as a fast path; any call may
-fail or be repeated, and every write is built from the current body
-(:mod:`osmia.controller.writes`), so the outcome is the same.
+condition and hands it to extraction. Both are called from the Sweeper's
+loop (:mod:`osmia.controller.sweep`), which retries with backoff, and from
+watch events as a fast path; any call may fail or be repeated, and every
+write is built from the current body (:mod:`osmia.controller.writes`), so the
+outcome is the same.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def elapsed_seconds(body: Mapping[str, Any]) -> float | None:
 
 
 async def reconcile_running(rt: Runtime, body: dict[str, Any], logger: Logger) -> None:
-    """Move a ``Running`` run on from what exists now; raises on a failed call (the timer retries)."""
+    """Move a ``Running`` run on from what exists now; raises on a failed call (the Sweeper retries)."""
     status = body.get("status") or {}
     if status.get("phase") != Phase.RUNNING.value:
         return
