@@ -156,15 +156,20 @@ def object_logger(rt: Runtime, body: dict[str, Any]) -> kopf.Logger:
 
 @kopf.on.event("batch", "v1", "jobs", labels={LABEL_TASKRUN: kopf.PRESENT}, registry=registry)
 async def job_event(event: kopf.RawEvent, body: kopf.Body, memo: kopf.Memo, **_: Any) -> None:
-    """Fast path: a Job of ours finished, so reconcile its run now rather than at the next tick.
+    """Keep the Job's newest version for the reconciler; when it finished, reconcile its run now.
 
     Failures are only logged: the Sweeper reconciles the run regardless.
     """
-    if event["type"] == "DELETED" or job_finished(body) is None:
-        return
     rt: Runtime = memo["runtime"]
-    sweeper: Sweeper = memo["sweeper"]
     meta = body["metadata"]
+    key = (str(meta.get("namespace")), str(meta.get("name")))
+    if event["type"] == "DELETED":
+        rt.jobs.pop(key, None)
+        return
+    rt.jobs[key] = (time.monotonic(), dict(body))  # the reconciler follows the run from this
+    if job_finished(body) is None:
+        return
+    sweeper: Sweeper = memo["sweeper"]
     name = (meta.get("annotations") or {}).get(ANNOTATION_TASKRUN) or meta["labels"][LABEL_TASKRUN]
     owner_uid = (meta.get("labels") or {}).get(LABEL_TASKRUN_UID)
     try:

@@ -25,7 +25,7 @@ from osmia.controller.jobs import (
     result_from,
     termination_message,
 )
-from osmia.controller.runtime import Runtime, first_configured
+from osmia.controller.runtime import Runtime, current_job, first_configured
 from osmia.controller.start import launch
 from osmia.controller.status import condition_settled, extraction_state, final_patch, phase_patch
 from osmia.controller.writes import write_status
@@ -86,7 +86,7 @@ async def _follow_job(rt: Runtime, body: dict[str, Any], attempts: list[str], lo
     meta = body["metadata"]
     ns, name = meta["namespace"], meta["name"]
     attempt, engine = len(attempts) - 1, attempts[-1]
-    job = await rt.kube.get_job(ns, job_name(name, attempt, engine))
+    job = await current_job(rt, ns, job_name(name, attempt, engine))
     still = _still(attempts)
     if job is not None and not owned_by(job, body):
         # A Job of an earlier TaskRun of the same name, not yet collected: ours follows it.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ import structlog
 from osmia import metrics
 from osmia.config import Config
 from osmia.controller.extraction import ExtractionScheduler
+from osmia.controller.jobs import job_finished
 from osmia.controller.kube import Kube
 from osmia.memory.service import Memory
 from osmia.memory.store import StoreError
@@ -21,6 +23,8 @@ from osmia.taskrun import TaskRun
 
 log = structlog.get_logger("osmia.controller")
 NO_CONTEXT = MemoryContext(injected=(), section="")
+JOB_FRESH_SECONDS = 30.0
+"""How long an unfinished Job's watched version stands in for a read (see :func:`current_job`)."""
 RECALL_CONCURRENCY = 2
 """Memory queries waiting on memory at once (the rest wait here, behind the extractions' turn)."""
 
@@ -47,6 +51,9 @@ class Runtime:
     # Memory serves queries and extractions one at a time, first come first served. Unbounded, a burst
     # of starts queues hundreds of queries ahead of every extraction; bounded like the extractions, the
     # two alternate, so finished runs are learned from while new ones keep starting.
+    # The Jobs of ours as the Job watch last showed them, with when (monotonic): a Running run is followed
+    # from here while the entry is younger than JOB_FRESH_SECONDS, and re-read otherwise.
+    jobs: dict[tuple[str, str], tuple[float, dict[str, Any]]] = field(default_factory=dict)
     recall_slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(RECALL_CONCURRENCY))
 
     def track_phase(self, uid: str, phase: str | None) -> None:
@@ -62,6 +69,25 @@ class Runtime:
         if phase is not None:
             self.phase_counts[phase] += 1
             metrics.TASKRUNS.labels(phase=phase).set(self.phase_counts[phase])
+
+
+async def current_job(rt: Runtime, namespace: str, name: str) -> dict[str, Any] | None:
+    """A Job as the watch showed it within ``JOB_FRESH_SECONDS`` (a finished one: as last shown), else read.
+
+    A finished Job does not change back, so its last watched version is enough; an unfinished one is
+    re-read at most every ``JOB_FRESH_SECONDS`` per run instead of on every reconcile, in case an event
+    (a deletion while the watch was down) was missed.
+    """
+    cached = rt.jobs.get((namespace, name))
+    now = time.monotonic()
+    if cached is not None and (now - cached[0] < JOB_FRESH_SECONDS or job_finished(cached[1]) is not None):
+        return cached[1]
+    job = await rt.kube.get_job(namespace, name)
+    if job is None:
+        rt.jobs.pop((namespace, name), None)
+    else:
+        rt.jobs[(namespace, name)] = (now, job)
+    return job
 
 
 def memory_wanted(rt: Runtime, run: TaskRun) -> bool:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any, cast
 
 import pytest
 
 from osmia.controller import sweep
 from osmia.controller.kube import Kube
-from osmia.controller.runtime import Runtime
+from osmia.controller.runtime import JOB_FRESH_SECONDS, Runtime, current_job
 from osmia.controller.start import start_run
 from osmia.controller.status import final_patch
 from osmia.controller.sweep import Sweeper, work_for
@@ -158,3 +159,22 @@ def test_the_final_write_settles_the_condition_and_records_the_extraction_togeth
     assert patch["memory"]["extraction"]["state"] == "Done" and patch["completionTime"]
     done = {**body, "status": {**body["status"], **patch}}
     assert final_patch(done, "Done") is None  # decided and settled: nothing left to write
+
+
+async def test_a_running_job_is_followed_from_the_watch_and_reread_only_when_stale() -> None:
+    """Job mode read every running run's Job every 5 s (a GET per run per tick); now the watched
+    version stands in while fresh, and a finished one for good."""
+    kube = FakeKube()
+    rt = Runtime(config=CONFIG, kube=cast(Kube, kube))
+    kube.jobs["j"] = {"metadata": {"name": "j", "uid": "u"}, "status": {}}
+    watched = {"metadata": {"name": "j", "uid": "u"}, "status": {}}
+    rt.jobs[("agents", "j")] = (time.monotonic(), watched)
+    assert await current_job(rt, "agents", "j") is watched and kube.calls == []
+    rt.jobs[("agents", "j")] = (time.monotonic() - JOB_FRESH_SECONDS - 1, watched)
+    assert await current_job(rt, "agents", "j") == kube.jobs["j"] and kube.calls == ["get_job"]
+    done = {"metadata": {"name": "j"}, "status": {"conditions": [{"type": "Complete", "status": "True"}]}}
+    rt.jobs[("agents", "j")] = (0.0, done)  # however old: a finished Job does not change back
+    assert await current_job(rt, "agents", "j") is done and kube.calls == ["get_job"]
+    del kube.jobs["j"]
+    rt.jobs[("agents", "j")] = (0.0, watched)  # stale, and gone meanwhile: read, and forgotten
+    assert await current_job(rt, "agents", "j") is None and ("agents", "j") not in rt.jobs
