@@ -23,6 +23,7 @@ TaskRun again, so the tracked set is rebuilt from what exists.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -40,6 +41,8 @@ from osmia.controller.reconcile import (
 )
 from osmia.controller.runtime import Runtime
 from osmia.controller.start import start_run
+from osmia.controller.status import phase_patch
+from osmia.controller.writes import write_status
 from osmia.taskrun import Phase
 
 log = structlog.get_logger("osmia.controller")
@@ -177,11 +180,16 @@ class Sweeper:
             item.failures += 1
             delay = min(MAX_BACKOFF_SECONDS, RETRY_BACKOFF_SECONDS * 2 ** (item.failures - 1))
             item.due = self._clock() + delay
+            error = str(exc) or repr(exc)
             log.warning(
                 f"{work} failed; retried in {delay:.0f} s",
                 taskrun=f"{body['metadata'].get('namespace')}/{body['metadata'].get('name')}",
-                error=str(exc) or repr(exc),
+                error=error,
             )
+            if item.failures == 1:  # once per streak: an Event on the TaskRun, not one per retry
+                logger.warning(f"{work} failed, retrying with backoff: {error}")
+                if work == "start":
+                    await self._show_pending(body, error)
             return
         finally:
             self._busy.discard(uid)
@@ -195,6 +203,24 @@ class Sweeper:
             item.due = self._clock() + CONVERGE_SECONDS  # until the extraction's outcome shows up
         else:
             item.due = self._clock() + RECONCILE_SECONDS  # started: its own event moves it on before that
+
+    async def _show_pending(self, body: dict[str, Any], error: str) -> None:
+        """A start that did not complete at once shows ``Pending`` with why, while it is retried.
+
+        The fast path writes status once, straight to ``Running``; this slow path costs one
+        write per failing streak so that ``kubectl get tr`` does not show a run with no phase.
+        """
+        message = f"start failed, retrying: {error}"[:1024]
+        with contextlib.suppress(Exception):  # the API may be what failed; the retry is what matters
+            await write_status(
+                self._rt.kube,
+                body,
+                lambda b: (
+                    phase_patch(b, Phase.PENDING, message)
+                    if not (b.get("status") or {}).get("phase")
+                    else None
+                ),
+            )
 
     @staticmethod
     def _action(work: str) -> Callable[[Runtime, dict[str, Any], Logger], Awaitable[None]]:

@@ -73,15 +73,22 @@ async def test_an_external_start_writes_status_once() -> None:
     assert status["phase"] == "Running" and status["tenant"] and status["prompt"]["configMap"]
 
 
-async def test_a_failed_start_is_retried_by_the_loop_with_backoff() -> None:
+async def test_a_failed_start_is_retried_by_the_loop_with_backoff(caplog: pytest.LogCaptureFixture) -> None:
     kube = FakeKube()
     clock = Clock()
     _rt, sweeper = make(kube, clock)
     body = kube.add_taskrun(taskrun())
     kube.fail.append("create_job")
     assert sweeper.observe(body) == "start"
-    await sweeper.act_now(body, LOG)  # the fast path fails: nothing written, the run stays tracked
-    assert "phase" not in (kube.taskruns["fix-1"].get("status") or {})
+    with caplog.at_level(logging.WARNING, logger=LOG.name):
+        await sweeper.act_now(body, LOG)  # the fast path fails: the run stays tracked
+    # ... and shows Pending with why (one write per failing streak) and one warning (an Event).
+    pending = kube.taskruns["fix-1"]["status"]
+    assert pending["phase"] == "Pending"
+    assert "start failed, retrying" in pending["conditions"][0]["message"]
+    assert [r.getMessage() for r in caplog.records if r.name == LOG.name] == [
+        "start failed, retrying with backoff: " + pending["conditions"][0]["message"].split(": ", 1)[1]
+    ]
     loop = asyncio.create_task(sweeper.run())
     try:
         clock.now += sweep.RETRY_BACKOFF_SECONDS - 0.5
