@@ -7,8 +7,8 @@ prints one JSON object on its last stdout line, so that peak RSS
 * ``build``: ingest a generated history through ``Memory`` (one decay pass per
   simulated day, like the operator) → ingest throughput, extraction latency
   per run, decay passes seen during the history, peak RSS while ingesting;
-* ``replicate``: grow a built store to N nodes with plain SQL (see
-  :func:`benchmarks.workload.replicate_store`);
+* ``replicate``: grow a built store to N nodes with bulk SQL (see
+  :func:`benchmarks.replicate.replicate_store`), with the seconds of each phase;
 * ``serve``: what the operator does with a store: ``Memory.open`` with
   deferred checkpoints (schema check and migration, node count, catch-up
   decay) and ``settle_heap()`` → ``context()`` for new tickets (query latency,
@@ -40,8 +40,9 @@ from typing import Any
 
 from benchmarks import lifecycle
 from benchmarks.quality import evaluate
+from benchmarks.replicate import replicate_store
 from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, summary_ms, timed_extractions
-from benchmarks.workload import Clock, GroundTruth, World, build_store, replicate_store, scenarios
+from benchmarks.workload import Clock, GroundTruth, World, build_store, scenarios
 from osmia.controller.handlers import MAINTENANCE_SECONDS
 from osmia.memory.service import Memory, MemorySettings, request_for
 from osmia.memory.text import fts_query
@@ -115,10 +116,12 @@ def step_replicate(base: Path, db: Path, nodes: int, provenance_copies: int | No
     """Grow ``base`` into a store of about ``nodes`` nodes at ``db``."""
     remove_db(db)
     started = time.perf_counter()
-    counts = replicate_store(base, db, nodes, provenance_copies)
-    db.with_suffix(".copies").write_text(str(counts["copies"]))
-    return {"step": "replicate", "seconds": time.perf_counter() - started, "copies": counts["copies"],
-            "counts": store_counts(db), "db_bytes": db_bytes(db)}  # fmt: skip
+    built = replicate_store(
+        base, db, nodes, provenance_copies, report=lambda line: print(line, file=sys.stderr)
+    )
+    db.with_suffix(".copies").write_text(str(built["copies"]))
+    return {"step": "replicate", "seconds": time.perf_counter() - started, "copies": built["copies"],
+            "phases": built["phases"], "counts": store_counts(db), "db_bytes": db_bytes(db)}  # fmt: skip
 
 
 def fts_baseline(db: Path, texts: list[str], rounds: int = 1) -> list[float]:
