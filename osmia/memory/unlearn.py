@@ -20,6 +20,7 @@ indexed), never a scan of the graph.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -83,7 +84,7 @@ async def find_runs(store: Store, name: str) -> list[RunSummary]:
         RunSummary(
             run_key=r[0], ref=r[1], tenant=r[2], repository=r[3], language=r[4], engine=r[5],
             task_type=r[6], success=bool(r[7]), failure_class=r[8], duration_seconds=r[9],
-            finished_at=r[10],
+            finished_at=r[10], ticket_id=r[13], failed_engines=tuple(json.loads(r[14])),
         )
         for r in rows
     ]  # fmt: skip
@@ -135,7 +136,10 @@ async def forget_run(
                 "DELETE FROM edges WHERE (src = ? OR dst = ?) AND created_at < ?",
                 (node.id, node.id, state.restarted_at),
             )
-    result.edges_removed += await _fix_edges(store, events, replayed_edges, set(nodes))
+    # Candidates for removal: the run's own edge events, and every remaining edge event of the
+    # replayed facts (one made while the run kept a fact alive may not apply without it).
+    remaining = [(seq, ev.event, ev.other) for seq, evs in histories.items() for ev in evs]
+    result.edges_removed += await _fix_edges(store, events + remaining, replayed_edges, set(nodes))
     await store.execute("DELETE FROM runs WHERE run_key = ?", (run.run_key,))
     await store.execute("DELETE FROM run_refs WHERE run = ?", (run_id(run.run_key),))
     await store.execute(
@@ -189,8 +193,9 @@ async def _fix_edges(
     replayed: set[tuple[int, int, int, float]],
     group: set[int],
 ) -> int:
-    """Edges as the replayed merges made them: drop what only the forgotten run made, add what
-    it prevented (a supersession of a fact the run had closed first). Returns the edges removed."""
+    """Edges as the replayed merges made them: drop the edges of ``events`` that no replayed event
+    makes (what only the forgotten run made, or made possible), add what it prevented (a
+    supersession of a fact the run had closed first). Returns the edges removed."""
     wanted = {(other, seq, event) for other, seq, event, _at in replayed}
     removed = 0
     for seq, event, other in sorted(set(events), key=lambda e: (e[0], e[1], -1 if e[2] is None else e[2])):
