@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from benchmarks.replicate import replicate_store
-from benchmarks.workload import build_store
+from benchmarks.workload import Clock, build_store
 from osmia.memory.merge import node_id
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import run_id
@@ -115,3 +115,102 @@ async def test_forgetting_a_copied_run_does_what_forgetting_its_original_does(
         _one(conn, "SELECT count(*) FROM forgotten_runs WHERE run_key IN (?, ?)", run_key, f"{run_key}#c2")
         == 2
     )
+
+
+class _Counted:
+    """The statements a connection runs (trace callback) and the VM instructions each took."""
+
+    def __init__(self) -> None:
+        self.statements: list[str] = []
+        self.ops: dict[str, int] = {}
+        self.plans: dict[str, list[str]] = {}
+        self._ticks = 0
+        self._current = ""
+        self._since = 0
+
+    def trace(self, sql: str) -> None:
+        self._close()
+        self._current = sql
+        if not sql.startswith("--"):  # not the statements of triggers and of FTS5's own tables
+            self.statements.append(sql)
+
+    def tick(self) -> int:
+        self._ticks += 1
+        return 0
+
+    def _close(self) -> None:
+        self.ops[self._current] = self.ops.get(self._current, 0) + self._ticks - self._since
+        self._since = self._ticks
+
+    def graph_ops(self) -> int:
+        """Instructions outside FTS5's segment writes and merges (its housekeeping, amortised)."""
+        self._close()
+        return sum(n for sql, n in self.ops.items() if "'nodes_fts_" not in sql and "data_version" not in sql)
+
+
+async def _forget_counted(db: Path, run_key: str) -> _Counted:
+    end = sqlite3.connect(db).execute("SELECT max(finished_at) FROM runs").fetchone()[0]
+    # The store's own time: no catch-up decay at open, a fixed clock for the statements' literals.
+    memory = await Memory.open(MemorySettings(store_path=db), clock=Clock(end + 60.0), update_gauges=False)
+    counted = _Counted()
+    try:
+        conn = memory._store._conn  # the test watches the store's own connection
+        await conn.set_trace_callback(counted.trace)
+        await conn.set_progress_handler(counted.tick, 1)
+        result = await memory.forget_run(run_key)
+        assert result.runs == [run_key] and result.deleted  # the run taught facts only it supports
+        await conn.set_trace_callback(None)
+        await conn.set_progress_handler(None, 1)
+        for sql in counted.statements:
+            if sql.lstrip().upper().startswith(("SELECT", "DELETE", "UPDATE", "INSERT")):
+                rows = await conn.execute_fetchall(f"EXPLAIN QUERY PLAN {sql}")
+                counted.plans[sql] = [str(r[3]) for r in rows]
+    finally:
+        await memory.close()
+    return counted
+
+
+async def test_forgetting_a_run_costs_the_same_in_a_graph_four_times_larger(
+    stores: tuple[Path, Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """Per-run cost independent of the graph's size, checked deterministically: the same run forgotten
+    in a store and in one with 4× the nodes takes about the same number of SQLite VM instructions,
+    and no statement's plan scans a table that grows with the graph."""
+    base, small, built = stores
+    large = tmp_path / "large.db"
+    copies = int(str(built["copies"]))
+    base_nodes = sqlite3.connect(base).execute("SELECT count(*) FROM nodes").fetchone()[0]
+    replicate_store(base, large, base_nodes * (4 * copies - 1))
+    conn = sqlite3.connect(small)
+    keys = [
+        r[0]
+        for r in conn.execute("SELECT run_key FROM runs WHERE repository != '' AND run_key NOT LIKE '%#c%'")
+    ]
+    run_key = max(
+        sorted(keys), key=lambda k: _one(conn, "SELECT count(*) FROM node_runs WHERE run = ?", run_id(k))
+    )
+    small_nodes = _one(conn, "SELECT count(*) FROM nodes")
+    conn.close()
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    a.write_bytes(small.read_bytes())
+    b.write_bytes(large.read_bytes())
+    assert _one(sqlite3.connect(b), "SELECT count(*) FROM nodes") >= 3.5 * small_nodes
+    few, many = await _forget_counted(a, run_key), await _forget_counted(b, run_key)
+    # Tenant-wide statistics differ (4× the runs): a pattern may sit in another band, a few statements.
+    assert abs(len(few.statements) - len(many.statements)) <= 6, (len(few.statements), len(many.statements))
+    assert many.graph_ops() <= 1.15 * few.graph_ops(), (few.graph_ops(), many.graph_ops())
+    grows = ("nodes", "edges", "node_runs", "runs", "run_refs", "nodes_fts")
+    assert many.plans
+    for sql, plan in many.plans.items():
+        for detail in plan:
+            words = detail.split()
+            assert not (words[0] == "SCAN" and words[1] in grows), (sql, detail)
+    plans = sqlite3.connect(b)
+    # Deleting a node cascades through foreign keys, which EXPLAIN does not show: every child key
+    # must lead an index.
+    for table, column in (("node_runs", "node"), ("edges", "src"), ("edges", "dst")):
+        leading = [
+            plans.execute(f"PRAGMA index_info('{name}')").fetchone()[2]
+            for _s, name, *_rest in plans.execute(f"PRAGMA index_list('{table}')")
+        ]
+        assert column in leading, (table, column, leading)
