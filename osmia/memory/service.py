@@ -320,11 +320,14 @@ class Memory:
         result = await self._guarded("decay", lambda: self._advance(cycles))
         pruned: list[tuple[str, str]] = []
         while True:
-            done = await self._guarded("decay", lambda: decay_mod.prune_batch(self._store))
+            held = time.perf_counter()
+            done, more = await self._guarded("decay", lambda: decay_mod.prune_batch(self._store))
+            held = time.perf_counter() - held
             pruned.extend(done)
             self._graph.nodes_removed(len(done))
-            if len(done) < decay_mod.PRUNE_BATCH:
+            if not more:
                 break
+            await asyncio.sleep(decay_mod.prune_pause(held))  # other processes' writers get in
         self._wrote = self._wrote or result.cycles > 0 or bool(pruned)
         result = replace(
             result,
