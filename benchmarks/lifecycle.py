@@ -76,16 +76,19 @@ class _HoldTimes:
         self._store = memory._store
         self._original = self._store.transaction
         self.holds: list[float] = []
+        self.cpu: list[float] = []  # CPU seconds of the process inside each (the machine's load aside)
 
     def __enter__(self) -> _HoldTimes:
-        original, holds = self._original, self.holds
+        original, holds, cpus = self._original, self.holds, self.cpu
 
         @asynccontextmanager
         async def timed() -> AsyncIterator[None]:
             async with original():
                 started = time.perf_counter()  # the lock is held from BEGIN IMMEDIATE to COMMIT
+                cpu = time.process_time()
                 yield
             holds.append(time.perf_counter() - started)
+            cpus.append(time.process_time() - cpu)
 
         self._store.transaction = timed  # type: ignore[method-assign]
         return self
@@ -146,6 +149,7 @@ async def measure_decay(memory: Memory, db: Path, passes: int) -> dict[str, Any]
     sleep in SQLite's busy handler)."""
     osmia, lock, hold, eager, bare, pruned = [], [], [], [], [], 0
     every: list[float] = []  # every write transaction of the probed passes
+    every_cpu: list[float] = []
     for _ in range(passes):
         result = await memory.decay(cycles=1)
         osmia.append(result.duration_seconds)
@@ -155,6 +159,7 @@ async def measure_decay(memory: Memory, db: Path, passes: int) -> dict[str, Any]
         lock.append(longest)
         hold.append(holds.longest)
         every.extend(holds.holds)
+        every_cpu.extend(holds.cpu)
         pruned += probed.pruned
         eager.append(eager_baseline(db))
         bare.append(bare_epoch_baseline(db))
@@ -175,6 +180,7 @@ async def measure_decay(memory: Memory, db: Path, passes: int) -> dict[str, Any]
         "lock_hold_transactions": len(every),
         "lock_hold_p50": statistics.median(every) if every else 0.0,
         "lock_hold_over_50ms": sum(1 for h in every if h > 0.05),
+        "lock_hold_cpu_max": max(every_cpu, default=0.0),
         "lock_wait_all": lock,
         "pruned": pruned,
     }
