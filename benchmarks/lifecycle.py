@@ -187,25 +187,21 @@ async def measure_decay(memory: Memory, db: Path, passes: int) -> dict[str, Any]
 
 
 async def measure_threshold_change(memory: Memory, db: Path, threshold: float) -> dict[str, Any]:
-    """Recompute every prune epoch for ``threshold`` (then back), timing each short transaction."""
-    store = memory._store  # the benchmark drives the store's batches directly
-    batches: list[float] = []
-
-    async def change(to: float) -> None:
-        async with store.transaction():
-            await store.set_prune_threshold(to)
-        done = False
-        while not done:
-            started = time.perf_counter()
-            async with store.transaction():
-                done = await store.recompute_prune_cycles()
-            batches.append(time.perf_counter() - started)
-
+    """Recompute every prune epoch for ``threshold`` (then back) as a decay pass does after a
+    configuration change (``reconcile_threshold``: short, paced transactions), timing each."""
+    store = memory._store
     started = time.perf_counter()
-    _, longest = await _probed(db, lambda: change(threshold))
+    with _HoldTimes(memory) as holds:
+        _, longest = await _probed(db, lambda: decay_mod.reconcile_threshold(store, threshold))
     total = time.perf_counter() - started
     await decay_mod.reconcile_threshold(store, memory.settings.prune_threshold)
-    return {"seconds": total, "batches": len(batches), "batch_max": max(batches), "lock_wait_max": longest}
+    return {
+        "seconds": total,
+        "batches": len(holds.holds),
+        "batch_max": holds.longest,
+        "batch_cpu_max": max(holds.cpu, default=0.0),
+        "lock_wait_max": longest,
+    }
 
 
 def _pick_runs(db: Path, count: int, seed: int) -> list[str]:

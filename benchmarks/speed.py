@@ -181,6 +181,7 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
         texts = [fts_query(request_for(run).text) for run in runs]
         out["fts_baseline_ms"] = summary_ms(fts_baseline(db, [t for t in texts if t]))
         out["injected_per_query"] = statistics.fmean(len(i) for i in injected) if injected else 0.0
+        out["rss_after_queries_mb"] = peak_rss_mb()  # before the quality evaluation's own memory
         out["quality"] = evaluate(db, truth, cases, injected, now)
 
         latencies, upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS)
@@ -188,6 +189,7 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
         latencies = latencies[EXTRACTION_WARMUP:]
         out["extraction_ms"] = summary_ms(latencies)
         out["maintenance_ms"] = summary_ms(upkeep)
+        out["rss_serving_mb"] = peak_rss_mb()  # queries and extractions: what the operator does
 
         out["forget"] = await lifecycle.measure_forget(memory, db, forgets, seed)
         out["decay_seconds"] = await lifecycle.measure_decay(memory, db, decays)

@@ -15,6 +15,7 @@ every prune epoch is recomputed first, in short transactions
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 
@@ -67,9 +68,12 @@ async def reconcile_threshold(store: Store, threshold: float) -> int:
             await store.set_prune_threshold(threshold)
         pending = await store.prune_pending()
     while pending:
+        held = time.perf_counter()
         async with store.transaction():
             pending = not await store.recompute_prune_cycles()
         steps += 1
+        if pending:  # paced like pruning: another process's writer finds the lock free
+            await asyncio.sleep(prune_pause(time.perf_counter() - held))
     return steps
 
 

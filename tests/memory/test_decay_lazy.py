@@ -20,6 +20,7 @@ import pytest
 from osmia import metrics
 from osmia.memory import decay as decay_mod
 from osmia.memory import store as store_mod
+from osmia.memory.store import decay_clock
 from osmia.memory.fading import effective, prune_cycle
 from osmia.memory.schema import MIGRATIONS
 from osmia.memory.service import Memory, MemorySettings
@@ -103,7 +104,7 @@ async def test_pruning_in_small_transactions_prunes_the_same_nodes(
 async def test_a_threshold_change_recomputes_every_prune_epoch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_mod, "PRUNE_RECOMPUTE_BATCH", 7)  # several short transactions
+    monkeypatch.setattr(decay_clock, "PRUNE_RECOMPUTE_BATCH", 7)  # several short transactions
     lazy, eager, settings = await open_pair(tmp_path, threshold=0.05)
     steps = history(11, 60)
     half = len(steps) // 2
