@@ -32,7 +32,7 @@ from osmia.memory.provenance import (
     CONTRADICTED,
     RELATED,
     Replayed,
-    events_of_node,
+    events_of_nodes,
     events_of_run,
     pruned_before,
     replay,
@@ -103,7 +103,7 @@ async def forget_run(
     # share of the other's confidence, which the forgotten run may have changed.
     group = sorted(set(touched) | set(await _contradiction_partners(store, touched)))
     nodes = await _nodes_by_seq(store, group)
-    histories = {seq: await events_of_node(store, seq) for seq in nodes}
+    histories = await events_of_nodes(store, sorted(nodes))
     states, replayed_edges = replay(
         histories,
         decay_rates={seq: n.decay_rate for seq, n in nodes.items()},
@@ -112,10 +112,13 @@ async def forget_run(
         share=CONTRADICTED_SHARE,
         max_sources=MAX_SOURCES,
     )
+    gone: list[int] = []
+    rebuilt_nodes: list[Node] = []
+    restarted: list[tuple[str, float]] = []
     for seq, node in sorted(nodes.items()):
         state = states[seq]
         if state is None or pruned_before(state, node.decay_rate, threshold, epoch):
-            await store.execute("DELETE FROM nodes WHERE seq = ?", (seq,))
+            gone.append(seq)
             result.deleted.append((node.id, node.type.value))
             continue
         rebuilt = replace(
@@ -128,14 +131,22 @@ async def forget_run(
             sources=_replayed_sources(node, state, run.ref),
         )
         if rebuilt != node:
-            await store.upsert_nodes([rebuilt])
-            result.updated += 1
+            rebuilt_nodes.append(rebuilt)
         if state.restarted_at is not None:
-            # Without the run it was pruned on the way, and its edges of then with it.
-            await store.execute(
-                "DELETE FROM edges WHERE (src = ? OR dst = ?) AND created_at < ?",
-                (node.id, node.id, state.restarted_at),
-            )
+            restarted.append((node.id, state.restarted_at))
+    # Written together: a few statements per forget, not a few per fact it touched.
+    for i in range(0, len(gone), 500):
+        chunk = gone[i : i + 500]
+        await store.execute(f"DELETE FROM nodes WHERE seq IN ({', '.join('?' * len(chunk))})", chunk)
+    if rebuilt_nodes:
+        await store.upsert_nodes(rebuilt_nodes)
+        result.updated += len(rebuilt_nodes)
+    # Without the run such a fact was pruned on the way, and its edges of then with it.
+    if restarted:
+        await store.executemany(
+            "DELETE FROM edges WHERE (src = ? OR dst = ?) AND created_at < ?",
+            [(node_id, node_id, at) for node_id, at in restarted],
+        )
     # Candidates for removal: the run's own edge events, and every remaining edge event of the
     # replayed facts (one made while the run kept a fact alive may not apply without it).
     remaining = [(seq, ev.event, ev.other) for seq, evs in histories.items() for ev in evs]
