@@ -55,6 +55,19 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+def rss_parts_mb() -> dict[str, float]:
+    """Resident memory now, split into anonymous (the heap) and file-backed (the store's memory
+    map: clean pages the kernel can drop) as Linux reports them; empty elsewhere."""
+    out: dict[str, float] = {}
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "RssAnon", "RssFile"):
+                out[key] = int(value.split()[0]) / 1024.0
+    return out
+
+
 def db_bytes(path: Path) -> int:
     """Database file plus its WAL, if any."""
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
@@ -190,6 +203,7 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
         out["extraction_ms"] = summary_ms(latencies)
         out["maintenance_ms"] = summary_ms(upkeep)
         out["rss_serving_mb"] = peak_rss_mb()  # queries and extractions: what the operator does
+        out["rss_serving_parts_mb"] = rss_parts_mb()
 
         out["forget"] = await lifecycle.measure_forget(memory, db, forgets, seed)
         out["decay_seconds"] = await lifecycle.measure_decay(memory, db, decays)
