@@ -20,10 +20,10 @@ import pytest
 from osmia import metrics
 from osmia.memory import decay as decay_mod
 from osmia.memory import store as store_mod
-from osmia.memory.store import decay_clock
 from osmia.memory.fading import effective, prune_cycle
 from osmia.memory.schema import MIGRATIONS
 from osmia.memory.service import Memory, MemorySettings
+from osmia.memory.store import decay_clock
 from osmia.memory.types import NodeType
 from tests.memory.conftest import DAY, T0, Clock, make_run
 from tests.memory.histories import eager_decay, graph_of, history, play
