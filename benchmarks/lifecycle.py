@@ -15,7 +15,9 @@ Called by the serve step (benchmarks/speed.py) after queries and extractions:
 
 from __future__ import annotations
 
+import os
 import random
+import resource
 import sqlite3
 import statistics
 import threading
@@ -74,16 +76,19 @@ class _HoldTimes:
         self._store = memory._store
         self._original = self._store.transaction
         self.holds: list[float] = []
+        self.cpu: list[float] = []  # CPU seconds of the process inside each (the machine's load aside)
 
     def __enter__(self) -> _HoldTimes:
-        original, holds = self._original, self.holds
+        original, holds, cpus = self._original, self.holds, self.cpu
 
         @asynccontextmanager
         async def timed() -> AsyncIterator[None]:
             async with original():
                 started = time.perf_counter()  # the lock is held from BEGIN IMMEDIATE to COMMIT
+                cpu = time.process_time()
                 yield
             holds.append(time.perf_counter() - started)
+            cpus.append(time.process_time() - cpu)
 
         self._store.transaction = timed  # type: ignore[method-assign]
         return self
@@ -143,6 +148,8 @@ async def measure_decay(memory: Memory, db: Path, passes: int) -> dict[str, Any]
     lock probe (timed apart: a probe holding the lock at the wrong moment would make the engine
     sleep in SQLite's busy handler)."""
     osmia, lock, hold, eager, bare, pruned = [], [], [], [], [], 0
+    every: list[float] = []  # every write transaction of the probed passes
+    every_cpu: list[float] = []
     for _ in range(passes):
         result = await memory.decay(cycles=1)
         osmia.append(result.duration_seconds)
@@ -151,6 +158,8 @@ async def measure_decay(memory: Memory, db: Path, passes: int) -> dict[str, Any]
             probed, longest = await _probed(db, lambda: memory.decay(cycles=1))
         lock.append(longest)
         hold.append(holds.longest)
+        every.extend(holds.holds)
+        every_cpu.extend(holds.cpu)
         pruned += probed.pruned
         eager.append(eager_baseline(db))
         bare.append(bare_epoch_baseline(db))
@@ -168,47 +177,52 @@ async def measure_decay(memory: Memory, db: Path, passes: int) -> dict[str, Any]
         "lock_wait_max": max(lock),
         "lock_hold_max": max(hold),
         "lock_hold_all": hold,
+        "lock_hold_transactions": len(every),
+        "lock_hold_p50": statistics.median(every) if every else 0.0,
+        "lock_hold_over_50ms": sum(1 for h in every if h > 0.05),
+        "lock_hold_cpu_max": max(every_cpu, default=0.0),
         "lock_wait_all": lock,
         "pruned": pruned,
     }
 
 
 async def measure_threshold_change(memory: Memory, db: Path, threshold: float) -> dict[str, Any]:
-    """Recompute every prune epoch for ``threshold`` (then back), timing each short transaction."""
-    store = memory._store  # the benchmark drives the store's batches directly
-    batches: list[float] = []
-
-    async def change(to: float) -> None:
-        async with store.transaction():
-            await store.set_prune_threshold(to)
-        done = False
-        while not done:
-            started = time.perf_counter()
-            async with store.transaction():
-                done = await store.recompute_prune_cycles()
-            batches.append(time.perf_counter() - started)
-
+    """Recompute every prune epoch for ``threshold`` (then back) as a decay pass does after a
+    configuration change (``reconcile_threshold``: short, paced transactions), timing each."""
+    store = memory._store
     started = time.perf_counter()
-    _, longest = await _probed(db, lambda: change(threshold))
+    with _HoldTimes(memory) as holds:
+        _, longest = await _probed(db, lambda: decay_mod.reconcile_threshold(store, threshold))
     total = time.perf_counter() - started
     await decay_mod.reconcile_threshold(store, memory.settings.prune_threshold)
-    return {"seconds": total, "batches": len(batches), "batch_max": max(batches), "lock_wait_max": longest}
+    return {
+        "seconds": total,
+        "batches": len(holds.holds),
+        "batch_max": holds.longest,
+        "batch_cpu_max": max(holds.cpu, default=0.0),
+        "lock_wait_max": longest,
+    }
 
 
 def _pick_runs(db: Path, count: int, seed: int) -> list[str]:
+    """``count`` runs with provenance rows, drawn by random rowid (seeded): reading every run key
+    of a 1M-node store (1.9M runs) would put ~400 MB into the process whose RSS is measured."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        rows = conn.execute(
-            "SELECT run_key, ref FROM runs WHERE repository != '' ORDER BY run_key"
-        ).fetchall()
+        (top,) = conn.execute("SELECT coalesce(max(rowid), 0) FROM runs").fetchone()
         rnd = random.Random(seed)
         picked: list[str] = []
-        for run_key, _ref in rnd.sample(rows, min(len(rows), count * 5)):
-            has = conn.execute("SELECT 1 FROM node_runs WHERE run = ? LIMIT 1", (run_id(run_key),)).fetchone()
-            if has:
-                picked.append(run_key)
-            if len(picked) == count:
+        for _ in range(count * 20):
+            if len(picked) == count or not top:
                 break
+            row = conn.execute(
+                "SELECT run_key FROM runs WHERE rowid = ? AND repository != ''", (rnd.randint(1, top),)
+            ).fetchone()
+            if row is None or row[0] in picked:
+                continue
+            has = conn.execute("SELECT 1 FROM node_runs WHERE run = ? LIMIT 1", (run_id(row[0]),)).fetchone()
+            if has:
+                picked.append(row[0])
         return picked
     finally:
         conn.close()
@@ -230,8 +244,9 @@ def forget_baseline(db: Path, run_key: str) -> float:
 
 async def measure_forget(memory: Memory, db: Path, count: int, seed: int) -> dict[str, Any]:
     """``forget_run`` for ``count`` runs of the store (run keys: each is exactly one run)."""
-    osmia, bare, deleted, updated = [], [], 0, 0
+    osmia, bare, deleted, updated, rows = [], [], 0, 0, []
     for run_key in _pick_runs(db, count, seed):
+        rows.append(_run_rows(db, run_key))
         bare.append(forget_baseline(db, run_key))
         started = time.perf_counter()
         result = await memory.forget_run(run_key)
@@ -246,20 +261,42 @@ async def measure_forget(memory: Memory, db: Path, count: int, seed: int) -> dic
         "bare_p50": statistics.median(bare) if bare else 0.0,
         "deleted": deleted,
         "updated": updated,
+        "events": rows,  # per run: its provenance rows and those of the facts it touched (the work)
     }
+
+
+def _run_rows(db: Path, run_key: str) -> int:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        (n,) = conn.execute(
+            "SELECT count(*) FROM node_runs WHERE node IN (SELECT node FROM node_runs WHERE run = ?)",
+            (run_id(run_key),),
+        ).fetchone()
+        return int(n)
+    finally:
+        conn.close()
 
 
 async def _only(db: Path, decays: int, forgets: int, seed: int) -> dict[str, Any]:
     from osmia.memory.service import MemorySettings
 
+    started = time.perf_counter()
     memory = await Memory.open(MemorySettings(store_path=db), update_gauges=False, deferred_checkpoints=True)
     try:
-        out: dict[str, Any] = {"nodes": memory.graph.node_count}
+        opened = time.perf_counter() - started
+        out: dict[str, Any] = {"nodes": memory.graph.node_count, "open_seconds": opened}
+        out["rss_after_open_mb"] = _peak_rss_mb()
         out["forget"] = await measure_forget(memory, db, forgets, seed)
         out["decay_seconds"] = await measure_decay(memory, db, decays)
-        return out
     finally:
         await memory.close()
+    out["peak_rss_mb"] = _peak_rss_mb()
+    out["load_average"] = os.getloadavg()
+    return out
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 def main(argv: list[str] | None = None) -> None:

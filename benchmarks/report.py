@@ -49,9 +49,7 @@ FULL = (
     Scale("runs-10k", runs=10_000),
     Scale("runs-100k", runs=100_000),
     Scale("nodes-100k", nodes=100_000, base="runs-100k"),
-    Scale(
-        "nodes-1M", nodes=1_000_000, base="runs-100k", queries=200, ingest=100, decays=2, provenance_copies=7
-    ),
+    Scale("nodes-1M", nodes=1_000_000, base="runs-100k", queries=200, ingest=100, decays=2),
 )
 SMOKE = (
     Scale("runs-smoke", runs=300, queries=60, ingest=20, decays=1),

@@ -7,8 +7,8 @@ prints one JSON object on its last stdout line, so that peak RSS
 * ``build``: ingest a generated history through ``Memory`` (one decay pass per
   simulated day, like the operator) → ingest throughput, extraction latency
   per run, decay passes seen during the history, peak RSS while ingesting;
-* ``replicate``: grow a built store to N nodes with plain SQL (see
-  :func:`benchmarks.workload.replicate_store`);
+* ``replicate``: grow a built store to N nodes with bulk SQL (see
+  :func:`benchmarks.replicate.replicate_store`), with the seconds of each phase;
 * ``serve``: what the operator does with a store: ``Memory.open`` with
   deferred checkpoints (schema check and migration, node count, catch-up
   decay) and ``settle_heap()`` → ``context()`` for new tickets (query latency,
@@ -40,8 +40,9 @@ from typing import Any
 
 from benchmarks import lifecycle
 from benchmarks.quality import evaluate
+from benchmarks.replicate import replicate_store
 from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, summary_ms, timed_extractions
-from benchmarks.workload import Clock, GroundTruth, World, build_store, replicate_store, scenarios
+from benchmarks.workload import Clock, GroundTruth, World, build_store, scenarios
 from osmia.controller.handlers import MAINTENANCE_SECONDS
 from osmia.memory.service import Memory, MemorySettings, request_for
 from osmia.memory.text import fts_query
@@ -52,6 +53,19 @@ from osmia.taskrun import parse_taskrun
 def peak_rss_mb() -> float:
     """This process's peak resident set size in MiB (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def rss_parts_mb() -> dict[str, float]:
+    """Resident memory now, split into anonymous (the heap) and file-backed (the store's memory
+    map: clean pages the kernel can drop) as Linux reports them; empty elsewhere."""
+    out: dict[str, float] = {}
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "RssAnon", "RssFile"):
+                out[key] = int(value.split()[0]) / 1024.0
+    return out
 
 
 def db_bytes(path: Path) -> int:
@@ -115,10 +129,12 @@ def step_replicate(base: Path, db: Path, nodes: int, provenance_copies: int | No
     """Grow ``base`` into a store of about ``nodes`` nodes at ``db``."""
     remove_db(db)
     started = time.perf_counter()
-    counts = replicate_store(base, db, nodes, provenance_copies)
-    db.with_suffix(".copies").write_text(str(counts["copies"]))
-    return {"step": "replicate", "seconds": time.perf_counter() - started, "copies": counts["copies"],
-            "counts": store_counts(db), "db_bytes": db_bytes(db)}  # fmt: skip
+    built = replicate_store(
+        base, db, nodes, provenance_copies, report=lambda line: print(line, file=sys.stderr)
+    )
+    db.with_suffix(".copies").write_text(str(built["copies"]))
+    return {"step": "replicate", "seconds": time.perf_counter() - started, "copies": built["copies"],
+            "phases": built["phases"], "counts": store_counts(db), "db_bytes": db_bytes(db)}  # fmt: skip
 
 
 def fts_baseline(db: Path, texts: list[str], rounds: int = 1) -> list[float]:
@@ -178,6 +194,7 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
         texts = [fts_query(request_for(run).text) for run in runs]
         out["fts_baseline_ms"] = summary_ms(fts_baseline(db, [t for t in texts if t]))
         out["injected_per_query"] = statistics.fmean(len(i) for i in injected) if injected else 0.0
+        out["rss_after_queries_mb"] = peak_rss_mb()  # before the quality evaluation's own memory
         out["quality"] = evaluate(db, truth, cases, injected, now)
 
         latencies, upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS)
@@ -185,6 +202,8 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
         latencies = latencies[EXTRACTION_WARMUP:]
         out["extraction_ms"] = summary_ms(latencies)
         out["maintenance_ms"] = summary_ms(upkeep)
+        out["rss_serving_mb"] = peak_rss_mb()  # queries and extractions: what the operator does
+        out["rss_serving_parts_mb"] = rss_parts_mb()
 
         out["forget"] = await lifecycle.measure_forget(memory, db, forgets, seed)
         out["decay_seconds"] = await lifecycle.measure_decay(memory, db, decays)

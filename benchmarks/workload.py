@@ -26,9 +26,8 @@ produce the same runs, byte for byte, and the same final :class:`GroundTruth`.
 
 The module also builds stores: :func:`build_store` ingests a history through
 the real ``Memory`` facade (decaying once per simulated day, as the operator
-does), and :func:`replicate_store` turns such a store into a much larger one
-with plain SQL (see its docstring), which is how the 100k- and 1M-node stores
-are made.
+does); :func:`benchmarks.replicate.replicate_store` turns such a store into a much
+larger one with bulk SQL, which is how the 100k- and 1M-node stores are made.
 """
 
 from __future__ import annotations
@@ -36,14 +35,12 @@ from __future__ import annotations
 import json
 import math
 import random
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from osmia.memory.merge import node_id
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import normalize_repository, parse_taskrun
 
@@ -660,7 +657,7 @@ def scenarios(truth: GroundTruth, count: int, seed: int = 99, *, copies: int = 1
     """New tickets: every repository and tenant, half of them on the engine's weak task type.
 
     With ``copies`` > 1 (a replicated store), each scenario picks one copy of its
-    repository at random (see :func:`replicate_store`).
+    repository at random (see :func:`benchmarks.replicate.replicate_store`).
     """
     rng = random.Random(seed)
     world = World(truth.seed)  # same repositories and vocabulary; its history is not used
@@ -795,115 +792,6 @@ def copy_name(text: str, copy: int) -> str:
     return text
 
 
-def _copy_sql(column: str, copy: int) -> str:
-    expr = column
-    for org in ORGS:
-        expr = f"replace({expr}, '{org}/', '{org}-c{copy}/')"
-    return expr
-
-
-def replicate_store(
-    base: Path, out: Path, target_nodes: int, provenance_copies: int | None = None
-) -> dict[str, int]:
-    """A store of about ``target_nodes`` nodes, made from a real (ingested) one with plain SQL.
-
-    The base store's schema is copied as is (``VACUUM INTO``); then every node,
-    edge and run that belongs to a repository is copied ``k − 1`` more times
-    with the repository's organisation renamed (``acme/payments-api`` →
-    ``acme-c3/payments-api`` in keys, content, subject columns and run rows),
-    ids recomputed with Osmia's own ``node_id``. Tenant-wide knowledge (engine
-    profiles, rate and duration patterns) is not repository-bound and stays
-    single, as it would in a real organisation with ``k`` times the
-    repositories. The FTS5 index is filled by the schema's own triggers.
-    Provenance rows (``node_runs``) are copied for the first ``provenance_copies``
-    copies only when given (the 1M store: a full copy of the per-run log would
-    take longer to write than the whole benchmark); the other copies' runs look
-    like runs extracted before provenance existed.
-    """
-    if out.exists():
-        out.unlink()
-    src = sqlite3.connect(base)
-    src.execute(f"VACUUM INTO '{out}'")
-    src.close()
-    conn = sqlite3.connect(out, isolation_level=None)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = OFF")
-    conn.execute("PRAGMA cache_size = -200000")
-    conn.create_function("osmia_node_id", 2, node_id, deterministic=True)
-    total = conn.execute("SELECT count(*) FROM nodes").fetchone()[0]
-    bound = conn.execute("SELECT count(*) FROM nodes WHERE repository != ''").fetchone()[0]
-    copies = max(1, math.ceil((target_nodes - (total - bound)) / max(1, bound)))
-    cols = [r[1] for r in conn.execute("PRAGMA table_info(nodes)") if r[1] != "seq"]
-    run_cols = [r[1] for r in conn.execute("PRAGMA table_info(runs)")]
-    renamed = {"key", "content", "repository", "terms"}
-    conn.execute("BEGIN")
-    conn.execute("CREATE TEMP TABLE base_nodes AS SELECT * FROM nodes WHERE repository != ''")
-    conn.execute(
-        "CREATE TEMP TABLE base_edges AS SELECT e.* FROM edges e JOIN nodes a ON a.id = e.src "
-        "JOIN nodes b ON b.id = e.dst WHERE a.repository != '' AND b.repository != ''"
-    )
-    conn.execute("CREATE TEMP TABLE base_runs AS SELECT * FROM runs WHERE repository != ''")
-    # Provenance (schema v6): each fact's events, with the run and the other node they name.
-    provenance = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'node_runs'").fetchone() is not None
-    if provenance:
-        from osmia.memory.store import run_id  # an engine without provenance (A/B) has no run ids
-
-        conn.create_function("osmia_run_id", 1, run_id, deterministic=True)
-        conn.execute(
-            "CREATE TEMP TABLE base_events AS SELECT r.*, a.tenant, a.key AS akey, b.key AS bkey "
-            "FROM node_runs r JOIN nodes a ON a.seq = r.node LEFT JOIN nodes b ON b.seq = r.other "
-            "WHERE a.repository != '' AND r.run != 0"
-        )
-        conn.execute(
-            "CREATE TEMP TABLE base_run_ids AS SELECT osmia_run_id(run_key) AS run, run_key FROM base_runs"
-        )
-        conn.execute("CREATE INDEX temp.base_run_ids_run ON base_run_ids (run)")
-    for c in range(1, copies):
-        exprs = []
-        for col in cols:
-            if col == "id":
-                exprs.append(f"osmia_node_id(tenant, {_copy_sql('key', c)})")
-            elif col in renamed:
-                exprs.append(_copy_sql(col, c))
-            else:
-                exprs.append(col)
-        conn.execute(f"INSERT INTO nodes ({', '.join(cols)}) SELECT {', '.join(exprs)} FROM base_nodes")
-        conn.execute(
-            "INSERT INTO edges (src, dst, relation, weight, created_at) "
-            f"SELECT a2.id, b2.id, e.relation, e.weight, e.created_at FROM base_edges e "
-            "JOIN base_nodes a ON a.id = e.src JOIN base_nodes b ON b.id = e.dst "
-            f"JOIN nodes a2 ON a2.tenant = a.tenant AND a2.key = {_copy_sql('a.key', c)} "
-            f"JOIN nodes b2 ON b2.tenant = b.tenant AND b2.key = {_copy_sql('b.key', c)}"
-        )
-        run_exprs = [
-            f"run_key || '#c{c}'" if col == "run_key" else _copy_sql(col, c) if col == "repository" else col
-            for col in run_cols
-        ]
-        conn.execute(f"INSERT INTO runs ({', '.join(run_cols)}) SELECT {', '.join(run_exprs)} FROM base_runs")
-        if provenance and (provenance_copies is None or c < provenance_copies):
-            conn.execute(
-                "INSERT INTO node_runs (node, run, event, epoch, at, value, other) "
-                f"SELECT a2.seq, osmia_run_id(k.run_key || '#c{c}'), r.event, r.epoch, r.at, r.value, b2.seq "
-                "FROM base_events r JOIN base_run_ids k ON k.run = r.run "
-                f"JOIN nodes a2 ON a2.tenant = r.tenant AND a2.key = {_copy_sql('r.akey', c)} "
-                f"LEFT JOIN nodes b2 ON b2.tenant = r.tenant AND b2.key = {_copy_sql('r.bkey', c)} "
-                "ORDER BY r.step"
-            )
-    conn.execute("COMMIT")
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    counts = {
-        "copies": copies,
-        "nodes": conn.execute("SELECT count(*) FROM nodes").fetchone()[0],
-        "edges": conn.execute("SELECT count(*) FROM edges").fetchone()[0],
-        "runs": conn.execute("SELECT count(*) FROM runs").fetchone()[0],
-    }
-    conn.close()
-    truth_path = base.with_suffix(".truth.json")
-    if truth_path.exists():
-        out.with_suffix(".truth.json").write_text(truth_path.read_text())
-    return counts
-
-
 def main() -> None:  # pragma: no cover - a convenience for poking at the generator
     import argparse
 
@@ -932,7 +820,6 @@ __all__ = [
     "build_store",
     "copy_name",
     "is_weak",
-    "replicate_store",
     "scenarios",
     "tenant_of",
     "weak_task_type",

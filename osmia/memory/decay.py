@@ -15,6 +15,7 @@ every prune epoch is recomputed first, in short transactions
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 
@@ -22,9 +23,19 @@ from osmia.memory.store import Store
 from osmia.memory.types import DecayResult
 
 LAST_DECAY_KEY = "last_decay_at"
-# Nodes deleted per prune transaction: each takes its edges, FTS rows and provenance with it
-# (~0.3 ms a node on the benchmark machine), so a batch holds the write lock for tens of ms.
+# A prune transaction deletes at most PRUNE_BATCH nodes, PRUNE_CHUNK per statement, and stops
+# taking chunks once it has held the write lock for PRUNE_BUDGET_SECONDS: each node takes its
+# edges, FTS rows and provenance with it, and what that costs depends on the machine and its
+# load (0.2-10 ms a node measured), so the bound is on time, not only on count.
 PRUNE_BATCH = 100
+PRUNE_CHUNK = 10
+PRUNE_BUDGET_SECONDS = 0.02
+# Between two prune transactions the pass waits as long as the last one held the lock (at least
+# PRUNE_PAUSE_MIN): another process's writer sleeps in SQLite's busy handler (1 ms growing to
+# 100 ms between tries) and must find the lock free when it wakes, not only between two
+# back-to-back transactions. At most half the time is spent holding the lock.
+PRUNE_PAUSE_MIN = 0.005
+PRUNE_PAUSE_MAX = 0.05
 
 
 def cycles_due(last_decay_at: float, now: float, interval_seconds: float) -> int:
@@ -57,9 +68,12 @@ async def reconcile_threshold(store: Store, threshold: float) -> int:
             await store.set_prune_threshold(threshold)
         pending = await store.prune_pending()
     while pending:
+        held = time.perf_counter()
         async with store.transaction():
             pending = not await store.recompute_prune_cycles()
         steps += 1
+        if pending:  # paced like pruning: another process's writer finds the lock free
+            await asyncio.sleep(prune_pause(time.perf_counter() - held))
     return steps
 
 
@@ -68,10 +82,10 @@ async def decay_due(
 ) -> tuple[DecayResult, float]:
     """Apply every cycle due at ``now``: one short transaction (the boundary and the epoch).
 
-    Pruning follows with :func:`prune_batch`, in transactions of :data:`PRUNE_BATCH` nodes, so
-    no writer waits behind a large prune; a crash in between leaves due nodes that the next pass
-    deletes. Returns the result (``pruned`` and ``remaining`` left 0 for the caller) and the
-    new boundary.
+    Pruning follows with :func:`prune_batch`, in transactions bounded in nodes and in time and
+    paced by :func:`prune_pause`, so no writer waits behind a large prune; a crash in between
+    leaves due nodes that the next pass deletes. Returns the result (``pruned`` and
+    ``remaining`` left 0 for the caller) and the new boundary.
     """
     started = time.perf_counter()
     await reconcile_threshold(store, threshold)
@@ -97,14 +111,35 @@ async def decay_now(store: Store, cycles: int, threshold: float) -> DecayResult:
     return DecayResult(cycles, 0, 0, time.perf_counter() - started)
 
 
-async def prune_batch(store: Store, batch: int | None = None) -> list[tuple[str, str]]:
-    """Delete up to ``batch`` nodes whose prune epoch has come, in one transaction; their ``(id, type)``.
+async def prune_batch(
+    store: Store, batch: int | None = None, budget: float | None = None
+) -> tuple[list[tuple[str, str]], bool]:
+    """Delete nodes whose prune epoch has come, in one short transaction; their ``(id, type)`` and
+    whether more may be due.
 
-    Fewer than ``batch`` means nothing is left to prune (or another process is still
-    recomputing prune epochs: nothing is pruned until it is done).
+    At most ``batch`` (:data:`PRUNE_BATCH`) nodes, taken :data:`PRUNE_CHUNK` at a time until the
+    transaction has lasted ``budget`` (:data:`PRUNE_BUDGET_SECONDS`). Nothing is pruned while
+    another process is still recomputing prune epochs.
     """
+    limit = batch or PRUNE_BATCH
+    budget = PRUNE_BUDGET_SECONDS if budget is None else budget
+    pruned: list[tuple[str, str]] = []
     async with store.transaction():
+        started = time.perf_counter()
         if await store.prune_pending():
-            return []
+            return [], False
         epoch, _threshold = await store.decay_clock()
-        return await store.prune_due(epoch, batch or PRUNE_BATCH)
+        while len(pruned) < limit:
+            want = min(PRUNE_CHUNK, limit - len(pruned))
+            done = await store.prune_due(epoch, want)
+            pruned.extend(done)
+            if len(done) < want:
+                return pruned, False
+            if time.perf_counter() - started >= budget:
+                break
+    return pruned, True
+
+
+def prune_pause(held_seconds: float) -> float:
+    """How long to leave the write lock free after a prune transaction that held it this long."""
+    return min(PRUNE_PAUSE_MAX, max(PRUNE_PAUSE_MIN, held_seconds))

@@ -108,6 +108,22 @@ async def events_of_node(store: Store, seq: int) -> list[LoggedEvent]:
     return [LoggedEvent(*r) for r in rows]
 
 
+async def events_of_nodes(store: Store, seqs: Sequence[int]) -> dict[int, list[LoggedEvent]]:
+    """:func:`events_of_node` for many facts, a few hundred per statement (index ``node_runs_node``)."""
+    out: dict[int, list[LoggedEvent]] = {seq: [] for seq in seqs}
+    for i in range(0, len(seqs), 400):
+        chunk = list(seqs[i : i + 400])
+        rows = await store.rows(
+            "SELECT r.node, r.step, r.run, r.event, r.epoch, r.at, r.value, r.other, k.ref FROM node_runs r "
+            f"LEFT JOIN run_refs k ON k.run = r.run WHERE r.node IN ({', '.join('?' * len(chunk))}) "
+            "ORDER BY r.node, r.step",
+            chunk,
+        )
+        for r in rows:
+            out[int(r[0])].append(LoggedEvent(*r[1:]))
+    return out
+
+
 def replay(
     events: Mapping[int, Sequence[LoggedEvent]],
     *,

@@ -222,6 +222,41 @@ MIGRATIONS: tuple[str, ...] = (
         DELETE FROM run_stats WHERE runs <= 0;
     END;
     """,
+    # v8: a deleted run (``forget --run``) updates its aggregates by key and deletes only the rows
+    # it emptied: the v2/v7 delete triggers swept whole aggregate tables (``runs <= 0``), and
+    # ``run_failures`` grows with the number of repositories, so forgetting a run cost more in a
+    # larger graph.
+    """
+    DROP TRIGGER runs_stats_delete;
+    CREATE TRIGGER runs_stats_delete AFTER DELETE ON runs BEGIN
+        UPDATE run_stats SET runs = runs - 1, successes = successes - old.success,
+            duration_sum = duration_sum - coalesce(old.duration, 0),
+            duration_n = duration_n - (old.duration IS NOT NULL)
+        WHERE tenant = old.tenant AND engine = old.engine AND task_type = old.task_type
+            AND language = old.language;
+        DELETE FROM run_stats WHERE tenant = old.tenant AND engine = old.engine
+            AND task_type = old.task_type AND language = old.language AND runs <= 0;
+        UPDATE run_durations SET runs = runs - 1
+        WHERE old.success = 1 AND old.duration IS NOT NULL AND tenant = old.tenant
+            AND task_type = old.task_type AND minutes = CAST(ceil(old.duration / 60.0) AS INTEGER);
+        DELETE FROM run_durations WHERE tenant = old.tenant AND task_type = old.task_type
+            AND minutes = CAST(ceil(old.duration / 60.0) AS INTEGER) AND runs <= 0;
+        UPDATE run_failures SET runs = runs - 1
+        WHERE old.success = 0 AND tenant = old.tenant AND repository = old.repository
+            AND failure_class = old.failure_class;
+        DELETE FROM run_failures WHERE tenant = old.tenant AND repository = old.repository
+            AND failure_class = old.failure_class AND runs <= 0;
+    END;
+    DROP TRIGGER runs_attempts_delete;
+    CREATE TRIGGER runs_attempts_delete AFTER DELETE ON runs WHEN old.failed_engines != '[]' BEGIN
+        UPDATE run_stats SET runs = runs - 1
+        WHERE tenant = old.tenant AND task_type = old.task_type AND language = old.language
+            AND engine IN (SELECT value FROM json_each(old.failed_engines) WHERE value != old.engine);
+        DELETE FROM run_stats WHERE tenant = old.tenant AND task_type = old.task_type
+            AND language = old.language AND runs <= 0
+            AND engine IN (SELECT value FROM json_each(old.failed_engines) WHERE value != old.engine);
+    END;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

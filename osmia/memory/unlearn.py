@@ -20,6 +20,7 @@ indexed), never a scan of the graph.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -31,7 +32,7 @@ from osmia.memory.provenance import (
     CONTRADICTED,
     RELATED,
     Replayed,
-    events_of_node,
+    events_of_nodes,
     events_of_run,
     pruned_before,
     replay,
@@ -83,7 +84,7 @@ async def find_runs(store: Store, name: str) -> list[RunSummary]:
         RunSummary(
             run_key=r[0], ref=r[1], tenant=r[2], repository=r[3], language=r[4], engine=r[5],
             task_type=r[6], success=bool(r[7]), failure_class=r[8], duration_seconds=r[9],
-            finished_at=r[10],
+            finished_at=r[10], ticket_id=r[13], failed_engines=tuple(json.loads(r[14])),
         )
         for r in rows
     ]  # fmt: skip
@@ -102,7 +103,7 @@ async def forget_run(
     # share of the other's confidence, which the forgotten run may have changed.
     group = sorted(set(touched) | set(await _contradiction_partners(store, touched)))
     nodes = await _nodes_by_seq(store, group)
-    histories = {seq: await events_of_node(store, seq) for seq in nodes}
+    histories = await events_of_nodes(store, sorted(nodes))
     states, replayed_edges = replay(
         histories,
         decay_rates={seq: n.decay_rate for seq, n in nodes.items()},
@@ -111,10 +112,13 @@ async def forget_run(
         share=CONTRADICTED_SHARE,
         max_sources=MAX_SOURCES,
     )
+    gone: list[int] = []
+    rebuilt_nodes: list[Node] = []
+    restarted: list[tuple[str, float]] = []
     for seq, node in sorted(nodes.items()):
         state = states[seq]
         if state is None or pruned_before(state, node.decay_rate, threshold, epoch):
-            await store.execute("DELETE FROM nodes WHERE seq = ?", (seq,))
+            gone.append(seq)
             result.deleted.append((node.id, node.type.value))
             continue
         rebuilt = replace(
@@ -127,15 +131,26 @@ async def forget_run(
             sources=_replayed_sources(node, state, run.ref),
         )
         if rebuilt != node:
-            await store.upsert_nodes([rebuilt])
-            result.updated += 1
+            rebuilt_nodes.append(rebuilt)
         if state.restarted_at is not None:
-            # Without the run it was pruned on the way, and its edges of then with it.
-            await store.execute(
-                "DELETE FROM edges WHERE (src = ? OR dst = ?) AND created_at < ?",
-                (node.id, node.id, state.restarted_at),
-            )
-    result.edges_removed += await _fix_edges(store, events, replayed_edges, set(nodes))
+            restarted.append((node.id, state.restarted_at))
+    # Written together: a few statements per forget, not a few per fact it touched.
+    for i in range(0, len(gone), 500):
+        chunk = gone[i : i + 500]
+        await store.execute(f"DELETE FROM nodes WHERE seq IN ({', '.join('?' * len(chunk))})", chunk)
+    if rebuilt_nodes:
+        await store.upsert_nodes(rebuilt_nodes)
+        result.updated += len(rebuilt_nodes)
+    # Without the run such a fact was pruned on the way, and its edges of then with it.
+    if restarted:
+        await store.executemany(
+            "DELETE FROM edges WHERE (src = ? OR dst = ?) AND created_at < ?",
+            [(node_id, node_id, at) for node_id, at in restarted],
+        )
+    # Candidates for removal: the run's own edge events, and every remaining edge event of the
+    # replayed facts (one made while the run kept a fact alive may not apply without it).
+    remaining = [(seq, ev.event, ev.other) for seq, evs in histories.items() for ev in evs]
+    result.edges_removed += await _fix_edges(store, events + remaining, replayed_edges, set(nodes))
     await store.execute("DELETE FROM runs WHERE run_key = ?", (run.run_key,))
     await store.execute("DELETE FROM run_refs WHERE run = ?", (run_id(run.run_key),))
     await store.execute(
@@ -189,8 +204,9 @@ async def _fix_edges(
     replayed: set[tuple[int, int, int, float]],
     group: set[int],
 ) -> int:
-    """Edges as the replayed merges made them: drop what only the forgotten run made, add what
-    it prevented (a supersession of a fact the run had closed first). Returns the edges removed."""
+    """Edges as the replayed merges made them: drop the edges of ``events`` that no replayed event
+    makes (what only the forgotten run made, or made possible), add what it prevented (a
+    supersession of a fact the run had closed first). Returns the edges removed."""
     wanted = {(other, seq, event) for other, seq, event, _at in replayed}
     removed = 0
     for seq, event, other in sorted(set(events), key=lambda e: (e[0], e[1], -1 if e[2] is None else e[2])):
@@ -202,12 +218,17 @@ async def _fix_edges(
             "AND dst = (SELECT id FROM nodes WHERE seq = ?) AND relation = ?",
             (other, seq, relation.value),
         )
-    made = sorted((other, seq, event, at) for other, seq, event, at in replayed if seq in group)
-    if made:
+    # One row per edge (the earliest time a replayed event made it): a fact observed by many runs
+    # has its relation replayed once per run, and re-inserting each was most of a forget's work.
+    first: dict[tuple[int, int, int], float] = {}
+    for other, seq, event, at in replayed:
+        if seq in group and at < first.get((other, seq, event), float("inf")):
+            first[(other, seq, event)] = at
+    if first:
         await store.executemany(
             "INSERT OR IGNORE INTO edges (src, dst, relation, weight, created_at) "
             "SELECT s.id, d.id, ?, 1.0, ? FROM nodes s, nodes d WHERE s.seq = ? AND d.seq = ?",
-            [(_RELATION_OF[event].value, at, other, seq) for other, seq, event, at in made],
+            [(_RELATION_OF[ev].value, at, other, seq) for (other, seq, ev), at in sorted(first.items())],
         )
     return removed
 

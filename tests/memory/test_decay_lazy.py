@@ -23,6 +23,7 @@ from osmia.memory import store as store_mod
 from osmia.memory.fading import effective, prune_cycle
 from osmia.memory.schema import MIGRATIONS
 from osmia.memory.service import Memory, MemorySettings
+from osmia.memory.store import decay_clock
 from osmia.memory.types import NodeType
 from tests.memory.conftest import DAY, T0, Clock, make_run
 from tests.memory.histories import eager_decay, graph_of, history, play
@@ -103,7 +104,7 @@ async def test_pruning_in_small_transactions_prunes_the_same_nodes(
 async def test_a_threshold_change_recomputes_every_prune_epoch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_mod, "PRUNE_RECOMPUTE_BATCH", 7)  # several short transactions
+    monkeypatch.setattr(decay_clock, "PRUNE_RECOMPUTE_BATCH", 7)  # several short transactions
     lazy, eager, settings = await open_pair(tmp_path, threshold=0.05)
     steps = history(11, 60)
     half = len(steps) // 2
@@ -271,3 +272,42 @@ async def test_node_gauges_follow_pruning_without_a_recount(settings: MemorySett
 def test_effective_is_exact_at_the_stamped_epoch() -> None:
     assert effective(0.123456789, 0.03, 0) == 0.123456789
     assert math.isclose(effective(0.5, 0.03, 2), 0.5 * 0.97 * 0.97, rel_tol=1e-15)
+
+
+async def test_pruning_under_a_time_budget_prunes_the_same_nodes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A prune transaction that stops after its first chunk (a budget of 0 s, chunks of one node)
+    leaves the same graph as the eager pass: the pass goes on until nothing is due."""
+    monkeypatch.setattr(decay_mod, "PRUNE_BUDGET_SECONDS", 0.0)
+    monkeypatch.setattr(decay_mod, "PRUNE_CHUNK", 1)
+    monkeypatch.setattr(decay_mod, "PRUNE_PAUSE_MIN", 0.0)
+    lazy, eager, _ = await open_pair(tmp_path)
+    steps = history(6, 60)
+    try:
+        pruned_lazy = await play(lazy, steps, T0, eager=False, threshold=0.05)
+        pruned_eager = await play(eager, steps, T0, eager=True, threshold=0.05)
+        assert len(pruned_eager) > 2 and pruned_lazy == pruned_eager
+        assert_same_graph(await lazy.export(), await eager.export())
+    finally:
+        await lazy.close()
+        await eager.close()
+
+
+async def test_a_prune_transaction_stops_at_its_budget_and_says_more_is_due(memory: Memory) -> None:
+    for i in range(25):
+        await memory.ingest(
+            make_run(f"p{i}", learnings=(f"Lesson number {i} about the cache",)), finished_at=T0
+        )
+    store = memory._store
+    async with store.transaction():
+        await store.advance_epoch(10_000)  # everything is due
+    first, more = await decay_mod.prune_batch(store, batch=100, budget=0.0)
+    assert len(first) == decay_mod.PRUNE_CHUNK and more  # one chunk, then the budget was spent
+    rest, more = await decay_mod.prune_batch(store, batch=1000, budget=60.0)
+    assert rest and not more  # everything left, and it says so
+    empty, more = await decay_mod.prune_batch(store)
+    assert empty == [] and not more
+    assert decay_mod.prune_pause(0.0) == decay_mod.PRUNE_PAUSE_MIN
+    assert decay_mod.prune_pause(10.0) == decay_mod.PRUNE_PAUSE_MAX
+    assert decay_mod.prune_pause(0.02) == 0.02

@@ -76,6 +76,16 @@ async def test_forgetting_a_run_leaves_the_graph_of_a_history_without_it(
         await without.close()
 
 
+# Random histories and runs beyond the five above: a run that kept a fact alive, a fallback run
+# (its failed engine's patterns), a run whose contradiction made an edge another run's event needed.
+FUZZ = [(seed, (seed * 7) % 60) for seed in range(6, 22)]
+
+
+@pytest.mark.parametrize(("seed", "index"), FUZZ)
+async def test_forgetting_any_run_of_a_random_history_is_exact(tmp_path: Path, seed: int, index: int) -> None:
+    await test_forgetting_a_run_leaves_the_graph_of_a_history_without_it(tmp_path, seed, index)
+
+
 async def test_a_replayed_event_for_a_forgotten_run_teaches_nothing(memory: Memory) -> None:
     evil = "Disable the auth checks"
     run = make_run("poisoned", success=False, tests_failed=("TestEvil",), learnings=(evil,))
