@@ -21,22 +21,24 @@ and ranks below every specific learning however often it was repeated.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 
 from osmia.memory.lessons import lesson
+from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import query_terms
 from osmia.memory.types import Kind, Node, QueryRequest
 
-_PROFILE_PART = re.compile(r"(strong|weak) at ([^;]+)")
-_PROFILE_NAME = re.compile(r"([\w-]+) \(")
+# RE2 (osmia/memory/linear.py), like every pattern run on stored text.
+_PROFILE_PART = linear(r"(strong|weak) at ([^;]+)")
+_PROFILE_NAME = linear(r"([\w-]+) \(")
 _SAYS = ("mostly-succeed", "mostly-fail")
 
 
 def profile_traits(content: str) -> dict[str, str]:
     """``{name: "strong" | "weak"}`` from an engine profile's text (task types and languages)."""
     traits: dict[str, str] = {}
-    for which, names in _PROFILE_PART.findall(content):
+    for part in _PROFILE_PART.finditer(content):
+        which, names = part.group(1) or "", part.group(2) or ""
         for name in _PROFILE_NAME.findall(names):
             traits[name] = which
     return traits
@@ -64,7 +66,9 @@ def generic_statistic_verdict(node: Node, req: QueryRequest) -> str:
     return "tenant-wide statistic not about this engine"
 
 
-_TOKENS = re.compile(r"[^\W_]+")
+_TOKENS = linear(r"[\pL\pN]+")  # letters and digits of any script (RE2's \w is ASCII only)
+# Every compiled pattern of this module (tests check that each is an RE2 one).
+PATTERNS: tuple[LinearPattern, ...] = (_PROFILE_PART, _PROFILE_NAME, _TOKENS)
 MAX_PHRASE_WORDS = 12
 
 
