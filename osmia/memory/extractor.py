@@ -48,7 +48,8 @@ FAILURE_CLASSES: tuple[tuple[str, str, LinearPattern], ...] = (
             r"(?i)^\W*engine[ _-]error\b|\bengine(?:\s+cli)?\s+(?:crash(?:ed)?|error|exited\s+unexpectedly)\b"
             r"|\b(?:invalid|missing|expired)\s+(?:x-)?api[ _-]?key\b|\bnot\s+logged\s+in\b"
             r"|\b429\s+too\s+many\s+requests\b|\brate[ _-]?limit(?:ed|\s+exceeded|\s+reached)\b"
-            r"|\bcontext[ _-](?:window|length)\s+exceeded\b|\bcontext_length_exceeded\b|\bprompt\s+is\s+too\s+long\b"
+            r"|\bcontext[ _-](?:window|length)\s+exceeded\b|\bcontext_length_exceeded\b"
+            r"|\bprompt\s+is\s+too\s+long\b"
         ),
     ),
     ("timeout", "timeout", linear(r"(?i)time[sd]?[ -]?out|deadline|took too long")),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from osmia.memory.linear import linear
+from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import STOPWORDS, TEMPLATE_WORDS, stems
 
 # Words that carry no lesson on their own: with nothing else, a learning is not worth storing.
@@ -76,8 +76,9 @@ _REPLACES = linear(
 _WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
 _NON_ALNUM = linear(r"[^a-z0-9]+")
 # Every compiled pattern of this module (tests check that each is an RE2 one).
-PATTERNS = (_SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _REPLACES, _WORD,
-            _NON_ALNUM)  # fmt: skip
+PATTERNS: tuple[LinearPattern, ...] = (
+    _SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _REPLACES, _WORD, _NON_ALNUM,
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -251,6 +252,8 @@ SAME_DESPITE_OTHER_STRONG = 0.8  # ... and both name unmistakable things (paths,
 SAME_DESPITE_OTHER_IDENTIFIERS = 0.5  # shared identifiers, but each side names things the other does not
 SAME_ONE_SIDED = 0.5  # only one side has identifiers, the other does not mention them
 SAME_WITHOUT_IDENTIFIER = 0.35
+# ... and, with shared identifiers, the words beyond them must agree this much.
+SAME_BEYOND_IDENTIFIERS = 0.2
 
 
 def same_lesson(a: Lesson, b: Lesson) -> bool:
@@ -267,12 +270,33 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
             return sim >= SAME_DESPITE_OTHER_STRONG
         if only_a and only_b:
             return sim >= SAME_DESPITE_OTHER_IDENTIFIERS
-        return sim >= (SAME_WITH_EXTRA_IDENTIFIER if strong_a or strong_b else SAME_WITH_IDENTIFIER)
+        if sim < (SAME_WITH_EXTRA_IDENTIFIER if strong_a or strong_b else SAME_WITH_IDENTIFIER):
+            return False
+        # A shared folder is a shared place, not a shared statement: when the only identifiers
+        # the two share are paths, the statement is in the other words. Two remarks about one
+        # folder ("X caching in pkg/stock/ depends on ...", "Y handling in pkg/stock/ depends on
+        # ...") name the same place and say different things.
+        if all("/" in i for i in a.identifiers if _found_in(i, b)):
+            return _rest_similarity(a, b) >= SAME_BEYOND_IDENTIFIERS
+        return True
     if a.identifiers and b.identifiers:
         return False  # each names its own things: two lessons
     if a.strong or b.strong:
         return sim >= SAME_ONE_SIDED
     return sim >= SAME_WITHOUT_IDENTIFIER
+
+
+def _identifier_stems(lesson: Lesson) -> frozenset[str]:
+    return frozenset(w for ident in lesson.identifiers for w in stems(ident.replace("@", " ")))
+
+
+def _rest_similarity(a: Lesson, b: Lesson) -> float:
+    """:func:`similarity` of the words outside both lessons' identifiers (1 when either has none)."""
+    named = _identifier_stems(a) | _identifier_stems(b)
+    rest_a, rest_b = a.words - named, b.words - named
+    if not rest_a or not rest_b:
+        return 1.0
+    return (_overlap(rest_a, rest_b) + _jaccard(rest_a, rest_b)) / 2
 
 
 def _replaces(new: Lesson, old: Lesson) -> bool:

@@ -37,6 +37,9 @@ from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
 
 SAME_TICKET = "same ticket"
+# What one run can report on its own: a learning, an outcome. Reported by one run only, it is an
+# anecdote and ranks below what several runs confirmed (RankingConfig.single_report_factor).
+ANECDOTES = frozenset({Kind.LEARNING, Kind.SUCCESS, Kind.FAILURE})
 
 
 @dataclass
@@ -221,12 +224,22 @@ class Ranker:
             if node.valid and node.kind is not Kind.ATTEMPT:
                 found[node.id] = _Signals(node, {"graph hop": hop[node.id]})
 
-    def score(self, entry: _Signals, req: QueryRequest, now: float, vocabulary: Vocabulary) -> ScoreParts:
+    def score(
+        self,
+        entry: _Signals,
+        req: QueryRequest,
+        now: float,
+        vocabulary: Vocabulary,
+        busiest: dict[str, int] | None = None,
+    ) -> ScoreParts:
         """The three parts of one candidate's score.
 
         A learning's relevance is also scaled by its specificity
         (:func:`osmia.memory.statistics.specificity`): "Tests pass" ranks below every
-        learning that names something rare in the tenant.
+        learning that names something rare in the tenant; and by corroboration: a learning
+        only one run reported ranks below a lesson several runs reported (in any words).
+        A hot path's relevance is scaled by its runs relative to ``busiest`` (repository →
+        the most runs any of its candidate hot paths has): the folder most runs touch first.
         """
         c = self.config
         rel, discounts = relevance(entry.node, entry.signals, req, c)
@@ -237,6 +250,16 @@ class Ranker:
             if factor < 1.0:
                 rel *= factor
                 discounts = (*discounts, (factor, f"specificity {spec:.2f}"))
+        if node.kind in ANECDOTES and node.occurrences < 2 and c.single_report_factor < 1.0:
+            rel *= c.single_report_factor
+            discounts = (*discounts, (c.single_report_factor, "reported by one run"))
+        if node.kind is Kind.HOT_PATH and busiest and c.hot_path_share_floor < 1.0:
+            most = busiest.get(node.subject.repository, 0)
+            if most > node.occurrences:
+                share = node.occurrences / most
+                factor = round(c.hot_path_share_floor + (1 - c.hot_path_share_floor) * share, 3)
+                rel *= factor
+                discounts = (*discounts, (factor, f"{node.occurrences} of {most} runs of the busiest folder"))
         return ScoreParts(
             rel, node.confidence, recency(node.last_seen, now, c), tuple(entry.signals.items()), discounts
         )
@@ -300,8 +323,13 @@ class Ranker:
         """Every candidate with its verdict, best first; the kept ones are the injection."""
         found = await self.candidates(req)
         vocabulary = await self._vocabulary(req, found, now)
+        busiest: dict[str, int] = {}
+        for e in found.values():
+            if e.node.kind is Kind.HOT_PATH:
+                repo = e.node.subject.repository
+                busiest[repo] = max(busiest.get(repo, 0), e.node.occurrences)
         scored = sorted(
-            ((self.score(e, req, now, vocabulary), e.node) for e in found.values()),
+            ((self.score(e, req, now, vocabulary, busiest), e.node) for e in found.values()),
             # Earlier attempts at the same ticket first, newest first; then by score.
             key=lambda pair: (
                 pair[1].kind is not Kind.ATTEMPT,

@@ -135,7 +135,7 @@ def mentions(sentence: str) -> tuple[list[str], list[str]]:
         strong.append(quoted.strip())
         rest = rest.replace(quoted, " ")
     for m in _STRONG.finditer(rest):
-        strong.append(m.group(0))
+        strong.append(m.group(0) or "")
     taken = " ".join(strong)
     weak.extend(w for w in _WEAK.findall(rest) if w not in taken)
     return list(dict.fromkeys(strong)), list(dict.fromkeys(w for w in weak if w not in strong))

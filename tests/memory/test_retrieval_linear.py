@@ -71,7 +71,10 @@ def test_the_rules_still_read_real_text() -> None:
     assert test_ids.fix_statements("Tried it. Fixed the flaky PolicyCacheIT.evictsOnPolicyUpdate; done!") == [
         "Fixed the flaky PolicyCacheIT.evictsOnPolicyUpdate;"
     ]
-    assert test_ids.parse("com.acme.PolicyCacheIT > evictsOnPolicyUpdate()").key == "PolicyCacheIT::evictsOnPolicyUpdate"
+    assert (
+        test_ids.parse("com.acme.PolicyCacheIT > evictsOnPolicyUpdate()").key
+        == "PolicyCacheIT::evictsOnPolicyUpdate"
+    )
     assert statistics.profile_traits("codex: 9 runs; strong at bug (90%, n=5); weak at chore (20%, n=5)") == {
         "bug": "strong",
         "chore": "weak",
