@@ -53,6 +53,9 @@ class RankingConfig:
     # several runs reported (paraphrases count: they reinforce the same node). An anecdote has its
     # relevance × this factor.
     single_report_factor: float = 0.6
+    # --- warnings before reassurances: a tenant-wide statistic saying the engine is strong at the
+    # task type has its relevance × this factor (a weakness is not discounted)
+    strength_factor: float = 0.5
     # --- hot paths are judged within their repository: a folder's relevance × (floor + (1 − floor)
     # × its runs / the runs of the repository's busiest folder among the candidates)
     hot_path_share_floor: float = 0.3
@@ -109,6 +112,7 @@ PRESETS: MappingProxyType[str, RankingConfig] = MappingProxyType(
             gate_generic_statistics=False,
             single_report_factor=1.0,
             hot_path_share_floor=1.0,
+            strength_factor=1.0,
         ),
         # Text matters more than subject columns (a store with few repositories per ticket).
         "text-heavy": replace(DEFAULT, name="text-heavy", signal_text_max=0.8, signal_repository=0.55),

@@ -66,6 +66,23 @@ def generic_statistic_verdict(node: Node, req: QueryRequest) -> str:
     return "tenant-wide statistic not about this engine"
 
 
+def states_strength(node: Node, req: QueryRequest) -> bool:
+    """A tenant-wide statistic telling this run its engine is *good* at the task type.
+
+    Good news: it changes nothing the run would do, where a weakness is a warning to act on
+    (another engine, smaller steps), so a strength ranks below warnings and repository facts.
+    """
+    if node.subject.repository:
+        return False
+    if node.kind is Kind.ENGINE_PROFILE:
+        return profile_traits(node.content).get(req.task_type) == "strong"
+    return (
+        node.kind is Kind.PATTERN
+        and node.key.startswith("pattern:rate:")
+        and node.key.endswith(":mostly-succeed")
+    )
+
+
 _TOKENS = linear(r"[\pL\pN]+")  # letters and digits of any script (RE2's \w is ASCII only)
 # Every compiled pattern of this module (tests check that each is an RE2 one).
 PATTERNS: tuple[LinearPattern, ...] = (_PROFILE_PART, _PROFILE_NAME, _TOKENS)

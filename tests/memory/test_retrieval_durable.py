@@ -110,3 +110,32 @@ def test_two_statements_about_one_folder_are_two_lessons() -> None:
     e = lesson("The fixtures in internal/testdata/ are generated; never edit them by hand")
     f = lesson("Never hand-edit the generated fixtures in internal/testdata/")
     assert same_lesson(e, f)
+
+
+async def test_room_left_after_the_caps_goes_to_capped_nodes_last(memory: Memory, clock: Clock) -> None:
+    await memory.ingest(
+        make_run("a", repo=REPO, files=("internal/billing/x.go", "pkg/ledger/y.go", "cmd/server/main.go"))
+    )
+    clock.advance(DAY)
+    candidates = await memory.explain(make_run("new", repo=REPO, finished=False))
+    kept = [c for c in candidates if c.kept]
+    hot = [c for c in kept if c.node.kind is Kind.HOT_PATH]
+    assert len(hot) == 3  # the cap is 2; nothing else wanted the room
+    assert kept[-1].node.kind is Kind.HOT_PATH  # the one over the cap comes after everything else
+    ctx = await memory.context(make_run("new", repo=REPO, finished=False))
+    assert [n.id for n in ctx.injected] == [c.node.id for c in kept]
+
+
+async def test_a_strength_ranks_below_a_warning(memory: Memory, clock: Clock) -> None:
+    for i in range(4):
+        await memory.ingest(make_run(f"ok{i}", engine="codex", task_type="bug"))
+        await memory.ingest(make_run(f"bad{i}", engine="codex", task_type="chore", success=False))
+        clock.advance(DAY)
+    strong = await memory.explain(make_run("q1", engine="codex", task_type="bug", finished=False))
+    weak = await memory.explain(make_run("q2", engine="codex", task_type="chore", finished=False))
+    rate_strong = next(c for c in strong if c.node.key.startswith("pattern:rate:codex:bug:"))
+    rate_weak = next(c for c in weak if c.node.key.startswith("pattern:rate:codex:chore:"))
+    assert rate_strong.node.key.endswith(":mostly-succeed") and rate_weak.node.key.endswith(":mostly-fail")
+    assert "× 0.5 a strength, not a warning" in rate_strong.parts.reasons
+    assert not any("strength" in r for r in rate_weak.parts.reasons)
+    assert rate_weak.parts.relevance == pytest.approx(2 * rate_strong.parts.relevance)
