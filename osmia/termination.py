@@ -231,7 +231,11 @@ def fit_result(result: Mapping[str, Any], limit: int = TERMINATION_MESSAGE_LIMIT
 
 
 def _salvage_head(text: str) -> dict[str, Any]:
-    """Top-level fields of an object whose tail is missing: every pair that parses whole."""
+    """Top-level fields of an object whose tail is missing: every pair that parses whole.
+
+    A pair counts only when a ``,`` or the closing ``}`` follows it, so a value the cut
+    shortened is left out rather than read short.
+    """
     decoder = json.JSONDecoder()
     start = text.find("{")
     if start < 0:
@@ -253,7 +257,16 @@ def _salvage_head(text: str) -> dict[str, Any]:
             value, pos = decoder.raw_decode(text, pos)
         except (ValueError, IndexError):
             return out
+        while pos < len(text) and text[pos] in " \t\r\n":
+            pos += 1
+        if text[pos : pos + 1] not in (",", "}"):
+            return out  # the value may be cut short (a number "10.0" cut to "1" parses)
         out[key] = value
+        if text[pos] == "}":
+            rest = text[pos + 1 :].lstrip()
+            # A closed object followed by more of a JSON value was nested (a head cut right at
+            # toolCalls' "{"): none of its pairs is a result field.
+            return {} if rest[:1] in (",", "]", "}") else out
 
 
 def _salvage_tail(text: str) -> dict[str, Any]:
@@ -279,6 +292,20 @@ def _salvage_tail(text: str) -> dict[str, Any]:
     return {}
 
 
+def _object_start(text: str) -> int:
+    """Where the result object can start: a ``{`` that begins the text or a line, else -1.
+
+    A message whose head was cut starts inside the object, and its first ``{``
+    may open a nested value (``toolCalls``); reading pairs from there would take
+    a nested key for a top-level field. The runner writes the object unindented
+    on a line of its own, so only a ``{`` in the first column can be its start.
+    """
+    if text.startswith("{"):
+        return 0
+    at = text.find("\n{")
+    return at + 1 if at >= 0 else -1
+
+
 def read_result(message: str) -> tuple[dict[str, Any], bool]:
     """The known, well-typed result fields in a termination message, and whether it was whole.
 
@@ -297,6 +324,7 @@ def read_result(message: str) -> tuple[dict[str, Any], bool]:
             continue
         if isinstance(parsed, dict):
             return known_fields(parsed), True
-    head = known_fields(_salvage_head(text[start:])) if start >= 0 else {}
+    opening = _object_start(text)
+    head = known_fields(_salvage_head(text[opening:])) if opening >= 0 else {}
     tail = known_fields(_salvage_tail(text))
     return (head if len(head) >= len(tail) else tail), False

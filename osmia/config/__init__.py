@@ -8,20 +8,22 @@ schema and the key table in ``docs/configuration.md`` are generated from the
 same model (``python -m osmia.config.schema --write``).
 """
 
+from osmia.config.engines import (
+    ENGINE_NAME_PATTERN,
+    ContainerResources,
+    EngineConfig,
+    EnvFromSource,
+    ResourceClaim,
+    SecretVolume,
+)
 from osmia.config.errors import ConfigError
 from osmia.config.loader import ENV_MEMORY_ENABLED, ENV_MEMORY_STORE_PATH, load_config, parse_config
 from osmia.config.model import (
-    ENGINE_NAME_PATTERN,
     Config,
-    ContainerResources,
     DashboardConfig,
-    EngineConfig,
-    EnvFromSource,
     ExecutionConfig,
     MemoryConfig,
     OperatorConfig,
-    ResourceClaim,
-    SecretVolume,
 )
 
 __all__ = [

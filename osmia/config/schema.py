@@ -22,8 +22,9 @@ from typing import Any, Final
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
+from osmia.config.engines import EngineConfig
 from osmia.config.errors import model_schema, range_text, resolve, split_nullable
-from osmia.config.model import SECTIONS, Config, EngineConfig
+from osmia.config.model import SECTIONS, Config
 from osmia.config.types import CHART, DOC_TYPE, EXPECTED, NULL, RANGE
 
 ROOT: Final = Path(__file__).resolve().parents[2]

@@ -224,10 +224,18 @@ def test_a_fitted_message_cut_at_either_end_reads_without_error(
     read, whole = read_result(cut)
     assert whole or cut != message
     assert all(key in RESULT_FIELDS for key in read)
-    if not keep_tail:  # the head kept: exactly the fields before the cut, each whole
-        whole_fields = json.loads(message)
-        for key, value in read.items():
-            assert whole_fields[key] == value, key
+    # Whichever end was kept, every field read is a top-level field of the message, whole:
+    # never a nested key (toolCalls holds an object) read as if it were one.
+    whole_fields = json.loads(message)
+    for key, value in read.items():
+        assert whole_fields[key] == value, key
+
+
+def test_a_nested_object_in_a_head_cut_message_is_not_read_as_the_result() -> None:
+    message = json.dumps({"success": False, "toolCalls": {"exitCode": 7, "success": 1}, "exitCode": 1})
+    cut = message[message.index('{"exitCode": 7') :]  # head lost: starts at toolCalls' value
+    read, whole = read_result(cut)
+    assert not whole and read.get("exitCode") != 7 and "success" not in read
 
 
 @settings(max_examples=100, deadline=None)

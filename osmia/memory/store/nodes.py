@@ -1,0 +1,149 @@
+"""Nodes and edges: read by id or key, written by upsert, walked one hop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from osmia.memory.store.base import StoreBase
+from osmia.memory.store.rows import _FIXED_NODE_COLUMNS, EPOCH_SQL, NODE_COLUMNS, THRESHOLD_SQL, node_to_row
+from osmia.memory.text import search_terms
+from osmia.memory.types import Edge, Node, Relation
+
+
+class NodeQueries(StoreBase):
+    """Reading and writing nodes and edges (writes inside the caller's transaction)."""
+
+    async def nodes_by_keys(self, tenant: str, keys: Iterable[str]) -> dict[str, Node]:
+        """Existing nodes of one tenant with the given canonical keys."""
+        wanted = sorted(set(keys))
+        found: dict[str, Node] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            for node in await self._nodes(f"tenant = ? AND key IN ({marks})", (tenant, *chunk)):
+                found[node.key] = node
+        return found
+
+    async def nodes_by_ids(self, ids: Iterable[str], tenant: str | None = None) -> list[Node]:
+        """Nodes with the given ids (optionally only one tenant's), in id order."""
+        wanted = sorted(set(ids))
+        out: list[Node] = []
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            where, params = f"id IN ({marks})", list(chunk)
+            if tenant is not None:
+                # ``+tenant``: without statistics SQLite would pick a (tenant, …) index and scan
+                # the whole tenant; the id index finds each node directly.
+                where, params = f"{where} AND +tenant = ?", [*params, tenant]
+            out.extend(await self._nodes(where, params))
+        return sorted(out, key=lambda n: n.id)
+
+    async def get_node(self, node_id: str) -> Node | None:
+        """One node by id."""
+        nodes = await self._nodes("id = ?", (node_id,))
+        return nodes[0] if nodes else None
+
+    async def upsert_nodes(self, nodes: Sequence[Node]) -> None:
+        """Insert or fully update nodes by id (inside the caller's transaction)."""
+        if not nodes:
+            return
+        cols = [*NODE_COLUMNS.split(", "), "terms"]
+        # The confidence given is the effective one now: it is stamped with the current epoch, and
+        # the epoch it will fall below the prune threshold at is computed from it (fading.py).
+        values = ", ".join("?" * len(cols))
+        prune = f"osmia_prune_cycle(?, ?, {EPOCH_SQL}, {THRESHOLD_SQL})"
+        # Only what a node's life changes: SQLite rewrites every index over an assigned column,
+        # so assigning the fixed ones (type, tenant, kind, key) rewrote two indexes for nothing.
+        updates = ", ".join(
+            f"{c} = excluded.{c}" for c in [*cols, "epoch", "prune_at"] if c not in _FIXED_NODE_COLUMNS
+        )
+        await self._conn.executemany(
+            f"INSERT INTO nodes ({', '.join(cols)}, epoch, prune_at) VALUES ({values}, {EPOCH_SQL}, {prune}) "
+            f"ON CONFLICT (id) DO UPDATE SET {updates}",
+            [(*node_to_row(n), search_terms(n.content), n.confidence, n.decay_rate) for n in nodes],
+        )
+
+    async def insert_edges(self, edges: Sequence[Edge]) -> int:
+        """Add edges that do not exist yet; returns how many were new."""
+        before = self._conn.total_changes
+        await self._conn.executemany(
+            "INSERT OR IGNORE INTO edges (src, dst, relation, weight, created_at) VALUES (?, ?, ?, ?, ?)",
+            [(e.src, e.dst, e.relation.value, e.weight, e.created_at) for e in edges],
+        )
+        return self._conn.total_changes - before
+
+    async def delete_node(self, node_id: str) -> bool:
+        """Remove one node and (by cascade) its edges."""
+        cur = await self._conn.execute("DELETE FROM nodes WHERE id = ?", (node_id,))
+        return cur.rowcount > 0
+
+    async def nodes_by_key_prefix(self, tenant: str, prefix: str, limit: int) -> list[Node]:
+        """Nodes of one tenant whose key starts with ``prefix``, newest first (a range of the key index)."""
+        return await self._nodes(
+            "tenant = ? AND key >= ? AND key < ? ORDER BY last_seen DESC, id LIMIT ?",
+            (tenant, prefix, prefix + "\U0010ffff", limit),
+        )
+
+    async def iter_nodes(self, tenant: str | None = None) -> list[Node]:
+        """Every node (optionally one tenant's), in id order."""
+        if tenant is None:
+            return await self._nodes("1 ORDER BY id")
+        return await self._nodes("tenant = ? ORDER BY id", (tenant,))
+
+    async def neighbour_ids(self, ids: Sequence[str], relations: Sequence[Relation]) -> list[tuple[str, str]]:
+        """``(node, neighbour)`` for every edge of ``relations`` touching one of ``ids``, either way.
+
+        Both halves read an index only: the primary key ``(src, dst, relation)`` and
+        ``edges_dst (dst, relation, src)``.
+        """
+        if not ids or not relations:
+            return []
+        marks, rels = ", ".join("?" * len(ids)), ", ".join("?" * len(relations))
+        names = [r.value for r in relations]
+        return [
+            (r[0], r[1])
+            for r in await self._rows(
+                f"SELECT src, dst FROM edges WHERE src IN ({marks}) AND relation IN ({rels}) "
+                f"UNION ALL SELECT dst, src FROM edges WHERE dst IN ({marks}) AND relation IN ({rels})",
+                [*ids, *names, *ids, *names],
+            )
+        ]
+
+    async def all_edges(self) -> list[Edge]:
+        """Every edge, in a stable order."""
+        rows = await self._rows(
+            "SELECT src, dst, relation, weight, created_at FROM edges ORDER BY src, dst, relation"
+        )
+        return [Edge(r[0], r[1], Relation(r[2]), r[3], r[4]) for r in rows]
+
+    async def edges_of(self, node_id: str) -> list[Edge]:
+        """Edges touching one node, both directions."""
+        rows = await self._rows(
+            "SELECT src, dst, relation, weight, created_at FROM edges WHERE src = ? OR dst = ? "
+            "ORDER BY src, dst, relation",
+            (node_id, node_id),
+        )
+        return [Edge(r[0], r[1], Relation(r[2]), r[3], r[4]) for r in rows]
+
+    async def counts_by_type(self, tenant: str | None = None) -> dict[str, int]:
+        """Node count per type (metrics gauge and ``status``)."""
+        where, params = ("WHERE tenant = ?", (tenant,)) if tenant else ("", ())
+        rows = await self._rows(f"SELECT type, count(*) FROM nodes {where} GROUP BY type", params)
+        return {r[0]: int(r[1]) for r in rows}
+
+    async def count(self, table: str, tenant: str | None = None) -> int:
+        """Rows in ``nodes``, ``edges`` or ``runs`` (edges are counted by their source's tenant)."""
+        if table == "edges":
+            if tenant is None:
+                return int(await self._scalar("SELECT count(*) FROM edges"))
+            return int(
+                await self._scalar(
+                    "SELECT count(*) FROM edges e JOIN nodes n ON n.id = e.src WHERE n.tenant = ?", (tenant,)
+                )
+            )
+        if table not in ("nodes", "runs"):
+            raise ValueError(table)
+        if tenant is None:
+            return int(await self._scalar(f"SELECT count(*) FROM {table}"))
+        return int(await self._scalar(f"SELECT count(*) FROM {table} WHERE tenant = ?", (tenant,)))
