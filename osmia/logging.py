@@ -74,6 +74,18 @@ def _logger_key(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
     return event_dict
 
 
+# Extras kopf's per-object loggers attach to every record: the whole OperatorSettings (a repr of
+# several KB per line, most of the operator's log volume and much of its CPU under load).
+_UNRENDERED_EXTRAS: Final = ("settings",)
+
+
+def _drop_unrenderable(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
+    """Leave out record extras that are configuration objects, not facts about the event."""
+    for key in _UNRENDERED_EXTRAS:
+        event_dict.pop(key, None)
+    return event_dict
+
+
 def _shared_processors() -> list[Processor]:
     """Processors applied to structlog events and stdlib records alike."""
     return [
@@ -100,6 +112,7 @@ def _configure_stdlib(level: int, fmt: str, renderer: Processor) -> None:
             *_shared_processors(),
             structlog.stdlib.add_logger_name,
             structlog.stdlib.ExtraAdder(),
+            _drop_unrenderable,
         ],
         processors=[
             structlog.stdlib.ProcessorFormatter.remove_processors_meta,

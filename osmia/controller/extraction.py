@@ -16,7 +16,7 @@ import kopf
 import structlog
 
 from osmia.controller.kube import Kube
-from osmia.controller.status import extraction_patch, extraction_state
+from osmia.controller.status import extraction_state, final_patch, settle_patch
 from osmia.controller.writes import write_status
 from osmia.memory.service import Memory
 from osmia.memory.store import StoreError
@@ -78,20 +78,25 @@ class ExtractionScheduler:
             except Exception as exc:  # a bug must not kill the operator, nor hide
                 outcome = {"state": "Failed", "error": f"internal error: {exc!r}"}
                 log.exception("extraction crashed", taskrun=f"{namespace}/{name}")
-            await self._record(body, outcome)
+        # Recorded outside the slot: the status write is an API round trip, and holding a slot through
+        # it capped extraction at concurrency / round trip (~45/s with 2 slots), not at memory's speed.
+        await self._record(body, outcome)
 
     async def _record(self, body: dict[str, Any], outcome: dict[str, Any]) -> None:
         """Write the outcome onto the newest body, unless another write already recorded one.
 
-        A failure here leaves the state ``Pending``; the operator's timer schedules
+        The same write settles an executor-reported phase (``Succeeded`` True/False): one status
+        write per finished run instead of two.
+
+        A failure here leaves the state ``Pending``; the operator's Sweeper schedules
         the run again and the store, which already holds its run key, answers at once.
         """
         meta = body["metadata"]
 
         def build(current: dict[str, Any]) -> dict[str, Any] | None:
             if extraction_state(current.get("status") or {}) not in (None, "Pending"):
-                return None
-            return extraction_patch(current, **outcome)
+                return settle_patch(current) or None
+            return final_patch(current, **outcome)
 
         try:
             await write_status(self._kube, body, build)

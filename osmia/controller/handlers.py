@@ -1,12 +1,13 @@
 """kopf handlers: the TaskRun lifecycle, wired to kopf.
 
-create → :func:`osmia.controller.start.start_run` (tenant, memory query,
+A new run → :func:`osmia.controller.start.start_run` (tenant, memory query,
 prompt ConfigMap, ``Running`` and the first Job). A ``Running`` run is
-reconciled from its Jobs and pods by a timer (and, sooner, on each Job
-event): :mod:`osmia.controller.reconcile`. A terminal run gets its condition
-settled and its extraction scheduled, again by a timer with the watch event
-as a fast path. Timers are retried by kopf with backoff, so a failed API call
-delays a run but never strands it. Every memory decision is delegated to
+reconciled from its Jobs and pods (:mod:`osmia.controller.reconcile`) every
+few seconds and, sooner, on each Job event. A terminal run gets its condition
+settled and its extraction scheduled. The TaskRun watch handler feeds
+:class:`osmia.controller.sweep.Sweeper`, which does each of these at once and
+retries every failed call with backoff, so a failed API call delays a run but
+never strands it. Every memory decision is delegated to
 :class:`osmia.memory.service.Memory`.
 """
 
@@ -26,9 +27,9 @@ from osmia.controller import readiness
 from osmia.controller.extraction import ExtractionScheduler
 from osmia.controller.jobs import ANNOTATION_TASKRUN, LABEL_TASKRUN, LABEL_TASKRUN_UID, job_finished
 from osmia.controller.kube import GROUP, PLURAL, VERSION, Kube, load_credentials
-from osmia.controller.reconcile import converge_terminal, needs_convergence, reconcile_running
+from osmia.controller.reconcile import reconcile_running
 from osmia.controller.runtime import Runtime
-from osmia.controller.start import start_run
+from osmia.controller.sweep import Sweeper
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import StoreError
 from osmia.process import settle_heap
@@ -37,12 +38,6 @@ from osmia.taskrun import Phase
 log = structlog.get_logger("osmia.controller")
 registry = kopf.OperatorRegistry()
 
-RECONCILE_SECONDS = 5.0
-"""How often a ``Running`` run is reconciled from its Jobs (and its timeout checked) without an event."""
-CONVERGE_SECONDS = 5.0
-"""How often a terminal run whose extraction is still undecided is looked at again."""
-RETRY_BACKOFF_SECONDS = 2.0
-"""kopf's delay before retrying a handler or timer that raised (a failed API call)."""
 DRAIN_SECONDS = 20.0
 MAINTENANCE_SECONDS = 15.0
 
@@ -90,6 +85,9 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
     else:
         log.info("memory disabled: no database, no extraction, no Prior Knowledge")
     memo["runtime"] = runtime
+    sweeper = Sweeper(runtime, lambda body: object_logger(runtime, body))
+    memo["sweeper"] = sweeper
+    runtime.sweep_task = asyncio.create_task(sweeper.run(), name="osmia-sweep")
     settle_heap()
     # Ready = startup done (kopf starts watching next) and the database answers a read on each probe.
     check = runtime.memory.next_decay_at if runtime.memory else None
@@ -105,7 +103,7 @@ async def cleanup(memo: kopf.Memo, **_: Any) -> None:
         return
     for stop in runtime.stops:
         await stop()
-    for task in (runtime.decay_task, runtime.maintenance_task):
+    for task in (runtime.sweep_task, runtime.decay_task, runtime.maintenance_task):
         if task is not None:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
@@ -145,99 +143,60 @@ async def maintenance_loop(memory: Memory) -> None:
             log.error("maintenance failed", error=str(exc))
 
 
-# --- TaskRun created ----------------------------------------------------------------------
+# --- TaskRuns: started, reconciled while Running, converged once terminal --------------------------
+# One watch handler feeds the Sweeper (osmia/controller/sweep.py) and takes the fast path; the Sweeper's
+# loop retries every failed action with backoff and follows Running runs. No kopf timers and no
+# on.create: both would put a finalizer and progress annotations on every TaskRun (API writes per run).
 
 
-@kopf.on.create(GROUP, VERSION, PLURAL, backoff=RETRY_BACKOFF_SECONDS, registry=registry)
-async def taskrun_created(body: kopf.Body, memo: kopf.Memo, logger: kopf.Logger, **_: Any) -> None:
-    """Tenant, memory, prompt, then launch (job mode) or wait (external mode)."""
-    await start_run(memo["runtime"], dict(body), logger)
-
-
-# --- Running: reconciled from the Jobs -----------------------------------------------------------
-
-
-def _running(status: kopf.Status, **_: Any) -> bool:
-    return status.get("phase") == Phase.RUNNING.value
-
-
-@kopf.timer(
-    GROUP,
-    VERSION,
-    PLURAL,
-    interval=RECONCILE_SECONDS,
-    backoff=RETRY_BACKOFF_SECONDS,
-    when=_running,
-    registry=registry,
-)
-async def reconcile_running_run(body: kopf.Body, memo: kopf.Memo, logger: kopf.Logger, **_: Any) -> None:
-    """Follow a running run's current Job to its result, its fallback, or ``TimedOut``."""
-    await reconcile_running(memo["runtime"], dict(body), logger)
+def object_logger(rt: Runtime, body: dict[str, Any]) -> kopf.Logger:
+    """kopf's per-object logger outside a TaskRun handler: its warnings become Events on the run."""
+    return kopf.ObjectLogger(body=kopf.Body(cast(Any, body)), settings=rt.settings)
 
 
 @kopf.on.event("batch", "v1", "jobs", labels={LABEL_TASKRUN: kopf.PRESENT}, registry=registry)
 async def job_event(event: kopf.RawEvent, body: kopf.Body, memo: kopf.Memo, **_: Any) -> None:
-    """Fast path: a Job of ours finished, so reconcile its run now rather than at the next tick.
+    """Keep the Job's newest version for the reconciler; when it finished, reconcile its run now.
 
-    Failures are only logged: the timer above reconciles the run regardless.
+    Failures are only logged: the Sweeper reconciles the run regardless.
     """
-    if event["type"] == "DELETED" or job_finished(body) is None:
-        return
     rt: Runtime = memo["runtime"]
     meta = body["metadata"]
+    key = (str(meta.get("namespace")), str(meta.get("name")))
+    if event["type"] == "DELETED":
+        rt.jobs.pop(key, None)
+        return
+    rt.jobs[key] = (time.monotonic(), dict(body))  # the reconciler follows the run from this
+    if job_finished(body) is None:
+        return
+    sweeper: Sweeper = memo["sweeper"]
     name = (meta.get("annotations") or {}).get(ANNOTATION_TASKRUN) or meta["labels"][LABEL_TASKRUN]
+    owner_uid = (meta.get("labels") or {}).get(LABEL_TASKRUN_UID)
     try:
-        run = await rt.kube.get_taskrun(meta["namespace"], name)
-        if run is None or (meta.get("labels") or {}).get(LABEL_TASKRUN_UID) not in (
-            None,
-            run["metadata"]["uid"],
-        ):
+        # The run's newest body from the watch when it is tracked (no GET; a stale one only costs a 409).
+        run = sweeper.body(owner_uid) if owner_uid else None
+        if run is None:
+            run = await rt.kube.get_taskrun(meta["namespace"], name)
+        if run is None or owner_uid not in (None, run["metadata"]["uid"]):
             return
-        await reconcile_running(
-            rt, run, kopf.ObjectLogger(body=kopf.Body(cast(Any, run)), settings=rt.settings)
-        )
+        await reconcile_running(rt, run, object_logger(rt, run))
     except Exception as exc:
-        log.warning("job event not handled; the timer will retry", job=meta["name"], error=str(exc))
-
-
-# --- terminal: condition settled, extraction scheduled --------------------------------------------
-
-
-def _unconverged(status: kopf.Status, **_: Any) -> bool:
-    return needs_convergence(status)
-
-
-@kopf.timer(
-    GROUP,
-    VERSION,
-    PLURAL,
-    interval=CONVERGE_SECONDS,
-    backoff=RETRY_BACKOFF_SECONDS,
-    when=_unconverged,
-    registry=registry,
-)
-async def converge_terminal_run(body: kopf.Body, memo: kopf.Memo, logger: kopf.Logger, **_: Any) -> None:
-    """Settle the condition and schedule the extraction of a terminal run, until both are done."""
-    await converge_terminal(memo["runtime"], dict(body), logger)
+        log.warning("job event not handled; the sweep will retry", job=meta["name"], error=str(exc))
 
 
 @kopf.on.event(GROUP, VERSION, PLURAL, registry=registry)
 async def taskrun_event(
     event: kopf.RawEvent, body: kopf.Body, memo: kopf.Memo, logger: kopf.Logger, **_: Any
 ) -> None:
-    """Track phases; fast path for a run that just became terminal (the timer above is the safety net)."""
+    """Track phases and the work each run still needs; start or converge it now (the fast path)."""
     rt: Runtime = memo["runtime"]
+    sweeper: Sweeper = memo["sweeper"]
     uid = str(body["metadata"].get("uid"))
     if event["type"] == "DELETED":
         rt.track_phase(uid, None)
+        sweeper.forget(body)
         return
     status = body.get("status") or {}
     rt.track_phase(uid, status.get("phase") or Phase.PENDING.value)
-    if not needs_convergence(status):
-        return
-    try:
-        await converge_terminal(rt, dict(body), logger)
-    except Exception as exc:
-        log.warning(
-            "terminal run not handled; the timer will retry", taskrun=body["metadata"]["name"], error=str(exc)
-        )
+    if sweeper.observe(body) in ("start", "converge"):
+        await sweeper.act_now(body, logger)

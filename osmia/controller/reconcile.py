@@ -3,10 +3,11 @@
 ``reconcile_running`` looks at a ``Running`` run's current Job (and its pods)
 and moves the run on: result and terminal phase, the next fallback engine,
 ``TimedOut``. ``converge_terminal`` settles a terminal run's ``Succeeded``
-condition and hands it to extraction. Both are called from kopf timers, which
-kopf retries with backoff, and from watch events as a fast path; any call may
-fail or be repeated, and every write is built from the current body
-(:mod:`osmia.controller.writes`), so the outcome is the same.
+condition and hands it to extraction. Both are called from the Sweeper's
+loop (:mod:`osmia.controller.sweep`), which retries with backoff, and from
+watch events as a fast path; any call may fail or be repeated, and every
+write is built from the current body (:mod:`osmia.controller.writes`), so the
+outcome is the same.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from osmia.controller.jobs import (
     result_from,
     termination_message,
 )
-from osmia.controller.runtime import Runtime, first_configured
+from osmia.controller.runtime import Runtime, current_job, first_configured
 from osmia.controller.start import launch
-from osmia.controller.status import condition_settled, extraction_patch, extraction_state, phase_patch
+from osmia.controller.status import condition_settled, extraction_state, final_patch, phase_patch
 from osmia.controller.writes import write_status
 from osmia.taskrun import TERMINAL_PHASES, Phase, parse_taskrun
 
@@ -69,7 +70,7 @@ def elapsed_seconds(body: Mapping[str, Any]) -> float | None:
 
 
 async def reconcile_running(rt: Runtime, body: dict[str, Any], logger: Logger) -> None:
-    """Move a ``Running`` run on from what exists now; raises on a failed call (the timer retries)."""
+    """Move a ``Running`` run on from what exists now; raises on a failed call (the Sweeper retries)."""
     status = body.get("status") or {}
     if status.get("phase") != Phase.RUNNING.value:
         return
@@ -85,7 +86,7 @@ async def _follow_job(rt: Runtime, body: dict[str, Any], attempts: list[str], lo
     meta = body["metadata"]
     ns, name = meta["namespace"], meta["name"]
     attempt, engine = len(attempts) - 1, attempts[-1]
-    job = await rt.kube.get_job(ns, job_name(name, attempt, engine))
+    job = await current_job(rt, ns, job_name(name, attempt, engine))
     still = _still(attempts)
     if job is not None and not owned_by(job, body):
         # A Job of an earlier TaskRun of the same name, not yet collected: ours follows it.
@@ -182,11 +183,6 @@ async def _enforce_timeout(rt: Runtime, body: dict[str, Any], attempts: list[str
         await rt.kube.delete_job(ns, job_name(name, attempt, engine))
 
 
-def _unsettled(body: Mapping[str, Any]) -> bool:
-    status = body.get("status") or {}
-    return status.get("phase") in TERMINAL and not condition_settled(status)
-
-
 def needs_convergence(status: Mapping[str, Any]) -> bool:
     """A terminal run whose condition is not settled or whose extraction is not decided."""
     if status.get("phase") not in TERMINAL:
@@ -195,37 +191,18 @@ def needs_convergence(status: Mapping[str, Any]) -> bool:
 
 
 async def converge_terminal(rt: Runtime, body: dict[str, Any], logger: Logger) -> None:
-    """Settle a terminal run's ``Succeeded`` condition, then schedule (or skip) its extraction."""
+    """Hand a terminal run to extraction, or settle its condition (and skip extraction) in one write.
+
+    With extraction wanted, nothing is written here: the extraction's own write records its outcome
+    and settles the ``Succeeded`` condition together (:func:`osmia.controller.status.final_patch`).
+    """
     status = body.get("status") or {}
-    phase = status.get("phase")
-    if phase not in TERMINAL:
+    if status.get("phase") not in TERMINAL:
         return
-    if not condition_settled(status):  # an external executor wrote the phase: make it final
-        written = await write_status(
-            rt.kube,
-            body,
-            lambda b: (
-                phase_patch(b, Phase(b["status"]["phase"]), f"{b['status']['phase']} (reported)")
-                if _unsettled(b)
-                else None
-            ),
-        )
-        if written is None:
-            return  # someone else moved it on; their write brings its own event
-        body, status = written, written.get("status") or {}
-    if extraction_state(status) not in (None, "Pending"):
-        return
+    undecided = extraction_state(status) in (None, "Pending")
     wanted = ((body.get("spec") or {}).get("memory") or {}).get("enabled", True)
-    if rt.scheduler is None or not wanted:
-        why = "memory is disabled" + ("" if rt.scheduler is None else " for this run")
-        await write_status(
-            rt.kube,
-            body,
-            lambda b: (
-                extraction_patch(b, "Skipped", error=why)
-                if extraction_state(b.get("status") or {}) in (None, "Pending")
-                else None
-            ),
-        )
+    if undecided and rt.scheduler is not None and wanted:
+        rt.scheduler.schedule(body)
         return
-    rt.scheduler.schedule(body)
+    why = "memory is disabled" + ("" if rt.scheduler is None else " for this run")
+    await write_status(rt.kube, body, lambda b: final_patch(b, "Skipped", error=why))

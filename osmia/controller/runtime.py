@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -13,14 +14,19 @@ import structlog
 from osmia import metrics
 from osmia.config import Config
 from osmia.controller.extraction import ExtractionScheduler
+from osmia.controller.jobs import job_finished
 from osmia.controller.kube import Kube
 from osmia.memory.service import Memory
 from osmia.memory.store import StoreError
 from osmia.memory.types import MemoryContext
-from osmia.taskrun import Phase, TaskRun
+from osmia.taskrun import TaskRun
 
 log = structlog.get_logger("osmia.controller")
 NO_CONTEXT = MemoryContext(injected=(), section="")
+JOB_FRESH_SECONDS = 30.0
+"""How long an unfinished Job's watched version stands in for a read (see :func:`current_job`)."""
+RECALL_CONCURRENCY = 2
+"""Memory queries waiting on memory at once (the rest wait here, behind the extractions' turn)."""
 
 # Something served beside the operator while memory is open (the dashboard): started with the open
 # Memory, it returns the coroutine function that stops it.
@@ -35,21 +41,53 @@ class Runtime:
     kube: Kube
     memory: Memory | None = None
     scheduler: ExtractionScheduler | None = None
+    sweep_task: asyncio.Task[None] | None = None
     decay_task: asyncio.Task[None] | None = None
     maintenance_task: asyncio.Task[None] | None = None
     phases: dict[str, str] = field(default_factory=dict)
+    phase_counts: Counter[str] = field(default_factory=Counter)
     settings: Any = None  # kopf.OperatorSettings, for per-object loggers outside a TaskRun handler
     stops: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    # Memory serves queries and extractions one at a time, first come first served. Unbounded, a burst
+    # of starts queues hundreds of queries ahead of every extraction; bounded like the extractions, the
+    # two alternate, so finished runs are learned from while new ones keep starting.
+    # The Jobs of ours as the Job watch last showed them, with when (monotonic): a Running run is followed
+    # from here while the entry is younger than JOB_FRESH_SECONDS, and re-read otherwise.
+    jobs: dict[tuple[str, str], tuple[float, dict[str, Any]]] = field(default_factory=dict)
+    recall_slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(RECALL_CONCURRENCY))
 
     def track_phase(self, uid: str, phase: str | None) -> None:
-        """Keep the ``osmia_taskruns{phase}`` gauge in step with what the watch shows."""
-        if phase is None:
-            self.phases.pop(uid, None)
-        else:
+        """Keep the ``osmia_taskruns{phase}`` gauge in step with what the watch shows (O(1) per event)."""
+        old = self.phases.pop(uid, None) if phase is None else self.phases.get(uid)
+        if old == phase:
+            return
+        if phase is not None:
             self.phases[uid] = phase
-        counts = Counter(self.phases.values())
-        for p in Phase:
-            metrics.TASKRUNS.labels(phase=p.value).set(counts.get(p.value, 0))
+        if old is not None:
+            self.phase_counts[old] -= 1
+            metrics.TASKRUNS.labels(phase=old).set(self.phase_counts[old])
+        if phase is not None:
+            self.phase_counts[phase] += 1
+            metrics.TASKRUNS.labels(phase=phase).set(self.phase_counts[phase])
+
+
+async def current_job(rt: Runtime, namespace: str, name: str) -> dict[str, Any] | None:
+    """A Job as the watch showed it within ``JOB_FRESH_SECONDS`` (a finished one: as last shown), else read.
+
+    A finished Job does not change back, so its last watched version is enough; an unfinished one is
+    re-read at most every ``JOB_FRESH_SECONDS`` per run instead of on every reconcile, in case an event
+    (a deletion while the watch was down) was missed.
+    """
+    cached = rt.jobs.get((namespace, name))
+    now = time.monotonic()
+    if cached is not None and (now - cached[0] < JOB_FRESH_SECONDS or job_finished(cached[1]) is not None):
+        return cached[1]
+    job = await rt.kube.get_job(namespace, name)
+    if job is None:
+        rt.jobs.pop((namespace, name), None)
+    else:
+        rt.jobs[(namespace, name)] = (now, job)
+    return job
 
 
 def memory_wanted(rt: Runtime, run: TaskRun) -> bool:
@@ -62,7 +100,8 @@ async def recall(rt: Runtime, run: TaskRun) -> MemoryContext:
     if rt.memory is None or not memory_wanted(rt, run):
         return NO_CONTEXT
     try:
-        return await rt.memory.context(run)
+        async with rt.recall_slots:
+            return await rt.memory.context(run)
     except StoreError as exc:
         log.error("memory query failed; starting without Prior Knowledge", taskrun=run.ref, error=str(exc))
         return NO_CONTEXT

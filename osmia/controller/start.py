@@ -1,9 +1,9 @@
 """A TaskRun's start: tenant, memory recall, prompt ConfigMap, then ``Running`` (and its first Job).
 
-Every step is idempotent, so kopf may repeat the whole of it after a failed
-call or a crash: the status writes apply only while the run is still
-``Pending``, the ConfigMap is created or updated, the Job is created by its
-deterministic name.
+Every step is idempotent, so the Sweeper may repeat the whole of it after a
+failed call or a crash: the one status write applies only while the run is
+still ``Pending``, the ConfigMap is created or updated, the Job is created by
+its deterministic name.
 """
 
 from __future__ import annotations
@@ -45,14 +45,9 @@ async def start_run(
         logger.warning(why)
         await write_status(rt.kube, body, lambda b: never_started(b, why) if _pending(b) else None)
         return
-    written = await write_status(
-        rt.kube,
-        body,
-        lambda b: phase_patch(b, Phase.PENDING, "preparing", tenant=run.tenant) if _pending(b) else None,
-    )
-    if written is None:
-        return
-    body = written
+    # One status write per start, at the end: the ConfigMap and the Job are idempotent by name, so a
+    # start repeated after a crash or a failed call does the same again, and the status says Running
+    # only once everything it names exists.
     context = await recall(rt, run)
     prompt = render_prompt(run, context.section)
     await rt.kube.apply_configmap(run.namespace, prompt_configmap(body, prompt))

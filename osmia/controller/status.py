@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from osmia.taskrun import Phase
+from osmia.taskrun import TERMINAL_PHASES, Phase
 
 _SUCCEEDED_CONDITION = {
     Phase.PENDING: ("Unknown", "Pending"),
@@ -114,3 +114,26 @@ def extraction_patch(
             old_status.get("conditions"), condition("MemoryExtracted", cond_status, state, message)
         ),
     }
+
+
+def settle_patch(body: Mapping[str, Any]) -> dict[str, Any]:
+    """Make a terminal phase an executor reported final (``Succeeded`` True/False); ``{}`` if it is."""
+    status = body.get("status") or {}
+    phase = status.get("phase")
+    if phase not in {p.value for p in TERMINAL_PHASES} or condition_settled(status):
+        return {}
+    return phase_patch(body, Phase(str(phase)), f"{phase} (reported)")
+
+
+def final_patch(body: Mapping[str, Any], state: str, **outcome: Any) -> dict[str, Any] | None:
+    """One write that records the extraction outcome and settles the condition if it is not yet.
+
+    ``None`` when the extraction is already decided on ``body`` and the condition settled (nothing
+    to do). The extraction's conditions are merged into the settled list, so neither undoes the other.
+    """
+    status = body.get("status") or {}
+    settle = settle_patch(body)
+    if extraction_state(status) not in (None, "Pending"):
+        return settle or None
+    after = {**body, "status": {**status, **settle}}
+    return {**settle, **extraction_patch(after, state, **outcome)}

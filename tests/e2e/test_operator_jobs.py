@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.e2e.operator_process import OperatorProcess, wait_for
 from tests.e2e.test_operator import (  # noqa: F401 (fixtures)
@@ -121,6 +122,31 @@ def test_external_mode_keeps_succeeded_true_after_extraction_and_counts_the_phas
     assert status["completionTime"] and status["observedGeneration"] == 1
     after = sample(operator.metrics(), 'osmia_taskrun_phase_transitions_total{phase="Succeeded"}')
     assert after - before == 1
+
+
+def test_a_taskrun_carries_no_finalizer_and_no_kopf_annotations(
+    operator: OperatorProcess, cluster: Cluster
+) -> None:
+    """Load: kopf timers and on.create put a finalizer and progress annotations on every run, three
+    extra writes per TaskRun and the 409s they caused; the Sweeper needs neither."""
+    cluster.apply(taskrun("lean-1", cluster.ns))
+    cluster.finish_external("lean-1", {"success": False, "failureReason": "tests failed"})
+    cluster.wait_extraction("lean-1")
+    body = cluster.get("taskrun", "lean-1") or {}
+    meta = body["metadata"]
+    assert not meta.get("finalizers")
+    assert not [k for k in meta.get("annotations") or {} if k.startswith("kopf.osmia.dev")]
+    assert succeeded_condition(body["status"]) == "False"  # settled by the extraction's one write
+    # Upgrade: a run that an older operator (kopf timers) put its finalizer on is released, so deleting
+    # it does not hang.
+    old = yaml.safe_load(taskrun("old-1", cluster.ns))
+    old["metadata"]["finalizers"] = ["osmia.dev/finalizer"]
+    cluster.apply(yaml.safe_dump(old))
+    wait_for(
+        lambda: not ((cluster.get("taskrun", "old-1") or {}).get("metadata") or {}).get("finalizers"),
+        timeout=30,
+        what="kopf to remove the finalizer no handler needs any more",
+    )
 
 
 def test_deleting_a_taskrun_collects_its_prompt_and_jobs_and_finished_jobs_expire(
