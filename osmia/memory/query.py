@@ -31,12 +31,22 @@ from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.ranking import DEFAULT, RankingConfig
-from osmia.memory.statistics import Vocabulary, generic_statistic_verdict, phrase, specificity
+from osmia.memory.statistics import (
+    Vocabulary,
+    generic_statistic_verdict,
+    phrase,
+    specificity,
+    states_strength,
+)
 from osmia.memory.store import Store
 from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
 
 SAME_TICKET = "same ticket"
+CAPPED = "dropped: already"  # the verdict of a node over its kind's cap (it may still fill room left)
+# What one run can report on its own: a learning, an outcome. Reported by one run only, it is an
+# anecdote and ranks below what several runs confirmed (RankingConfig.single_report_factor).
+ANECDOTES = frozenset({Kind.LEARNING, Kind.SUCCESS, Kind.FAILURE})
 
 
 @dataclass
@@ -221,12 +231,22 @@ class Ranker:
             if node.valid and node.kind is not Kind.ATTEMPT:
                 found[node.id] = _Signals(node, {"graph hop": hop[node.id]})
 
-    def score(self, entry: _Signals, req: QueryRequest, now: float, vocabulary: Vocabulary) -> ScoreParts:
+    def score(
+        self,
+        entry: _Signals,
+        req: QueryRequest,
+        now: float,
+        vocabulary: Vocabulary,
+        busiest: dict[str, int] | None = None,
+    ) -> ScoreParts:
         """The three parts of one candidate's score.
 
         A learning's relevance is also scaled by its specificity
         (:func:`osmia.memory.statistics.specificity`): "Tests pass" ranks below every
-        learning that names something rare in the tenant.
+        learning that names something rare in the tenant; and by corroboration: a learning
+        only one run reported ranks below a lesson several runs reported (in any words).
+        A hot path's relevance is scaled by its runs relative to ``busiest`` (repository →
+        the most runs any of its candidate hot paths has): the folder most runs touch first.
         """
         c = self.config
         rel, discounts = relevance(entry.node, entry.signals, req, c)
@@ -237,6 +257,27 @@ class Ranker:
             if factor < 1.0:
                 rel *= factor
                 discounts = (*discounts, (factor, f"specificity {spec:.2f}"))
+        # Within the ticket's own repository (what one run there said against what several runs
+        # there confirmed); another repository's anecdote already carries that discount, and both
+        # together would put every text match from elsewhere below the relevance floor.
+        if (
+            node.kind in ANECDOTES
+            and node.occurrences < 2
+            and c.single_report_factor < 1.0
+            and node.subject.repository == req.repository
+        ):
+            rel *= c.single_report_factor
+            discounts = (*discounts, (c.single_report_factor, "reported by one run"))
+        if c.strength_factor < 1.0 and states_strength(node, req):
+            rel *= c.strength_factor
+            discounts = (*discounts, (c.strength_factor, "a strength, not a warning"))
+        if node.kind is Kind.HOT_PATH and busiest and c.hot_path_share_floor < 1.0:
+            most = busiest.get(node.subject.repository, 0)
+            if most > node.occurrences:
+                share = node.occurrences / most
+                factor = round(c.hot_path_share_floor + (1 - c.hot_path_share_floor) * share, 3)
+                rel *= factor
+                discounts = (*discounts, (factor, f"{node.occurrences} of {most} runs of the busiest folder"))
         return ScoreParts(
             rel, node.confidence, recency(node.last_seen, now, c), tuple(entry.signals.items()), discounts
         )
@@ -300,8 +341,13 @@ class Ranker:
         """Every candidate with its verdict, best first; the kept ones are the injection."""
         found = await self.candidates(req)
         vocabulary = await self._vocabulary(req, found, now)
+        busiest: dict[str, int] = {}
+        for e in found.values():
+            if e.node.kind is Kind.HOT_PATH:
+                repo = e.node.subject.repository
+                busiest[repo] = max(busiest.get(repo, 0), e.node.occurrences)
         scored = sorted(
-            ((self.score(e, req, now, vocabulary), e.node) for e in found.values()),
+            ((self.score(e, req, now, vocabulary, busiest), e.node) for e in found.values()),
             # Earlier attempts at the same ticket first, newest first; then by score.
             key=lambda pair: (
                 pair[1].kind is not Kind.ATTEMPT,
@@ -330,13 +376,35 @@ class Ranker:
                 found = costs[node.id] = estimate_tokens(render_line(to_injected(node, parts.score)) + "\n")
             return found
 
+        deferred: list[int] = []
         for parts, node in scored:
             verdict = select(self.config, req, node, parts, kept, max_facts, budget, bag, cost)
             if verdict == "kept":
                 kept.append(node)
                 budget -= cost(node, parts)
+            elif verdict.startswith(CAPPED):
+                deferred.append(len(out))
             out.append(Candidate(node, parts, verdict == "kept", verdict))
-        return out
+        if not deferred or len(kept) >= max_facts:
+            return out
+        # The caps keep one kind from crowding the others out; once every kind had its turn, room
+        # left in the section goes to the capped nodes, best first, after everything kept so far.
+        late: list[Candidate] = []
+        for index in deferred:
+            c = out[index]
+            verdict = select(
+                self.config, req, c.node, c.parts, kept, max_facts, budget, bag, cost, capped=False
+            )
+            if verdict == "kept":
+                kept.append(c.node)
+                budget -= cost(c.node, c.parts)
+                out[index] = Candidate(c.node, c.parts, True, "kept")
+                late.append(out[index])
+        if not late:
+            return out
+        moved = {id(c) for c in late}
+        first = [c for c in out if c.kept and id(c) not in moved]
+        return first + late + [c for c in out if not c.kept]
 
 
 def select(
@@ -349,8 +417,13 @@ def select(
     budget: int,
     bag: Callable[[Node], frozenset[str]],
     cost: Callable[[Node, ScoreParts], int],
+    *,
+    capped: bool = True,
 ) -> str:
-    """The verdict on one candidate given what is already kept: ``kept`` or ``dropped: <why>``."""
+    """The verdict on one candidate given what is already kept: ``kept`` or ``dropped: <why>``.
+
+    ``capped=False`` skips the per-kind caps (the second pass over capped nodes).
+    """
     if parts.relevance < c.min_relevance:
         return f"dropped: relevance {parts.relevance:.2f} below {c.min_relevance}"
     if parts.score < c.min_score:
@@ -369,9 +442,9 @@ def select(
         return f"dropped: near-twin of {twin.id}"
     cap = c.cap(node.kind)
     group = _cap_group(node)
-    if sum(1 for k in kept if _cap_group(k) == group) >= cap:
+    if capped and sum(1 for k in kept if _cap_group(k) == group) >= cap:
         scope = "repository" if group[1] else "tenant-wide"
-        return f"dropped: already {cap} {scope} {node.kind.value} nodes"
+        return f"{CAPPED} {cap} {scope} {node.kind.value} nodes"
     if cost(node, parts) > budget:
         return "dropped: over the token budget"
     return "kept"
