@@ -268,6 +268,9 @@ class Ranker:
         ):
             rel *= c.single_report_factor
             discounts = (*discounts, (c.single_report_factor, "reported by one run"))
+        if node.kind is Kind.SUCCESS and c.success_factor < 1.0:
+            rel *= c.success_factor
+            discounts = (*discounts, (c.success_factor, "an outcome, not a lesson"))
         if c.strength_factor < 1.0 and states_strength(node, req):
             rel *= c.strength_factor
             discounts = (*discounts, (c.strength_factor, "a strength, not a warning"))

@@ -56,6 +56,10 @@ class RankingConfig:
     # --- warnings before reassurances: a tenant-wide statistic saying the engine is strong at the
     # task type has its relevance × this factor (a weakness is not discounted)
     strength_factor: float = 0.5
+    # --- lessons before outcomes: "<engine> succeeded on a <type> task in <repo> in about N min" says
+    # the work can be done here, not how; its relevance × this factor, so a lesson as well supported
+    # ranks above it (a failure is a warning and is not discounted)
+    success_factor: float = 0.75
     # --- hot paths are judged within their repository: a folder's relevance × (floor + (1 − floor)
     # × its runs / the runs of the repository's busiest folder among the candidates)
     hot_path_share_floor: float = 0.3
@@ -113,6 +117,7 @@ PRESETS: MappingProxyType[str, RankingConfig] = MappingProxyType(
             single_report_factor=1.0,
             hot_path_share_floor=1.0,
             strength_factor=1.0,
+            success_factor=1.0,
         ),
         # Text matters more than subject columns (a store with few repositories per ticket).
         "text-heavy": replace(DEFAULT, name="text-heavy", signal_text_max=0.8, signal_repository=0.55),

@@ -139,3 +139,24 @@ async def test_a_strength_ranks_below_a_warning(memory: Memory, clock: Clock) ->
     assert "× 0.5 a strength, not a warning" in rate_strong.parts.reasons
     assert not any("strength" in r for r in rate_weak.parts.reasons)
     assert rate_weak.parts.relevance == pytest.approx(2 * rate_strong.parts.relevance)
+
+
+async def test_a_lesson_outranks_a_success_outcome_as_well_supported(memory: Memory, clock: Clock) -> None:
+    """Three incident runs that succeeded and said the same lesson in other words: the lesson, not
+    "claude-code succeeded on an incident task", leads what the next incident run is told."""
+    said = (
+        "If the nightly export hangs, clear the export-lock row in the jobs table before rerunning",
+        "The nightly export hung again; clearing the export-lock row in the jobs table fixed it",
+        "Rerunning the export only works after the export-lock row in the jobs table is cleared",
+    )
+    for i, text in enumerate(said):
+        await memory.ingest(make_run(f"inc{i}", repo=REPO, task_type="incident", learnings=(text,)))
+        clock.advance(7 * DAY)
+    candidates = await memory.explain(make_run("next", repo=REPO, task_type="incident", finished=False))
+    lesson = _by_content(candidates, "export-lock")
+    outcome = next(
+        c for c in candidates if c.node.kind is Kind.SUCCESS and c.node.subject.task_type == "incident"
+    )
+    assert lesson.node.occurrences == 3 and outcome.node.occurrences == 3
+    assert "× 0.75 an outcome, not a lesson" in outcome.parts.reasons
+    assert lesson.parts.score > outcome.parts.score
