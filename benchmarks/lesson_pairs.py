@@ -255,6 +255,13 @@ HARD_NEGATIVES: list[tuple[str, str]] = [
     ("golangci-lint fails on unused parameters; prefix them with an underscore", "golangci-lint fails on long lines; wrap at 120 columns"),
     ("pytest needs `-p no:randomly` for test_reports.py, its tests depend on order", "pytest needs `-n auto` for a fast run, the suite is parallel-safe"),
     ("The workspace needs `--all-features` for tests, some tests are behind feature flags", "The workspace needs `--locked` in CI so Cargo.lock is respected"),
+    # Same place, another statement: a folder two lessons share is their subject, not their content.
+    ("The retry loop in internal/billing/ swallows context cancellation; check ctx.Err() first", "internal/billing/ has no unit tests for proration, add them with any change there"),
+    ("src/components/checkout/ re-renders on every keystroke; memoise the price summary", "Styles in src/components/checkout/ are CSS modules, global class names do not apply"),
+    ("Handlers under app/api/v1/ must stay backwards compatible, mobile clients pin v1", "app/api/v1/ is slow to import because of pandas; import it lazily"),
+    ("crates/storage/ unsafe blocks need a SAFETY comment or clippy fails", "crates/storage/ benchmarks take 20 minutes, run them only on release branches"),
+    ("Everything in deploy/prod/ is applied by Argo CD, never kubectl apply it by hand", "deploy/prod/ values set 3 replicas; scale there, not in the base chart"),
+    ("The SQL in db/migrations/ must be reversible; write the down step too", "db/migrations/ files are numbered by timestamp, rebase renumbers nothing"),
 ]  # fmt: skip
 
 

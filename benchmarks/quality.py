@@ -16,9 +16,15 @@ judged against that key (docs/performance.md defines the judgements):
   - ``failure_mode``: the repository's failure-mode pattern, naming the
     dominant failure class the simulation gave it in this tenant;
 * grade 1, *related*: any other valid node of the same tenant about the same
-  repository, the engine's profile, rate patterns of this engine and task
-  type, capability facts of this engine and task type on other repositories,
-  and the duration pattern of the task type;
+  repository, the engine's profile when it names the task type as a strength
+  or a weakness, rate patterns of this engine and task type outside the mixed
+  band (issue 9's rule 7: a tenant-wide statistic that says nothing about the
+  task type, or a duration, is noise, and the ranking leaves it out by design;
+  judging it related made the ideal list one the ranking must not produce);
+  a capability fact about *another* repository is graded like any other
+  repository's fact (0): the engine's weakness reaches a ticket through its
+  profile and rate patterns, and no ranking retrieves another repository's
+  facts without a text match, so an ideal list of them could never be produced;
 * grade 0, *irrelevant*: everything else — other repositories, engines and
   task types, closed (superseded) nodes, and any node of the other tenant
   (which is also counted as a **leak**).
@@ -140,13 +146,14 @@ class Judge:
             return 0  # a test the simulation fixed: a stale warning
         if row.repository == s.repository and row.repository:
             return 1
+        # Tenant-wide statistics about this engine and task type are related only when they say
+        # something about the task type (issue 9, rule 7): a profile naming it a strength or a
+        # weakness, a rate in a band other than "mixed". The rest tells this run nothing.
         if row.kind == "engine_profile" and row.engine == s.engine:
-            return 1
+            return 1 if f" {s.task_type} (" in row.content else 0
         if row.key.startswith(f"pattern:rate:{s.engine}:{s.task_type}:"):
             language = row.key.split(":")[4]
-            return 1 if language in ("-", s.language) else 0
-        if row.kind == "engine_capability" and row.engine == s.engine and row.task_type == s.task_type:
-            return 1
+            return 1 if language in ("-", s.language) and not row.key.endswith(":mixed") else 0
         # Durations and other tenant-wide statistics not about this engine and task type: what the
         # issue's users called noise on an unrelated ticket.
         return 0

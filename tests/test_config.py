@@ -255,6 +255,7 @@ NON_DEFAULT: dict[str, tuple[Any, Any]] = {
     "memory.extraction_concurrency": (5, 5),
     "memory.min_pattern_samples": (20, 20),
     "memory.busy_timeout_ms": (100, 100),
+    "memory.ranking_preset": ("recent", "recent"),
     "operator.namespaces": (["a", "b"], ("a", "b")),
     "operator.metrics_port": (9999, 9999),
     "operator.metrics_host": ("::", "::"),

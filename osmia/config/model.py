@@ -97,6 +97,12 @@ class MemoryConfig(Section):
     """Memory store: SQLite `busy_timeout`, how long a write waits for a lock (for example while
     `osmia memory` runs alongside the operator)."""
 
+    ranking_preset: Literal["default", "ungated", "text-heavy", "recent"] = "default"
+    """Query: the ranking preset (weights, caps and thresholds, `osmia/memory/ranking.py`) that
+    chooses the Prior Knowledge section; `ungated` drops the specificity and statistics gates,
+    `text-heavy` weighs ticket text above the repository, `recent` halves recency every 45 days
+    instead of 180. `osmia memory explain` prints the preset in use."""
+
 
 # --------------------------------------------------------------------------
 # operator

@@ -38,6 +38,20 @@ MAX_ATTEMPT_LEARNINGS = 3
 
 # RE2 (linear time): failure reasons are untrusted, and `tests?.*fail` backtracked quadratically.
 FAILURE_CLASSES: tuple[tuple[str, str, LinearPattern], ...] = (
+    # The engine itself failed (the runner's "engine error: authentication | rate limit | context
+    # overflow (...)", a crashed engine CLI): not the work's fault, so checked before the words of the
+    # engine's own message ("permission denied", "quota") can file it under another class.
+    (
+        "engine_error",
+        "engine error",
+        linear(
+            r"(?i)^\W*engine[ _-]error\b|\bengine(?:\s+cli)?\s+(?:crash(?:ed)?|error|exited\s+unexpectedly)\b"
+            r"|\b(?:invalid|missing|expired)\s+(?:x-)?api[ _-]?key\b|\bnot\s+logged\s+in\b"
+            r"|\b429\s+too\s+many\s+requests\b|\brate[ _-]?limit(?:ed|\s+exceeded|\s+reached)\b"
+            r"|\bcontext[ _-](?:window|length)\s+exceeded\b|\bcontext_length_exceeded\b"
+            r"|\bprompt\s+is\s+too\s+long\b"
+        ),
+    ),
     ("timeout", "timeout", linear(r"(?i)time[sd]?[ -]?out|deadline|took too long")),
     (
         "guardrail",

@@ -20,9 +20,9 @@ The decision is measured on a labelled set of several hundred pairs
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 
+from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import STOPWORDS, TEMPLATE_WORDS, stems
 
 # Words that carry no lesson on their own: with nothing else, a learning is not worth storing.
@@ -48,29 +48,37 @@ _RUNTIMES_TEXT = (
 )
 RUNTIMES = frozenset(_RUNTIMES_TEXT.split())
 
-_SPAN = re.compile(r"`([^`]{1,200})`")
-_PATH = re.compile(r"(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.*-]*|\b[\w-]+\.(?:[a-z]{1,5})\b")
-_ENV = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
-_FLAG = re.compile(r"(?<![\w-])--?[a-zA-Z][\w-]*")
-_CODE_WORD = re.compile(
-    r"\b(?:[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[a-z0-9]+(?:_[a-z0-9]+)+|\w+(?:::\w+)+|[a-z]{3,}(?:-[a-z0-9]{3,})+)\b"
-    r"|(?<![\w/])\.[a-z][\w.-]+"  # dotfiles: .nvmrc, .sqlx
+# RE2 (osmia/memory/linear.py): learnings are text a run wrote, so every pattern runs in linear
+# time. RE2 has no look-around: a "not preceded by" becomes a consumed boundary before the token
+# (group 1), a "not followed by" a consumed boundary after it.
+_SPAN = linear(r"`([^`]{1,200})`")
+_PATH = linear(r"((?:\.{0,2}/)?(?:[\w.-]+/)+[\w.*-]*|\b[\w-]+\.(?:[a-z]{1,5})\b)")
+_ENV = linear(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b")
+_FLAG = linear(r"(?:^|[^\w-])(--?[a-zA-Z][\w-]*)")
+_CODE_WORD = linear(
+    r"\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[a-z0-9]+(?:_[a-z0-9]+)+|\w+(?:::\w+)+|[a-z]{3,}(?:-[a-z0-9]{3,})+)\b"
+    r"|(?:^|[^\w/])(\.[a-z][\w.-]+)"  # dotfiles: .nvmrc, .sqlx (group 2)
 )
 # A tool's subcommand is an identifier even without a code span: "make links", "terraform fmt".
-_COMMAND = re.compile(
+_COMMAND = linear(
     r"(?i)\b(?:make|cargo(?:\s+\+\w+)?|npm\s+run|pnpm|yarn|npx|\./gradlew|gradlew|gradle|mvn|poetry|uv|"
     r"terraform|helm|kubectl|tflint|alembic|mockery|vale|pre-commit)\s+([a-z][\w:-]+)"
 )
-_VERSION = re.compile(
+_VERSION = linear(
     r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v))?\s*(?:@|==|>=|<=|~=|<|>|\^|~|\s|v)\s*"
-    r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?![\w.])"
+    r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?:[^\w.]|$)"
 )
-_SETTING = re.compile(r"\b([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*[=:]\s*([\w./:@-]+)")
-_REPLACES = re.compile(
+_SETTING = linear(r"\b([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*[=:]\s*([\w./:@-]+)")
+_REPLACES = linear(
     r"(?i)\binstead\s+of\b|\bno\s+longer\b|\breplac(?:ed|es|e)\b|\bdeprecated\b|\bswitched\b|\bmigrated\b"
     r"|\bnot\s+any\s*more\b|\banymore\b|\bmoved\s+(?:from|to)\b|\bnow\b"
 )
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]*")
+_WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
+_NON_ALNUM = linear(r"[^a-z0-9]+")
+# Every compiled pattern of this module (tests check that each is an RE2 one).
+PATTERNS: tuple[LinearPattern, ...] = (
+    _SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _REPLACES, _WORD, _NON_ALNUM,
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -97,7 +105,8 @@ class Lesson:
         return len(informative) >= 2
 
 
-_STRONG_MARK = re.compile(r"[/._:@=]|\d|^-|[a-z][A-Z]|^[A-Z]{2,}")
+_STRONG_MARK = linear(r"[/._:@=]|\d|^-|[a-z][A-Z]|^[A-Z]{2,}")
+PATTERNS += (_STRONG_MARK,)
 
 
 def _atoms(text: str) -> tuple[set[str], set[str]]:
@@ -120,14 +129,15 @@ def _atoms(text: str) -> tuple[set[str], set[str]]:
         rest = rest.replace(f"`{span}`", " ")
     for pattern in (_PATH, _ENV, _FLAG, _CODE_WORD):
         for m in pattern.finditer(rest):
-            raw = m.group(0).rstrip(".,;:")
+            raw = (m.group(1) or m.group(2) or "").rstrip(".,;:")
             token = raw.lower()
             if len(token) > 2 and token not in _COMMON_HEADS and not token.replace(".", "").isdigit():
                 add(token, raw)
     for m in _COMMAND.finditer(rest):
-        token = m.group(1).lower()
+        raw = m.group(1) or ""
+        token = raw.lower()
         if token not in GENERIC_WORDS and token not in STOPWORDS and token not in _COMMON_HEADS:
-            add(token, m.group(1))
+            add(token, raw)
     for tool, version in _versions(text):
         add(f"{tool}@{version}", "@")
     return found, strong
@@ -135,8 +145,8 @@ def _atoms(text: str) -> tuple[set[str], set[str]]:
 
 def _versions(text: str) -> tuple[tuple[str, str], ...]:
     out = []
-    for tool, version in _VERSION.findall(text.replace("`", " ")):
-        tool = tool.lower()
+    for m in _VERSION.finditer(text.replace("`", " ")):
+        tool, version = (m.group(1) or "").lower(), m.group(2) or ""
         if tool in STOPWORDS or tool in GENERIC_WORDS or tool.isdigit() or len(tool) < 2:
             continue
         if "." in version or tool in RUNTIMES:
@@ -146,7 +156,8 @@ def _versions(text: str) -> tuple[tuple[str, str], ...]:
 
 def _settings(text: str) -> tuple[tuple[str, str], ...]:
     out = []
-    for name, value in _SETTING.findall(text.replace("`", " ")):
+    for m in _SETTING.finditer(text.replace("`", " ")):
+        name, value = m.group(1) or "", m.group(2) or ""
         if name.lower() in STOPWORDS or name.startswith("http"):
             continue
         out.append((name.lower().lstrip("-"), value.lower()))
@@ -213,7 +224,7 @@ def _found_in(ident: str, other: Lesson) -> bool:
             return True
     if "@" in ident:
         return False
-    parts = [p for p in re.split(r"[^a-z0-9]+", ident) if len(p) > 2 and not p.isdigit()]
+    parts = [p for p in _NON_ALNUM.split(ident) if len(p) > 2 and not p.isdigit()]
     return bool(parts) and all(stems(p) <= other.words for p in parts)
 
 
@@ -241,6 +252,8 @@ SAME_DESPITE_OTHER_STRONG = 0.8  # ... and both name unmistakable things (paths,
 SAME_DESPITE_OTHER_IDENTIFIERS = 0.5  # shared identifiers, but each side names things the other does not
 SAME_ONE_SIDED = 0.5  # only one side has identifiers, the other does not mention them
 SAME_WITHOUT_IDENTIFIER = 0.35
+# ... and, with shared identifiers, the words beyond them must agree this much.
+SAME_BEYOND_IDENTIFIERS = 0.2
 
 
 def same_lesson(a: Lesson, b: Lesson) -> bool:
@@ -257,12 +270,33 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
             return sim >= SAME_DESPITE_OTHER_STRONG
         if only_a and only_b:
             return sim >= SAME_DESPITE_OTHER_IDENTIFIERS
-        return sim >= (SAME_WITH_EXTRA_IDENTIFIER if strong_a or strong_b else SAME_WITH_IDENTIFIER)
+        if sim < (SAME_WITH_EXTRA_IDENTIFIER if strong_a or strong_b else SAME_WITH_IDENTIFIER):
+            return False
+        # A shared folder is a shared place, not a shared statement: when the only identifiers
+        # the two share are paths, the statement is in the other words. Two remarks about one
+        # folder ("X caching in pkg/stock/ depends on ...", "Y handling in pkg/stock/ depends on
+        # ...") name the same place and say different things.
+        if all("/" in i for i in a.identifiers if _found_in(i, b)):
+            return _rest_similarity(a, b) >= SAME_BEYOND_IDENTIFIERS
+        return True
     if a.identifiers and b.identifiers:
         return False  # each names its own things: two lessons
     if a.strong or b.strong:
         return sim >= SAME_ONE_SIDED
     return sim >= SAME_WITHOUT_IDENTIFIER
+
+
+def _identifier_stems(lesson: Lesson) -> frozenset[str]:
+    return frozenset(w for ident in lesson.identifiers for w in stems(ident.replace("@", " ")))
+
+
+def _rest_similarity(a: Lesson, b: Lesson) -> float:
+    """:func:`similarity` of the words outside both lessons' identifiers (1 when either has none)."""
+    named = _identifier_stems(a) | _identifier_stems(b)
+    rest_a, rest_b = a.words - named, b.words - named
+    if not rest_a or not rest_b:
+        return 1.0
+    return (_overlap(rest_a, rest_b) + _jaccard(rest_a, rest_b)) / 2
 
 
 def _replaces(new: Lesson, old: Lesson) -> bool:

@@ -66,6 +66,24 @@ class LinearPattern:
         """The first match in ``text``, or ``None``."""
         return cast("Match | None", self._compiled.search(encodable(text)))
 
+    def match(self, text: str) -> Match | None:
+        """A match at the start of ``text``, or ``None``."""
+        return cast("Match | None", self._compiled.match(encodable(text)))
+
+    def fullmatch(self, text: str) -> Match | None:
+        """A match of the whole of ``text``, or ``None``."""
+        return cast("Match | None", self._compiled.fullmatch(encodable(text)))
+
+    def split(self, text: str) -> list[str]:
+        """``text`` cut at every match (the pieces between; groups are not kept)."""
+        text = encodable(text)
+        pieces, end = [], 0
+        for m in self._compiled.finditer(text):
+            pieces.append(text[end : m.start()])
+            end = m.end()
+        pieces.append(text[end:])
+        return pieces
+
     def finditer(self, text: str) -> Iterator[Match]:
         """Every non-overlapping match, left to right."""
         return cast("Iterator[Match]", self._compiled.finditer(encodable(text)))

@@ -32,13 +32,23 @@ from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.ranking import DEFAULT, RankingConfig
-from osmia.memory.statistics import Vocabulary, generic_statistic_verdict, phrase, specificity
+from osmia.memory.statistics import (
+    Vocabulary,
+    generic_statistic_verdict,
+    phrase,
+    specificity,
+    states_strength,
+)
 from osmia.memory.store import Store
 from osmia.memory.store.query_reads import NodeCache, QueryReads, fts_phrase
 from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
 
 SAME_TICKET = "same ticket"
+CAPPED = "dropped: already"  # the verdict of a node over its kind's cap (it may still fill room left)
+# What one run can report on its own: a learning, an outcome. Reported by one run only, it is an
+# anecdote and ranks below what several runs confirmed (RankingConfig.single_report_factor).
+ANECDOTES = frozenset({Kind.LEARNING, Kind.SUCCESS, Kind.FAILURE})
 
 
 @dataclass
@@ -228,15 +238,25 @@ class Ranker:
                 found[node_id] = _Signals(node, {"graph hop": hop[node_id]})
 
     def score(
-        self, entry: _Signals, req: QueryRequest, now: float, vocabulary: Vocabulary, *, exact: bool = True
+        self,
+        entry: _Signals,
+        req: QueryRequest,
+        now: float,
+        vocabulary: Vocabulary,
+        busiest: dict[str, int] | None = None,
+        *,
+        exact: bool = True,
     ) -> ScoreParts:
         """The three parts of one candidate's score.
 
         A learning's relevance is also scaled by its specificity
         (:func:`osmia.memory.statistics.specificity`): "Tests pass" ranks below every
-        learning that names something rare in the tenant. The factor is at most 1, so
-        ``exact=False`` (no specificity) gives an upper bound of the score, the exact
-        score when :meth:`_specific` is false.
+        learning that names something rare in the tenant; and by corroboration: a learning
+        only one run reported ranks below a lesson several runs reported (in any words).
+        A hot path's relevance is scaled by its runs relative to ``busiest`` (repository →
+        the most runs any of its candidate hot paths has): the folder most runs touch first.
+        The specificity factor is at most 1, so ``exact=False`` (no specificity) gives an
+        upper bound of the score, the exact score when :meth:`_specific` is false.
         """
         c = self.config
         rel, discounts = relevance(entry.node, entry.signals, req, c)
@@ -247,6 +267,30 @@ class Ranker:
             if factor < 1.0:
                 rel *= factor
                 discounts = (*discounts, (factor, f"specificity {spec:.2f}"))
+        # Within the ticket's own repository (what one run there said against what several runs
+        # there confirmed); another repository's anecdote already carries that discount, and both
+        # together would put every text match from elsewhere below the relevance floor.
+        if (
+            node.kind in ANECDOTES
+            and node.occurrences < 2
+            and c.single_report_factor < 1.0
+            and node.subject.repository == req.repository
+        ):
+            rel *= c.single_report_factor
+            discounts = (*discounts, (c.single_report_factor, "reported by one run"))
+        if node.kind is Kind.SUCCESS and c.success_factor < 1.0:
+            rel *= c.success_factor
+            discounts = (*discounts, (c.success_factor, "an outcome, not a lesson"))
+        if c.strength_factor < 1.0 and states_strength(node, req):
+            rel *= c.strength_factor
+            discounts = (*discounts, (c.strength_factor, "a strength, not a warning"))
+        if node.kind is Kind.HOT_PATH and busiest and c.hot_path_share_floor < 1.0:
+            most = busiest.get(node.subject.repository, 0)
+            if most > node.occurrences:
+                share = node.occurrences / most
+                factor = round(c.hot_path_share_floor + (1 - c.hot_path_share_floor) * share, 3)
+                rel *= factor
+                discounts = (*discounts, (factor, f"{node.occurrences} of {most} runs of the busiest folder"))
         return ScoreParts(
             rel, node.confidence, recency(node.last_seen, now, c), tuple(entry.signals.items()), discounts
         )
@@ -265,6 +309,7 @@ class Ranker:
         req: QueryRequest,
         now: float,
         vocabulary: Vocabulary,
+        busiest: dict[str, int],
         *,
         explain: bool,
     ) -> Iterator[tuple[ScoreParts, Node]]:
@@ -280,13 +325,13 @@ class Ranker:
         c = self.config
         if explain:
             yield from sorted(
-                ((self.score(e, req, now, vocabulary), e.node) for e in found.values()),
+                ((self.score(e, req, now, vocabulary, busiest), e.node) for e in found.values()),
                 key=lambda pair: _order(*pair),
             )
             return
         bounds = []
         for entry in found.values():
-            bound = self.score(entry, req, now, vocabulary, exact=False)
+            bound = self.score(entry, req, now, vocabulary, busiest, exact=False)
             if not below_thresholds(c, bound):
                 bounds.append((_order(bound, entry.node), bound, entry))
         bounds.sort(key=lambda item: item[0])
@@ -295,7 +340,7 @@ class Ranker:
             while ready and ready[0][0] < key:  # nothing left can come before it
                 _key, parts, node = heapq.heappop(ready)
                 yield parts, node
-            parts = self.score(entry, req, now, vocabulary) if self._specific(entry) else bound
+            parts = self.score(entry, req, now, vocabulary, busiest) if self._specific(entry) else bound
             if not below_thresholds(c, parts):
                 heapq.heappush(ready, (_order(parts, entry.node), parts, entry.node))
         while ready:
@@ -392,7 +437,12 @@ class Ranker:
         """:meth:`rank` over ``reads`` (on the connection's thread)."""
         found = self.candidates(reads, req)
         vocabulary = self._vocabulary(reads, req, found, now)
-        scored = self._in_order(found, req, now, vocabulary, explain=explain)
+        busiest: dict[str, int] = {}
+        for e in found.values():
+            if e.node.kind is Kind.HOT_PATH:
+                repo = e.node.subject.repository
+                busiest[repo] = max(busiest.get(repo, 0), e.node.occurrences)
+        scored = self._in_order(found, req, now, vocabulary, busiest, explain=explain)
         budget = token_budget - estimate_tokens(f"{HEADING}\n\n{PREAMBLE}\n\n")
         kept: list[Node] = []
         out: list[Candidate] = []
@@ -414,6 +464,7 @@ class Ranker:
                 found = costs[node.id] = estimate_tokens(render_line(to_injected(node, parts.score)) + "\n")
             return found
 
+        deferred: list[int] = []
         for parts, node in scored:
             if not explain and len(kept) >= max_facts:
                 break  # the rest are "dropped: max_facts_per_query reached" (no prompt shows why)
@@ -421,9 +472,31 @@ class Ranker:
             if verdict == "kept":
                 kept.append(node)
                 budget -= cost(node, parts)
-            if explain or verdict == "kept":
+            capped = verdict.startswith(CAPPED)
+            if explain or verdict == "kept" or capped:  # a prompt needs the capped ones for the second pass
+                if capped:
+                    deferred.append(len(out))
                 out.append(Candidate(node, parts, verdict == "kept", verdict))
-        return out
+        if not deferred or len(kept) >= max_facts:
+            return out
+        # The caps keep one kind from crowding the others out; once every kind had its turn, room
+        # left in the section goes to the capped nodes, best first, after everything kept so far.
+        late: list[Candidate] = []
+        for index in deferred:
+            c = out[index]
+            verdict = select(
+                self.config, req, c.node, c.parts, kept, max_facts, budget, bag, cost, capped=False
+            )
+            if verdict == "kept":
+                kept.append(c.node)
+                budget -= cost(c.node, c.parts)
+                out[index] = Candidate(c.node, c.parts, True, "kept")
+                late.append(out[index])
+        if not late:
+            return out
+        moved = {id(c) for c in late}
+        first = [c for c in out if c.kept and id(c) not in moved]
+        return first + late + [c for c in out if not c.kept]
 
 
 def select(
@@ -436,8 +509,13 @@ def select(
     budget: int,
     bag: Callable[[Node], frozenset[str]],
     cost: Callable[[Node, ScoreParts], int],
+    *,
+    capped: bool = True,
 ) -> str:
-    """The verdict on one candidate given what is already kept: ``kept`` or ``dropped: <why>``."""
+    """The verdict on one candidate given what is already kept: ``kept`` or ``dropped: <why>``.
+
+    ``capped=False`` skips the per-kind caps (the second pass over capped nodes).
+    """
     if below_thresholds(c, parts):  # first: ``Ranker._in_order`` leaves these out without explain
         if parts.relevance < c.min_relevance:
             return f"dropped: relevance {parts.relevance:.2f} below {c.min_relevance}"
@@ -456,9 +534,9 @@ def select(
         return f"dropped: near-twin of {twin.id}"
     cap = c.cap(node.kind)
     group = _cap_group(node)
-    if sum(1 for k in kept if _cap_group(k) == group) >= cap:
+    if capped and sum(1 for k in kept if _cap_group(k) == group) >= cap:
         scope = "repository" if group[1] else "tenant-wide"
-        return f"dropped: already {cap} {scope} {node.kind.value} nodes"
+        return f"{CAPPED} {cap} {scope} {node.kind.value} nodes"
     if cost(node, parts) > budget:
         return "dropped: over the token budget"
     return "kept"

@@ -49,6 +49,20 @@ class RankingConfig:
     rarity_lookups_per_query: int = 8
     # Learnings whose words are counted per query: the strongest few before specificity.
     specificity_candidates: int = 12
+    # --- corroboration: a learning or an outcome one run reported is an anecdote; a lesson is one
+    # several runs reported (paraphrases count: they reinforce the same node). An anecdote has its
+    # relevance × this factor.
+    single_report_factor: float = 0.6
+    # --- warnings before reassurances: a tenant-wide statistic saying the engine is strong at the
+    # task type has its relevance × this factor (a weakness is not discounted)
+    strength_factor: float = 0.5
+    # --- lessons before outcomes: "<engine> succeeded on a <type> task in <repo> in about N min" says
+    # the work can be done here, not how; its relevance × this factor, so a lesson as well supported
+    # ranks above it (a failure is a warning and is not discounted)
+    success_factor: float = 0.75
+    # --- hot paths are judged within their repository: a folder's relevance × (floor + (1 − floor)
+    # × its runs / the runs of the repository's busiest folder among the candidates)
+    hot_path_share_floor: float = 0.3
     # --- same ticket first: earlier attempts at the ticket, pinned above everything else ---
     max_attempts: int = 3
     # --- generic statistics: tenant-wide patterns and profiles only about this engine and task type,
@@ -93,8 +107,18 @@ DEFAULT = RankingConfig()
 PRESETS: MappingProxyType[str, RankingConfig] = MappingProxyType(
     {
         "default": DEFAULT,
-        # The ranking before issue 9's rules: no specificity, no statistics gate.
-        "ungated": replace(DEFAULT, name="ungated", specificity_floor=1.0, gate_generic_statistics=False),
+        # The ranking before issue 9's rules: no specificity, corroboration or hot-path share, no
+        # statistics gate.
+        "ungated": replace(
+            DEFAULT,
+            name="ungated",
+            specificity_floor=1.0,
+            gate_generic_statistics=False,
+            single_report_factor=1.0,
+            hot_path_share_floor=1.0,
+            strength_factor=1.0,
+            success_factor=1.0,
+        ),
         # Text matters more than subject columns (a store with few repositories per ticket).
         "text-heavy": replace(DEFAULT, name="text-heavy", signal_text_max=0.8, signal_repository=0.55),
         # Recency counts more: a fast-moving organisation.

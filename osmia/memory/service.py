@@ -39,8 +39,8 @@ from osmia.memory.portable import (
 )
 from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker, to_injected
-from osmia.memory.ranking import DEFAULT as DEFAULT_RANKING
 from osmia.memory.ranking import RankingConfig
+from osmia.memory.ranking import preset as ranking_preset
 from osmia.memory.sanitize import sanitized
 from osmia.memory.store import (
     EPOCH_KEY,
@@ -81,6 +81,7 @@ class MemorySettings:
     token_budget: int = 600
     min_pattern_samples: int = 5
     busy_timeout_ms: int = 5000
+    ranking_preset: str = "default"
 
     @property
     def decay_interval_seconds(self) -> float:
@@ -98,6 +99,7 @@ class MemorySettings:
             token_budget=memory.token_budget,
             min_pattern_samples=memory.min_pattern_samples,
             busy_timeout_ms=memory.busy_timeout_ms,
+            ranking_preset=memory.ranking_preset,
         )
 
 
@@ -137,11 +139,12 @@ class Memory:
         clock: Callable[[], float],
         *,
         update_gauges: bool,
-        ranking: RankingConfig = DEFAULT_RANKING,
+        ranking: RankingConfig | None = None,
     ) -> None:
         self._store = store
         self._graph = KnowledgeGraph(store)
-        self._ranker = Ranker(store, self._graph, ranking)
+        # An explicit configuration (benchmarks, tests) wins over the preset the settings name.
+        self._ranker = Ranker(store, self._graph, ranking or ranking_preset(settings.ranking_preset))
         self._settings = settings
         self._clock = clock
         self._lock = asyncio.Lock()
@@ -159,15 +162,20 @@ class Memory:
         update_gauges: bool = True,
         deferred_checkpoints: bool = False,
         read_only: bool = False,
-        ranking: RankingConfig = DEFAULT_RANKING,
+        ranking: RankingConfig | None = None,
     ) -> Memory:
         """Open the database, count its nodes and apply missed decay cycles once.
+
+        Queries rank with ``ranking`` when given, else with the preset ``settings.ranking_preset``
+        names (an unknown name is a ``ValueError`` naming the presets, before the file is opened).
 
         A long-running owner (the operator) passes ``deferred_checkpoints`` and calls
         :meth:`maintain` between extractions, so no extraction pays for a checkpoint.
         ``read_only`` (the CLI's read verbs) never creates, migrates, decays or writes the
         file, and works on read-only media; the write methods then fail.
         """
+        if ranking is None:
+            ranking = ranking_preset(settings.ranking_preset)
         store = await Store.open(
             settings.store_path,
             busy_timeout_ms=settings.busy_timeout_ms,

@@ -20,23 +20,26 @@ and ranks below every specific learning however often it was repeated.
 
 from __future__ import annotations
 
+import functools
 import math
-import re
 from dataclasses import dataclass, field
 
 from osmia.memory.lessons import lesson
+from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import query_terms
 from osmia.memory.types import Kind, Node, QueryRequest
 
-_PROFILE_PART = re.compile(r"(strong|weak) at ([^;]+)")
-_PROFILE_NAME = re.compile(r"([\w-]+) \(")
+# RE2 (osmia/memory/linear.py), like every pattern run on stored text.
+_PROFILE_PART = linear(r"(strong|weak) at ([^;]+)")
+_PROFILE_NAME = linear(r"([\w-]+) \(")
 _SAYS = ("mostly-succeed", "mostly-fail")
 
 
 def profile_traits(content: str) -> dict[str, str]:
     """``{name: "strong" | "weak"}`` from an engine profile's text (task types and languages)."""
     traits: dict[str, str] = {}
-    for which, names in _PROFILE_PART.findall(content):
+    for part in _PROFILE_PART.finditer(content):
+        which, names = part.group(1) or "", part.group(2) or ""
         for name in _PROFILE_NAME.findall(names):
             traits[name] = which
     return traits
@@ -64,7 +67,26 @@ def generic_statistic_verdict(node: Node, req: QueryRequest) -> str:
     return "tenant-wide statistic not about this engine"
 
 
-_TOKENS = re.compile(r"[^\W_]+")
+def states_strength(node: Node, req: QueryRequest) -> bool:
+    """A tenant-wide statistic telling this run its engine is *good* at the task type.
+
+    Good news: it changes nothing the run would do, where a weakness is a warning to act on
+    (another engine, smaller steps), so a strength ranks below warnings and repository facts.
+    """
+    if node.subject.repository:
+        return False
+    if node.kind is Kind.ENGINE_PROFILE:
+        return profile_traits(node.content).get(req.task_type) == "strong"
+    return (
+        node.kind is Kind.PATTERN
+        and node.key.startswith("pattern:rate:")
+        and node.key.endswith(":mostly-succeed")
+    )
+
+
+_TOKENS = linear(r"[\pL\pN]+")  # letters and digits of any script (RE2's \w is ASCII only)
+# Every compiled pattern of this module (tests check that each is an RE2 one).
+PATTERNS: tuple[LinearPattern, ...] = (_PROFILE_PART, _PROFILE_NAME, _TOKENS)
 MAX_PHRASE_WORDS = 12
 
 
@@ -93,8 +115,13 @@ class Vocabulary:
         return max(1, self.sentences.get(sentence, 1))
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def phrase(content: str) -> str:
-    """The words of ``content`` as the full-text index tokenises them (its first 12), for a phrase count."""
+    """The words of ``content`` as the full-text index tokenises them (its first 12), for a phrase count.
+
+    Cached: every query asks it for each candidate learning, and the same learnings come back
+    ticket after ticket (RE2's Python matches cost ~10 µs a token).
+    """
     return " ".join(_TOKENS.findall(content)[:MAX_PHRASE_WORDS]).lower()
 
 

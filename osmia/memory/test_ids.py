@@ -14,15 +14,19 @@ pytest node id.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_JEST_SEP = re.compile(r"\s+(?:›|>|»)\s+")
-_PARAMS = re.compile(r"\[[^\]]*\]$")
-_CALL = re.compile(r"\(\)$")
-_JAVA = re.compile(r"^((?:[a-z_][\w$]*\.)*[A-Z][\w$]*)[.#]([a-z_$][\w$]*)$")
-_STATUS = re.compile(r"\s+(?:FAILED|PASSED|SKIPPED|ERROR|FLAKY)$")
+from osmia.memory.linear import LinearPattern, linear
+
+# RE2 (osmia/memory/linear.py): test names and the prose around them are text a run wrote.
+_JEST_SEP = linear(r"\s+(?:›|>|»)\s+")
+_PARAMS = linear(r"\[[^\]]*\]$")
+_CALL = linear(r"\(\)$")
+_JAVA = linear(r"^((?:[a-z_][\w$]*\.)*[A-Z][\w$]*)[.#]([a-z_$][\w$]*)$")
+_STATUS = linear(r"\s+(?:FAILED|PASSED|SKIPPED|ERROR|FLAKY)$")
+_SCOPE_SEP = linear(r"::|\.|›")
+_QUALIFIED_CLASS = linear(r"(?:[a-z_]\w*\.)+[A-Z]\w*")
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,7 @@ class TestId:
     @property
     def scope_tail(self) -> str:
         """The innermost part of the scope (``com.acme.CacheIT`` → ``cacheit``), lower-case."""
-        tail = re.split(r"::|\.|›", self.scope)[-1] if self.scope else ""
+        tail = _SCOPE_SEP.split(self.scope)[-1] if self.scope else ""
         return tail.strip().lower()
 
 
@@ -52,7 +56,7 @@ def parse(name: str) -> TestId:
         if len(parts) > 1:
             scope = " › ".join(parts[:-1])
             # Gradle prints a fully qualified class: ``com.acme.CacheIT > evicts()``.
-            if len(parts) == 2 and re.fullmatch(r"(?:[a-z_]\w*\.)+[A-Z]\w*", scope):
+            if len(parts) == 2 and _QUALIFIED_CLASS.fullmatch(scope):
                 scope = scope.rsplit(".", 1)[1]
             return TestId(scope, _CALL.sub("", parts[-1]))
     if "::" in text:
@@ -66,7 +70,7 @@ def parse(name: str) -> TestId:
             return TestId("::".join(scope_parts), parts[-1])
     java = _JAVA.match(_CALL.sub("", text))
     if java:
-        return TestId(java.group(1).rsplit(".", 1)[-1], java.group(2))
+        return TestId((java.group(1) or "").rsplit(".", 1)[-1], java.group(2) or "")
     return TestId("", _PARAMS.sub("", _CALL.sub("", text)))
 
 
@@ -99,9 +103,9 @@ def resolve(mention: TestId, known: Iterable[TestId]) -> TestId | None:
 
 # --- finding test names in prose ---------------------------------------------------
 
-_SPAN = re.compile(r"`([^`]{2,200})`")
-_QUOTED = re.compile(r"[\"“']([^\"”']{3,200}?\s(?:›|>|»)\s[^\"”']{1,200}?)[\"”']")
-_STRONG = re.compile(
+_SPAN = linear(r"`([^`]{2,200})`")
+_QUOTED = linear(r"[\"“']([^\"”']{3,200}?\s(?:›|>|»)\s[^\"”']{1,200}?)[\"”']")
+_STRONG = linear(
     r"[\w./-]+\.py::[\w:\[\].-]+"  # pytest node id
     r"|\b(?:[a-z_]\w*\.)*[A-Z]\w*(?:Test|Tests|IT|Spec)\s+>\s+\w+(?:\(\))?"  # Gradle
     r"|\b(?:[a-z_]\w*\.)*[A-Z]\w*(?:Test|Tests|IT|Spec)[.#][a-z_]\w*(?:\(\))?"  # JUnit
@@ -111,7 +115,7 @@ _STRONG = re.compile(
 )
 # Identifier-looking words that may be a test named without its scope (``evictsOnPolicyUpdate``):
 # they only count when they resolve to a test the repository already knows.
-_WEAK = re.compile(r"\b(?:[a-z]+[A-Z]\w*|[a-z]+(?:_[a-z0-9]+)+)\b")
+_WEAK = linear(r"\b(?:[a-z]+[A-Z]\w*|[a-z]+(?:_[a-z0-9]+)+)\b")
 
 
 def mentions(sentence: str) -> tuple[list[str], list[str]]:
@@ -131,7 +135,7 @@ def mentions(sentence: str) -> tuple[list[str], list[str]]:
         strong.append(quoted.strip())
         rest = rest.replace(quoted, " ")
     for m in _STRONG.finditer(rest):
-        strong.append(m.group(0))
+        strong.append(m.group(0) or "")
     taken = " ".join(strong)
     weak.extend(w for w in _WEAK.findall(rest) if w not in taken)
     return list(dict.fromkeys(strong)), list(dict.fromkeys(w for w in weak if w not in strong))
@@ -141,26 +145,43 @@ def _looks_like_test(text: str) -> bool:
     return bool(_STRONG.fullmatch(text.strip()) or _JEST_SEP.search(text) or "::" in text)
 
 
-_FIX = re.compile(
+_FIX = linear(
     r"(?i)\b(?:fix(?:ed|es)?|deflak\w*|de-flak\w*|stabili[sz]\w*|resolved|repaired|made\s+\S+\s+(?:reliable|"
     r"deterministic|stable))\b|\bno\s+longer\s+(?:flaky|flakes|fails|failing)\b|\bis\s+(?:stable|green)\s+again\b"
 )
-_NEGATION = re.compile(
+_NEGATION = linear(
     r"(?i)\b(?:not|never|couldn'?t|could\s+not|can'?t|cannot|didn'?t|did\s+not|unable\s+to|failed\s+to|"
     r"tried\s+to|still|attempted\s+to|yet\s+to|won'?t)\b"
 )
-_SENTENCES = re.compile(r"(?<=[.;!?])\s+|\n+")
+# A sentence ends at . ; ! or ? followed by space (the mark stays with it), or at a line break.
+_SENTENCE_END = linear(r"([.;!?])\s+|\n+")
+_STILL_BROKEN = linear(r"(?i)\bstill\s+(?:flaky|fail)")
+# Every compiled pattern of this module (tests check that each is an RE2 one).
+PATTERNS: tuple[LinearPattern, ...] = (
+    _JEST_SEP, _PARAMS, _CALL, _JAVA, _STATUS, _SCOPE_SEP, _QUALIFIED_CLASS, _SPAN, _QUOTED, _STRONG, _WEAK,
+    _FIX, _NEGATION, _SENTENCE_END, _STILL_BROKEN,
+)  # fmt: skip
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into sentences (what ``re.split(r"(?<=[.;!?])\\s+|\\n+")`` did, without look-behind)."""
+    out, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        out.append(text[start : m.start()] + (m.group(1) or ""))
+        start = m.end()
+    out.append(text[start:])
+    return out
 
 
 def fix_statements(text: str) -> list[str]:
     """The sentences of ``text`` that say a test was fixed (and do not deny it)."""
     out = []
-    for sentence in _SENTENCES.split(text):
+    for sentence in sentences(text):
         found = _FIX.search(sentence)
         if not found:
             continue
         before = sentence[: found.start()]
-        if _NEGATION.search(before) or re.search(r"(?i)\bstill\s+(?:flaky|fail)", sentence):
+        if _NEGATION.search(before) or _STILL_BROKEN.search(sentence):
             continue
         out.append(sentence)
     return out
