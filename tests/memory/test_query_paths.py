@@ -98,12 +98,16 @@ async def test_a_warm_query_is_one_trip_and_two_statements(built: tuple[Path, Gr
     conn._execute = counted  # type: ignore[method-assign]
     try:
         for run in _tickets(truth, 12):
-            await memory.context(run)  # cold: the term and phrase counts are looked up
-            seen.clear()
-            trips = 0
-            await memory.context(run)  # warm: the same ticket again
-            assert trips == 1
-            assert len(seen) <= 2, seen  # every candidate set, then the one-hop widening
+            # Cold: the term and phrase counts are looked up, at most a budget of them a query, so
+            # the same ticket asked again may still count the rest; then it is warm.
+            for _ in range(6):
+                seen.clear()
+                trips = 0
+                await memory.context(run)
+                assert trips == 1  # whatever it looked up, in one trip
+                if len(seen) <= 2:
+                    break
+            assert len(seen) <= 2, seen  # warm: every candidate set, then the one-hop widening
             assert seen[0].startswith("SELECT * FROM (SELECT "), seen
     finally:
         conn._execute = execute  # type: ignore[method-assign]
