@@ -26,9 +26,12 @@ LAST_DECAY_KEY = "last_decay_at"
 # A prune transaction deletes at most PRUNE_BATCH nodes, PRUNE_CHUNK per statement, and stops
 # taking chunks once it has held the write lock for PRUNE_BUDGET_SECONDS: each node takes its
 # edges, FTS rows and provenance with it, and what that costs depends on the machine and its
-# load (0.2-10 ms a node measured), so the bound is on time, not only on count.
+# load (0.2-10 ms a node measured), so the bound is on time, not only on count. The budget is
+# checked between chunks, so a chunk is what can overrun it: at 1M nodes, chunks of 10 held the
+# lock up to 101 ms (a fact observed by thousands of runs takes its provenance with it), chunks
+# of 2 at most 36 ms, for a pass 1.4x longer in all (docs/performance.md §10b).
 PRUNE_BATCH = 100
-PRUNE_CHUNK = 10
+PRUNE_CHUNK = 2
 PRUNE_BUDGET_SECONDS = 0.02
 # Between two prune transactions the pass waits as long as the last one held the lock (at least
 # PRUNE_PAUSE_MIN): another process's writer sleeps in SQLite's busy handler (1 ms growing to
