@@ -85,12 +85,11 @@ async def test_same_history_same_graph_as_eager_decay(tmp_path: Path, seed: int)
         await eager.close()
 
 
-async def test_pruning_in_small_transactions_prunes_the_same_nodes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(decay_mod, "PRUNE_BATCH", 2)
+async def assert_prunes_like_eager(tmp_path: Path, runs: int) -> None:
+    """The lazy pass, however its prune transactions are cut, prunes what the eager pass prunes
+    and leaves the same graph (on a history of ``runs`` runs over 60 days)."""
     lazy, eager, _ = await open_pair(tmp_path)
-    steps = history(5, 60)
+    steps = history(runs, 60)
     try:
         pruned_lazy = await play(lazy, steps, T0, eager=False, threshold=0.05)
         pruned_eager = await play(eager, steps, T0, eager=True, threshold=0.05)
@@ -99,6 +98,13 @@ async def test_pruning_in_small_transactions_prunes_the_same_nodes(
     finally:
         await lazy.close()
         await eager.close()
+
+
+async def test_pruning_in_small_transactions_prunes_the_same_nodes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(decay_mod, "PRUNE_BATCH", 2)
+    await assert_prunes_like_eager(tmp_path, runs=5)
 
 
 async def test_a_threshold_change_recomputes_every_prune_epoch(
@@ -282,16 +288,7 @@ async def test_pruning_under_a_time_budget_prunes_the_same_nodes(
     monkeypatch.setattr(decay_mod, "PRUNE_BUDGET_SECONDS", 0.0)
     monkeypatch.setattr(decay_mod, "PRUNE_CHUNK", 1)
     monkeypatch.setattr(decay_mod, "PRUNE_PAUSE_MIN", 0.0)
-    lazy, eager, _ = await open_pair(tmp_path)
-    steps = history(6, 60)
-    try:
-        pruned_lazy = await play(lazy, steps, T0, eager=False, threshold=0.05)
-        pruned_eager = await play(eager, steps, T0, eager=True, threshold=0.05)
-        assert len(pruned_eager) > 2 and pruned_lazy == pruned_eager
-        assert_same_graph(await lazy.export(), await eager.export())
-    finally:
-        await lazy.close()
-        await eager.close()
+    await assert_prunes_like_eager(tmp_path, runs=6)
 
 
 async def test_a_prune_transaction_stops_at_its_budget_and_says_more_is_due(memory: Memory) -> None:
