@@ -111,44 +111,66 @@ async def _query_profiled(
     return out.getvalue()
 
 
+class TripCounter:
+    """Trips to a store connection's thread and the top-level statements run there, while entered.
+
+    Wraps aiosqlite's ``_execute`` (every call of the connection goes through it) and SQLite's
+    trace callback; FTS5's own nested statements (docsize, segment reads) start with ``--`` and
+    are not counted. ``benchmarks.profile statements`` and the query-path tests use it.
+    """
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.trips = 0
+        self.statements: list[str] = []
+        self._execute = conn._execute
+
+    def reset(self) -> None:
+        """Start counting again from zero."""
+        self.trips = 0
+        self.statements.clear()
+
+    def _trace(self, sql: str) -> None:
+        if not sql.startswith("--"):
+            self.statements.append(sql)
+
+    async def _counted(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        self.trips += 1
+        return await self._execute(fn, *args, **kwargs)
+
+    async def __aenter__(self) -> TripCounter:
+        # On the connection's own thread (aiosqlite's ``_execute``; engines before ``Store.read`` too).
+        await self._execute(lambda: self.conn._conn.set_trace_callback(self._trace))
+        self.conn._execute = self._counted
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.conn._execute = self._execute
+        await self._execute(lambda: self.conn._conn.set_trace_callback(None))
+
+
 async def _statements(
     db: Path, end: float, tickets: list[Scenario], warm: list[Scenario], read_only: bool
 ) -> str:
     """Trips to the connection's thread and top-level statements per query, deterministic figures."""
     memory = await _open(db, end, read_only)
-    conn = memory._store._conn
-    seen: Counter[str] = Counter()
-    trips = 0
-    execute = conn._execute
-
-    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        nonlocal trips
-        trips += 1
-        return await execute(fn, *args, **kwargs)
-
-    def trace(sql: str) -> None:
-        if not sql.startswith("--"):  # FTS5's own statements (docsize, segment reads) start with "--"
-            seen[re.sub(r"'[^']*'", "?", sql)[:110]] += 1
-
     try:
         for scenario in warm:
             await memory.context(parse_taskrun(scenario.doc))
         runs = [parse_taskrun(s.doc) for s in tickets]
         cache = getattr(memory._ranker, "_nodes", None)  # None: an engine before the node cache
         hits, misses = (cache.hits, cache.misses) if cache else (0, 0)
-        # On the connection's own thread (aiosqlite's ``_execute``; engines before ``Store.read`` too).
-        await conn._execute(lambda: conn._conn.set_trace_callback(trace))
-        conn._execute = counted  # type: ignore[method-assign]
-        for run in runs:
-            await memory.context(run)
-        conn._execute = execute  # type: ignore[method-assign]
-        await conn._execute(lambda: conn._conn.set_trace_callback(None))
+        async with TripCounter(memory._store._conn) as counter:
+            for run in runs:
+                await memory.context(run)
         hits, misses = (cache.hits - hits, cache.misses - misses) if cache else (0, 0)
     finally:
         await memory.close()
     n = max(1, len(tickets))
+    seen = Counter(re.sub(r"'[^']*'", "?", sql)[:110] for sql in counter.statements)
     lines = [
-        f"statements: n={len(tickets)} trips/query={trips / n:.2f} statements/query={seen.total() / n:.2f} "
+        f"statements: n={len(tickets)} trips/query={counter.trips / n:.2f} "
+        f"statements/query={seen.total() / n:.2f} "
         f"nodes parsed/query={misses / n:.1f} reused/query={hits / n:.1f}",
         *(f"  {count / n:6.2f}  {sql}" for sql, count in seen.most_common(12)),
     ]

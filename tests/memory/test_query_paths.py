@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.profile import TripCounter
 from benchmarks.workload import GroundTruth, build_store, scenarios
 from osmia.memory.extractor import attempt_key
 from osmia.memory.ranking import DEFAULT
@@ -79,38 +80,21 @@ async def test_a_prompt_keeps_exactly_what_explain_keeps(
 async def test_a_warm_query_is_one_trip_and_two_statements(built: tuple[Path, GroundTruth]) -> None:
     path, truth = built
     memory = await _open(path, truth)
-    conn = memory._store._conn
-    seen: list[str] = []
-
-    def trace(sql: str) -> None:
-        if not sql.startswith("--"):  # FTS5's own nested statements start with a comment
-            seen.append(sql)
-
-    await memory._store.read(lambda db: db.set_trace_callback(trace))
-    trips = 0
-    execute = conn._execute
-
-    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        nonlocal trips
-        trips += 1
-        return await execute(fn, *args, **kwargs)
-
-    conn._execute = counted  # type: ignore[method-assign]
     try:
-        for run in _tickets(truth, 12):
-            # Cold: the term and phrase counts are looked up, at most a budget of them a query, so
-            # the same ticket asked again may still count the rest; then it is warm.
-            for _ in range(6):
-                seen.clear()
-                trips = 0
-                await memory.context(run)
-                assert trips == 1  # whatever it looked up, in one trip
-                if len(seen) <= 2:
-                    break
-            assert len(seen) <= 2, seen  # warm: every candidate set, then the one-hop widening
-            assert seen[0].startswith("SELECT * FROM (SELECT "), seen
+        async with TripCounter(memory._store._conn) as counter:
+            for run in _tickets(truth, 12):
+                # Cold: the term and phrase counts are looked up, at most a budget of them a query,
+                # so the same ticket asked again may still count the rest; then it is warm.
+                for _ in range(6):
+                    counter.reset()
+                    await memory.context(run)
+                    assert counter.trips == 1  # whatever it looked up, in one trip
+                    if len(counter.statements) <= 2:
+                        break
+                seen = counter.statements
+                assert len(seen) <= 2, seen  # warm: every candidate set, then the one-hop widening
+                assert seen[0].startswith("SELECT * FROM (SELECT "), seen
     finally:
-        conn._execute = execute  # type: ignore[method-assign]
         await memory.close()
 
 
