@@ -109,18 +109,57 @@ _STRONG_MARK = linear(r"[/._:@=]|\d|^-|[a-z][A-Z]|^[A-Z]{2,}")
 PATTERNS += (_STRONG_MARK,)
 
 
-def _atoms(text: str) -> tuple[set[str], set[str]]:
-    """Identifier atoms (code-span tokens, paths, env vars, flags, code-style words) and the strong ones."""
+# What each pattern cannot match without: a learning is mostly plain words, and a pattern skipped
+# by a substring test costs nothing (an RE2 pass from Python costs microseconds, matches or not).
+# Each entry is a tuple of strings, one of which must occur in the text; _COMMAND's (``(?i)``) are
+# tested on the lower-cased text, and only for ASCII text, where lower-casing is what ``(?i)`` folds.
+_DIGITS = tuple("0123456789")
+_NEEDS: dict[int, tuple[str, ...]] = {
+    id(_SPAN): ("`",),
+    id(_PATH): ("/", "."),
+    id(_ENV): ("_",),
+    id(_FLAG): ("-",),
+    id(_VERSION): _DIGITS,
+    id(_SETTING): ("=", ":"),
+}
+_COMMAND_HEADS = (
+    "make", "cargo", "npm", "yarn", "npx", "gradle", "mvn", "poetry", "uv", "terraform", "helm", "kubectl",
+    "tflint", "alembic", "mockery", "vale", "pre-commit",
+)  # fmt: skip
+
+
+def _may_match(pattern: LinearPattern, text: str) -> bool:
+    """False when ``pattern`` cannot match ``text`` (a character or word it needs is absent)."""
+    if pattern is _COMMAND:
+        if not text.isascii():
+            return True
+        lower = text.lower()
+        return any(head in lower for head in _COMMAND_HEADS)
+    needs = _NEEDS.get(id(pattern))
+    return needs is None or any(n in text for n in needs)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _marked_strong(token: str) -> bool:
+    """Whether an identifier as written is unmistakable (cached: tokens recur from lesson to lesson)."""
+    return _STRONG_MARK.search(token) is not None
+
+
+def _atoms(text: str, versions: tuple[tuple[str, str], ...]) -> tuple[set[str], set[str]]:
+    """Identifier atoms (code-span tokens, paths, env vars, flags, code-style words) and the strong ones.
+
+    ``versions`` are the text's :func:`_versions` (an atom ``tool@version`` each).
+    """
     found: set[str] = set()
     strong: set[str] = set()
 
     def add(token: str, original: str) -> None:
         found.add(token)
-        if _STRONG_MARK.search(original):
+        if _marked_strong(original):
             strong.add(token)
 
     rest = text
-    for span in _SPAN.findall(text):
+    for span in _SPAN.findall(text) if _may_match(_SPAN, text) else ():
         for token in span.split():
             raw = token.strip(",;:'\"()")
             token = raw.lower()
@@ -128,23 +167,27 @@ def _atoms(text: str) -> tuple[set[str], set[str]]:
                 add(token, raw)
         rest = rest.replace(f"`{span}`", " ")
     for pattern in (_PATH, _ENV, _FLAG, _CODE_WORD):
+        if not _may_match(pattern, rest):
+            continue
         for m in pattern.finditer(rest):
             raw = (m.group(1) or m.group(2) or "").rstrip(".,;:")
             token = raw.lower()
             if len(token) > 2 and token not in _COMMON_HEADS and not token.replace(".", "").isdigit():
                 add(token, raw)
-    for m in _COMMAND.finditer(rest):
+    for m in _COMMAND.finditer(rest) if _may_match(_COMMAND, rest) else ():
         raw = m.group(1) or ""
         token = raw.lower()
         if token not in GENERIC_WORDS and token not in STOPWORDS and token not in _COMMON_HEADS:
             add(token, raw)
-    for tool, version in _versions(text):
+    for tool, version in versions:
         add(f"{tool}@{version}", "@")
     return found, strong
 
 
 def _versions(text: str) -> tuple[tuple[str, str], ...]:
     out = []
+    if not _may_match(_VERSION, text):
+        return ()
     for m in _VERSION.finditer(text.replace("`", " ")):
         tool, version = (m.group(1) or "").lower(), m.group(2) or ""
         if tool in STOPWORDS or tool in GENERIC_WORDS or tool.isdigit() or len(tool) < 2:
@@ -156,6 +199,8 @@ def _versions(text: str) -> tuple[tuple[str, str], ...]:
 
 def _settings(text: str) -> tuple[tuple[str, str], ...]:
     out = []
+    if not _may_match(_SETTING, text):
+        return ()
     for m in _SETTING.finditer(text.replace("`", " ")):
         name, value = m.group(1) or "", m.group(2) or ""
         if name.lower() in STOPWORDS or name.startswith("http"):
@@ -164,17 +209,47 @@ def _settings(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(dict.fromkeys(out))
 
 
+def _words_of_stems(text: str) -> frozenset[str]:
+    """The stems of ``text`` less stopwords, template words, numbers and single letters."""
+    return frozenset(
+        w
+        for w in stems(text)
+        if w not in STOPWORDS and w not in TEMPLATE_WORDS and not w.isdigit() and len(w) > 1
+    )
+
+
+# Every match of the word patterns behind :func:`osmia.memory.text.stems` (``words``: runs of
+# letters and digits joined by ``.``, ``_`` or ``-``; ``search_terms``: ASCII letters and digits)
+# lies inside one run of ``[A-Za-z0-9_.-]``, and each word is stemmed alone, so the stems of an
+# ASCII text are the union of the stems of those runs. The runs of a store's learnings are a small
+# vocabulary (file names, tools, English words): each is stemmed once per process.
+_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+_SEPARATE = str.maketrans({chr(c): " " for c in range(128) if chr(c) not in _TOKEN_CHARS})
+_token_words = functools.lru_cache(maxsize=1 << 16)(_words_of_stems)
+
+
+def lesson_words(text: str) -> frozenset[str]:
+    """:attr:`Lesson.words` of ``text``: its stems, less stopwords, template words and numbers.
+
+    An ASCII text is cut into runs of word characters by one ``str.translate`` and the runs' words
+    come from a cache: a quarter of what stemming the whole text costs.
+    """
+    if not text.isascii():
+        return _words_of_stems(text)
+    return frozenset().union(*map(_token_words, text.translate(_SEPARATE).split()))
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def lesson(text: str) -> Lesson:
     """The comparable form of a learning (cached: the same stored learnings are compared again and again)."""
-    words = {w for w in stems(text) if w not in STOPWORDS and w not in TEMPLATE_WORDS and not w.isdigit()}
-    found, strong = _atoms(text)
+    versions = _versions(text)
+    found, strong = _atoms(text, versions)
     return Lesson(
         text=text,
         identifiers=frozenset(found),
         strong=frozenset(strong),
-        words=frozenset(w for w in words if len(w) > 1),
-        versions=_versions(text),
+        words=lesson_words(text),
+        versions=versions,
         settings=_settings(text),
     )
 
@@ -224,8 +299,17 @@ def _found_in(ident: str, other: Lesson) -> bool:
             return True
     if "@" in ident:
         return False
-    parts = [p for p in _NON_ALNUM.split(ident) if len(p) > 2 and not p.isdigit()]
-    return bool(parts) and all(stems(p) <= other.words for p in parts)
+    parts = identifier_part_stems(ident)
+    return bool(parts) and all(p <= other.words for p in parts)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def identifier_part_stems(ident: str) -> tuple[frozenset[str], ...]:
+    """The stems of each part of an identifier (longer than two characters, not a number).
+
+    Cached: the same identifiers are looked up in lesson after lesson, and the split is an RE2 pass.
+    """
+    return tuple(stems(p) for p in _NON_ALNUM.split(ident) if len(p) > 2 and not p.isdigit())
 
 
 def _identifier_split(a: Lesson, b: Lesson) -> tuple[int, int, int]:
@@ -242,7 +326,12 @@ def _strong_only(a: Lesson, b: Lesson) -> tuple[int, int]:
 
 def similarity(a: Lesson, b: Lesson) -> float:
     """How alike two lessons' words are, in [0, 1]: the mean of overlap and Jaccard of their stems."""
-    return (_overlap(a.words, b.words) + _jaccard(a.words, b.words)) / 2
+    return similarity_of_words(a.words, b.words)
+
+
+def similarity_of_words(a: frozenset[str], b: frozenset[str]) -> float:
+    """:func:`similarity` of two sets of words."""
+    return (_overlap(a, b) + _jaccard(a, b)) / 2
 
 
 # Thresholds, set on the tuning half of the labelled pairs (benchmarks/lesson_pairs.py).
@@ -301,10 +390,16 @@ def _rest_similarity(a: Lesson, b: Lesson) -> float:
 
 def _replaces(new: Lesson, old: Lesson) -> bool:
     """``new`` says it replaces something ``old`` named ("`uv` instead of `pip`", "replaced by bun")."""
-    if not _REPLACES.search(new.text):
+    if not _says_replaces(new.text):
         return False
     shared, only_new, _only_old = _identifier_split(new, old)
     return shared > 0 and only_new > 0 and similarity(new, old) >= 0.2
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _says_replaces(text: str) -> bool:
+    """Whether a learning's text has a replacement marker ("instead of", "no longer", "now", ...)."""
+    return _REPLACES.search(text) is not None
 
 
 def supersedes(new: Lesson, old: Lesson) -> bool:

@@ -15,21 +15,44 @@ repository already holds:
   name, so "fixed" closes the right node; a *tentative* one (an identifier that
   may not be a test at all) is kept only when it names a known flaky or failing test.
 
-Reads one indexed range per repository (``nodes_lessons``); runs inside the
-caller's transaction.
+Reads one indexed range per repository (``nodes_lessons``), only the three columns
+it compares (kind, key, content); runs inside the caller's transaction. A stored
+learning is parsed only when a cheap screen says the comparison could act on it
+(:mod:`osmia.memory.lesson_screen`).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NamedTuple
 
 from osmia.memory import test_ids
+from osmia.memory.lesson_screen import could_match, sketch
 from osmia.memory.lessons import Lesson, lesson, same_lesson, similarity, supersedes
 from osmia.memory.store import Store
-from osmia.memory.types import Kind, Node, Observation
+from osmia.memory.types import Kind, Observation
 
 TEST_KINDS = (Kind.FLAKY_TEST, Kind.FAILING_TEST, Kind.TEST_FIXED)
 _OPEN_TEST_KINDS = (Kind.FLAKY_TEST, Kind.FAILING_TEST)
+# The partial index ``nodes_lessons`` (schema v6) holds exactly these valid nodes of a repository.
+_KNOWN_SQL = (
+    "SELECT kind, key, content FROM nodes WHERE tenant = ? AND repository = ? AND valid_to IS NULL "
+    "AND kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed') ORDER BY id"
+)
+
+
+class Known(NamedTuple):
+    """What resolving compares of a stored learning or test fact (a :class:`Node` has the same fields)."""
+
+    kind: Kind
+    key: str
+    content: str
+
+
+async def known_facts(store: Store, tenant: str, repository: str) -> list[Known]:
+    """The valid learnings and test facts of one repository, in id order."""
+    rows = await store.rows(_KNOWN_SQL, (tenant, repository))
+    return [Known(Kind(r[0]), r[1], r[2]) for r in rows]
 
 
 async def resolve(store: Store, tenant: str, observations: list[Observation]) -> list[Observation]:
@@ -37,11 +60,9 @@ async def resolve(store: Store, tenant: str, observations: list[Observation]) ->
     wanted = {o.subject.repository for o in observations if o.kind is Kind.LEARNING or o.kind in TEST_KINDS}
     if not wanted:
         return observations
-    known: dict[str, list[Node]] = {}
+    known: dict[str, list[Known]] = {}
     for repository in sorted(wanted):
-        known[repository] = await store.lesson_nodes(
-            tenant, repository, [k.value for k in (Kind.LEARNING, *TEST_KINDS)]
-        )
+        known[repository] = await known_facts(store, tenant, repository)
     out: list[Observation] = []
     batch: dict[str, list[tuple[str, Lesson]]] = {}
     for obs in observations:
@@ -71,7 +92,7 @@ def _test_id(canonical: str) -> test_ids.TestId:
     return test_ids.TestId(scope, leaf) if sep else test_ids.TestId("", canonical)
 
 
-def resolve_test(obs: Observation, nodes: list[Node]) -> Observation | None:
+def resolve_test(obs: Observation, nodes: list[Known]) -> Observation | None:
     """A test fact keyed by the form of the test the repository already knows (None: drop it)."""
     mention = _test_id(_canonical(obs.key))
     tests = [n for n in nodes if n.kind in TEST_KINDS]
@@ -94,7 +115,7 @@ def resolve_test(obs: Observation, nodes: list[Node]) -> Observation | None:
 
 
 def resolve_lesson(
-    obs: Observation, nodes: list[Node], batch: list[tuple[str, Lesson]]
+    obs: Observation, nodes: list[Known], batch: list[tuple[str, Lesson]]
 ) -> Observation | None:
     """The learning as a reinforcement of the stored lesson it restates, or new (closing any it replaces).
 
@@ -104,11 +125,11 @@ def resolve_lesson(
     for _key, other in batch:
         if _related(mine, other) and same_lesson(mine, other):
             return None
-    best: tuple[float, str, Node] | None = None
+    best: tuple[float, str, Known] | None = None
     replaced: list[str] = []
     for node in nodes:
-        if node.kind is not Kind.LEARNING:
-            continue
+        if node.kind is not Kind.LEARNING or not could_match(mine, sketch(node.content)):
+            continue  # (a pair the screen drops could not be merged or closed: no need to parse it)
         theirs = lesson(node.content)
         if not _related(mine, theirs):
             continue
