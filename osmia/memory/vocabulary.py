@@ -25,24 +25,23 @@ import json
 import math
 from dataclasses import dataclass, field
 
-from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import query_terms, stem
 
-_TOKENS = linear(r"[\pL\pN]+")  # letters and digits of any script (RE2's \w is ASCII only)
-# Every compiled pattern of this module (tests check that each is an RE2 one).
-PATTERNS: tuple[LinearPattern, ...] = (_TOKENS,)
 MAX_PHRASE_WORDS = 12
 NODES_WORD = ""  # the vocabulary row counting a tenant's nodes (no word is empty)
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def phrase(content: str) -> str:
-    """The first 12 words of ``content``, lower-cased: the sentence a learning states.
+    """The first 12 words of ``content`` (runs of letters and digits of any script), lower-cased:
+    the sentence a learning states.
 
-    Cached: every query asks it for its candidate learnings, and the same learnings come back
-    ticket after ticket (RE2's Python matches cost ~10 µs a token).
+    No regular expression: a character test per character is linear whatever the text, and
+    twenty times faster than RE2's Python matches (~5 µs a token). Cached: every query asks it
+    for its candidate learnings, and the same learnings come back ticket after ticket.
     """
-    return " ".join(_TOKENS.findall(content)[:MAX_PHRASE_WORDS]).lower()
+    letters = "".join([ch if ch.isalnum() else " " for ch in content])
+    return " ".join(letters.split()[:MAX_PHRASE_WORDS]).lower()
 
 
 @functools.lru_cache(maxsize=1 << 14)
