@@ -41,6 +41,8 @@ from osmia.memory.merge import node_id
 CACHE_KIB = 512 * 1024  # page cache while building: the copied nodes' unique indexes stay in memory
 TABLES = ("nodes", "edges", "runs", "node_runs", "run_refs")
 FTS_INSERT_TRIGGER = "nodes_fts_insert"
+# Schema v9 counts each inserted node's words per tenant; a copy is counted in one pass at the end.
+VOCABULARY_INSERT_TRIGGER = "nodes_vocabulary_insert"
 
 
 def copy_sql(column: str, copy: int) -> str:
@@ -72,12 +74,13 @@ class _Phases:
 
 
 def _deferred(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
-    """The secondary indexes of the copied tables and the FTS insert trigger: ``(type, name, sql)``."""
+    """The secondary indexes of the copied tables and the FTS and vocabulary insert triggers:
+    ``(type, name, sql)``."""
     marks = ", ".join("?" * len(TABLES))
     rows = conn.execute(
         f"SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND tbl_name IN ({marks}) "
-        "AND (type = 'index' OR (type = 'trigger' AND name = ?)) ORDER BY name",
-        (*TABLES, FTS_INSERT_TRIGGER),
+        "AND (type = 'index' OR (type = 'trigger' AND name IN (?, ?))) ORDER BY name",
+        (*TABLES, FTS_INSERT_TRIGGER, VOCABULARY_INSERT_TRIGGER),
     ).fetchall()
     return [(str(t), str(n), str(s)) for t, n, s in rows]
 
@@ -227,6 +230,16 @@ def _replicate(
             "INSERT INTO nodes_fts (rowid, content, terms) SELECT seq, content, terms FROM nodes "
             "WHERE seq > ? ORDER BY seq",
             (base_max,),
+        )
+    if any(name == VOCABULARY_INSERT_TRIGGER for _k, name, _s in deferred):
+        # The copies' words are their originals' (renamed organisations are not re-tokenised: only
+        # the counts of an organisation's name differ from a store that ingested the copies).
+        phases.run("vocabulary", conn, "DELETE FROM vocabulary")
+        phases.run(
+            "vocabulary",
+            conn,
+            "INSERT INTO vocabulary (tenant, word, nodes) SELECT n.tenant, w.value, count(*) "
+            "FROM nodes n, json_each(n.words) w GROUP BY n.tenant, w.value",
         )
     conn.execute("COMMIT")
     for kind, name, sql in deferred:

@@ -65,6 +65,14 @@ def test_the_replica_has_the_schema_and_consistent_indexes(stores: tuple[Path, P
         _one(b, "SELECT count(*) FROM node_runs r LEFT JOIN run_refs k USING (run) WHERE k.run IS NULL") == 0
     )
     assert _one(b, "SELECT count(DISTINCT ref) FROM runs") == _one(b, "SELECT count(*) FROM runs")
+    # The vocabulary counts every copy's words once (counted in bulk, its insert trigger back in place).
+    counted = (
+        "SELECT n.tenant, w.value, count(*) FROM nodes n, json_each(n.words) w GROUP BY 1, 2 ORDER BY 1, 2"
+    )
+    assert b.execute("SELECT * FROM vocabulary ORDER BY 1, 2").fetchall() == b.execute(counted).fetchall()
+    assert _one(b, "SELECT nodes FROM vocabulary WHERE word = '' AND tenant = 'ticketing'") > _one(
+        a, "SELECT nodes FROM vocabulary WHERE word = '' AND tenant = 'ticketing'"
+    )
 
 
 COPIED = re.compile(r"\b(acme|globex|initech)-c(\d+)/")

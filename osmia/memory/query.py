@@ -32,17 +32,12 @@ from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.ranking import DEFAULT, RankingConfig
-from osmia.memory.statistics import (
-    Vocabulary,
-    generic_statistic_verdict,
-    phrase,
-    specificity,
-    states_strength,
-)
+from osmia.memory.statistics import generic_statistic_verdict, specificity, states_strength
 from osmia.memory.store import Store
 from osmia.memory.store.query_reads import NodeCache, QueryReads, fts_phrase
 from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
 from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
+from osmia.memory.vocabulary import Vocabulary, sentence_key, vocabulary_words
 
 SAME_TICKET = "same ticket"
 CAPPED = "dropped: already"  # the verdict of a node over its kind's cap (it may still fill room left)
@@ -115,10 +110,6 @@ class Ranker:
         self.config = config
         self._df: dict[str, int] = {}  # full-text document frequency per term (see _searchable)
         self._df_size = 0
-        self._tenant_df: dict[str, dict[str, int]] = {}  # words and phrases, per tenant (see _vocabulary)
-        self._tenant_size: dict[str, int] = {}
-        self._tenant_spread: dict[str, dict[str, int]] = {}  # sentence → repositories stating it
-        self._tenant_size_at = 0
         self._nodes = NodeCache()  # parsed rows, reused while a row reads back unchanged
 
     def candidates(self, reads: QueryReads, req: QueryRequest) -> dict[str, _Signals]:
@@ -352,17 +343,17 @@ class Ranker:
     ) -> Vocabulary:
         """Rarity of every word of the candidate learnings and the spread of each of their sentences.
 
-        Rarity is ``1 − log(1 + df) / log(1 + N)`` with ``df`` the tenant's nodes holding
-        the word and ``N`` the tenant's nodes (at least ``specificity_min_nodes``); spread
-        is how many of the tenant's nodes hold the learning's whole sentence. Both come from
-        the full-text index, cached per tenant until the graph grows or shrinks by 10 %;
-        one query counts at most ``rarity_lookups_per_query`` new words and phrases.
+        Rarity is ``1 − log(1 + df) / log(1 + N)`` with ``df`` the tenant's nodes holding the
+        word and ``N`` the tenant's nodes (at least ``specificity_min_nodes``); spread is in how
+        many of the tenant's repositories a learning states the same sentence. The store keeps
+        both as nodes are written (:mod:`osmia.memory.vocabulary`); one trip reads them for the
+        learnings that can make the section.
         """
         c = self.config
         if c.specificity_floor >= 1.0:
             return Vocabulary()
         # Only learnings that can make the section are worth counting: the strongest few by
-        # relevance × confidence × recency (the rest use whatever the cache already holds).
+        # relevance × confidence × recency (the others' words count as rare: an upper bound).
         learnings = sorted(
             (
                 (
@@ -376,31 +367,15 @@ class Ranker:
         )
         contenders = [n for value, n in learnings if value >= c.min_score][: c.specificity_candidates]
         terms: set[str] = set()
-        phrases: set[str] = set()
+        sentences: set[int] = set()
         for node in contenders:
-            phrases.add(phrase(node.content))
+            sentences.add(sentence_key(node.content))
             if not lesson(node.content).strong:  # a named identifier is specific whatever its words
-                terms.update(query_terms(node.content))
-        if not terms:
+                terms.update(vocabulary_words(node.content))
+        if not contenders:
             return Vocabulary()
-        size = self._graph.node_count
-        if abs(size - self._tenant_size_at) > 0.1 * max(size, 1):
-            self._tenant_df.clear()
-            self._tenant_spread.clear()
-            self._tenant_size.clear()
-            self._tenant_size_at = size
-        if req.tenant not in self._tenant_size:
-            self._tenant_size[req.tenant] = reads.count_nodes(req.tenant)
-        cache = self._tenant_df.setdefault(req.tenant, {})
-        spread = self._tenant_spread.setdefault(req.tenant, {})
-        budget = c.rarity_lookups_per_query
-        new_phrases = sorted(p for p in phrases if p and p not in spread)[:budget]
-        if new_phrases:
-            spread.update(reads.learning_spread(new_phrases, req.tenant))
-        missing = sorted(t for t in terms if t not in cache)[: max(0, budget - len(new_phrases))]
-        if missing:
-            cache.update(reads.term_doc_counts(missing, tenant=req.tenant))
-        return Vocabulary(cache, max(c.specificity_min_nodes, self._tenant_size[req.tenant]), spread)
+        size, counts, spread = reads.vocabulary(req.tenant, sorted(terms), sorted(sentences))
+        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread)
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int, explain: bool = True

@@ -44,9 +44,6 @@ class RankingConfig:
     specificity_floor: float = 0.2
     # Rarity is measured against at least this many nodes: a young tenant cannot tell rare from common.
     specificity_min_nodes: int = 1000
-    # New words whose tenant counts one query may look up (the rest count as rare until a later
-    # query has looked them up): bounds the cost of a cold cache.
-    rarity_lookups_per_query: int = 8
     # Learnings whose words are counted per query: the strongest few before specificity.
     specificity_candidates: int = 12
     # --- corroboration: a learning or an outcome one run reported is an anecdote; a lesson is one

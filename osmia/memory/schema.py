@@ -257,6 +257,47 @@ MIGRATIONS: tuple[str, ...] = (
             AND engine IN (SELECT value FROM json_each(old.failed_engines) WHERE value != old.engine);
     END;
     """,
+    # v9: the tenant's vocabulary kept as nodes are written (osmia/memory/vocabulary.py), so a query
+    # reads a learning's word counts and sentence spread instead of counting them in the full-text
+    # index. ``words`` is the JSON array of a fact's word stems, led by '' (NULL for an attempt,
+    # which quotes its run's learnings: counted, a lesson would look commoner each time it is
+    # reported); triggers keep ``vocabulary`` (tenant, word) → facts holding it, so the word ''
+    # counts the tenant's facts. ``sentence`` is a learning's sentence key, indexed with its
+    # repository (the spread). Existing rows are filled by functions the store registers on its
+    # connection (``osmia_words``, ``osmia_sentence``) before the triggers exist, then counted.
+    """
+    ALTER TABLE nodes ADD COLUMN words TEXT;
+    ALTER TABLE nodes ADD COLUMN sentence INTEGER;
+    CREATE TABLE vocabulary (
+        tenant TEXT NOT NULL, word TEXT NOT NULL, nodes INTEGER NOT NULL, PRIMARY KEY (tenant, word)
+    ) WITHOUT ROWID;
+    UPDATE nodes SET words = CASE WHEN kind != 'attempt' THEN osmia_words(content) END,
+        sentence = CASE WHEN kind = 'learning' THEN osmia_sentence(content) END;
+    INSERT INTO vocabulary (tenant, word, nodes)
+        SELECT n.tenant, w.value, count(*) FROM nodes n, json_each(n.words) w GROUP BY n.tenant, w.value;
+    CREATE INDEX nodes_sentence ON nodes (tenant, sentence, repository) WHERE kind = 'learning';
+    CREATE TRIGGER nodes_vocabulary_insert AFTER INSERT ON nodes WHEN new.words IS NOT NULL BEGIN
+        INSERT INTO vocabulary (tenant, word, nodes)
+            SELECT new.tenant, value, 1 FROM json_each(new.words) WHERE true
+        ON CONFLICT DO UPDATE SET nodes = nodes + 1;
+    END;
+    CREATE TRIGGER nodes_vocabulary_delete AFTER DELETE ON nodes WHEN old.words IS NOT NULL BEGIN
+        UPDATE vocabulary SET nodes = nodes - 1
+        WHERE tenant = old.tenant AND word IN (SELECT value FROM json_each(old.words));
+        DELETE FROM vocabulary
+        WHERE tenant = old.tenant AND nodes <= 0 AND word IN (SELECT value FROM json_each(old.words));
+    END;
+    CREATE TRIGGER nodes_vocabulary_update AFTER UPDATE OF words ON nodes
+    WHEN old.words IS NOT new.words BEGIN
+        UPDATE vocabulary SET nodes = nodes - 1
+        WHERE tenant = old.tenant AND word IN (SELECT value FROM json_each(coalesce(old.words, '[]')));
+        DELETE FROM vocabulary WHERE tenant = old.tenant AND nodes <= 0
+            AND word IN (SELECT value FROM json_each(coalesce(old.words, '[]')));
+        INSERT INTO vocabulary (tenant, word, nodes)
+            SELECT new.tenant, value, 1 FROM json_each(coalesce(new.words, '[]')) WHERE true
+        ON CONFLICT DO UPDATE SET nodes = nodes + 1;
+    END;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -12,7 +12,8 @@ unmistakable identifier (a path, variable, flag, version, code-style name), else
 measured from the tenant's own vocabulary: the rarity of its words (``1 − log(1 + df) / log(1 + N)``
 over the tenant's nodes; the mean of its two rarest words), divided by the square
 root of its *spread*: in how many of the tenant's repositories a learning states
-the same sentence (an FTS5 phrase count; attempts restating it do not count).
+the same sentence (attempts restating it do not count). Both are kept as nodes are
+written (:mod:`osmia.memory.vocabulary`), not counted per query.
 A lesson about one repository has spread 1; "Ran go test ./... before pushing",
 reported in every repository, has the spread of every repository it was said in
 and ranks below every specific learning however often it was repeated.
@@ -20,14 +21,22 @@ and ranks below every specific learning however often it was repeated.
 
 from __future__ import annotations
 
-import functools
 import math
-from dataclasses import dataclass, field
 
 from osmia.memory.lessons import lesson
 from osmia.memory.linear import LinearPattern, linear
-from osmia.memory.text import query_terms
 from osmia.memory.types import Kind, Node, QueryRequest
+from osmia.memory.vocabulary import Vocabulary, phrase, sentence_key, vocabulary_words
+
+__all__ = [
+    "PATTERNS",
+    "Vocabulary",
+    "generic_statistic_verdict",
+    "phrase",
+    "profile_traits",
+    "specificity",
+    "states_strength",
+]
 
 # RE2 (osmia/memory/linear.py), like every pattern run on stored text.
 _PROFILE_PART = linear(r"(strong|weak) at ([^;]+)")
@@ -84,45 +93,8 @@ def states_strength(node: Node, req: QueryRequest) -> bool:
     )
 
 
-_TOKENS = linear(r"[\pL\pN]+")  # letters and digits of any script (RE2's \w is ASCII only)
 # Every compiled pattern of this module (tests check that each is an RE2 one).
-PATTERNS: tuple[LinearPattern, ...] = (_PROFILE_PART, _PROFILE_NAME, _TOKENS)
-MAX_PHRASE_WORDS = 12
-
-
-@dataclass
-class Vocabulary:
-    """What a query knows of the tenant's vocabulary: full-text counts of words and sentences.
-
-    ``counts`` maps a word to the tenant's nodes holding it; ``nodes`` is the tenant's size
-    (at least the configured minimum); ``sentences`` maps a learning's sentence (:func:`phrase`)
-    to the number of the tenant's repositories with a learning stating it.
-    """
-
-    counts: dict[str, int] = field(default_factory=dict)
-    nodes: int = 1
-    sentences: dict[str, int] = field(default_factory=dict)  # sentence → repositories stating it
-
-    def rarity(self, word: str) -> float:
-        """``1 − log(1 + df) / log(1 + N)``; a word not counted yet counts as rare (1)."""
-        count = self.counts.get(word)
-        if count is None:
-            return 1.0
-        return max(0.0, 1.0 - math.log1p(count) / math.log1p(max(1, self.nodes)))
-
-    def spread(self, sentence: str) -> int:
-        """In how many repositories a learning states ``sentence`` (1 when not counted yet)."""
-        return max(1, self.sentences.get(sentence, 1))
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def phrase(content: str) -> str:
-    """The words of ``content`` as the full-text index tokenises them (its first 12), for a phrase count.
-
-    Cached: every query asks it for each candidate learning, and the same learnings come back
-    ticket after ticket (RE2's Python matches cost ~10 µs a token).
-    """
-    return " ".join(_TOKENS.findall(content)[:MAX_PHRASE_WORDS]).lower()
+PATTERNS: tuple[LinearPattern, ...] = (_PROFILE_PART, _PROFILE_NAME)
 
 
 def specificity(content: str, vocabulary: Vocabulary) -> float:
@@ -130,11 +102,11 @@ def specificity(content: str, vocabulary: Vocabulary) -> float:
 
     1 when it names an unmistakable identifier (a path, variable, flag, version, dotted or
     mixed-case name: :class:`osmia.memory.lessons.Lesson`), else the mean rarity of its two
-    rarest words. Words and phrases not counted yet count as rare and unspread (a cold
-    cache errs towards showing).
+    rarest words. A word or sentence the vocabulary holds no count for counts as rare and
+    unspread (errs towards showing).
     """
-    values = sorted((vocabulary.rarity(t) for t in query_terms(content)), reverse=True)[:2]
+    values = sorted((vocabulary.rarity(w) for w in vocabulary_words(content)), reverse=True)[:2]
     if not values:
         return 0.0
     named = 1.0 if lesson(content).strong else sum(values) / len(values)
-    return named / math.sqrt(vocabulary.spread(phrase(content)))
+    return named / math.sqrt(vocabulary.spread(sentence_key(content)))

@@ -31,6 +31,7 @@ __all__ = [
     "redact_secrets",
     "search_terms",
     "similarity",
+    "stem",
     "stems",
     "words",
 ]
@@ -100,6 +101,11 @@ _STEMMER = snowballstemmer.stemmer("english")
 # Snowball in pure Python costs ~20 µs a word and ranking stems every candidate's words on every
 # query; the vocabulary is small and stable, so each word is stemmed once per process.
 _stem = functools.lru_cache(maxsize=1 << 16)(_STEMMER.stemWord)
+
+
+def stem(word: str) -> str:
+    """The English (Snowball) stem of one lower-case word, cached per process."""
+    return str(_stem(word))
 
 
 @functools.lru_cache(maxsize=1 << 13)

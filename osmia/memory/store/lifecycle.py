@@ -28,6 +28,7 @@ from osmia.memory.store.errors import (
     first_line,
 )
 from osmia.memory.store.rows import run_id
+from osmia.memory.vocabulary import sentence_key, words_column
 
 # Work one maintenance pass may do on the full-text index (FTS5 'merge' pages).
 FTS_MERGE_PAGES = 500
@@ -150,6 +151,9 @@ class Lifecycle(StoreBase):
         await self._conn.execute("PRAGMA foreign_keys = ON")
         await self._conn.create_function("osmia_prune_cycle", 4, prune_cycle, deterministic=True)
         await self._conn.create_function("osmia_run_id", 1, run_id, deterministic=True)
+        # The v9 migration fills the vocabulary columns of existing rows with these.
+        await self._conn.create_function("osmia_words", 1, words_column, deterministic=True)
+        await self._conn.create_function("osmia_sentence", 1, sentence_key, deterministic=True)
         await self._conn.execute("PRAGMA synchronous = NORMAL")
         await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         if version < SCHEMA_VERSION:

@@ -8,7 +8,8 @@ from osmia.memory.store.base import StoreBase
 from osmia.memory.store.query_reads import QueryReads
 from osmia.memory.store.rows import _FIXED_NODE_COLUMNS, EPOCH_SQL, NODE_COLUMNS, THRESHOLD_SQL, node_to_row
 from osmia.memory.text import search_terms
-from osmia.memory.types import Edge, Node, Relation
+from osmia.memory.types import Edge, Kind, Node, Relation
+from osmia.memory.vocabulary import sentence_key, words_column
 
 
 class NodeQueries(StoreBase):
@@ -49,7 +50,9 @@ class NodeQueries(StoreBase):
         """Insert or fully update nodes by id (inside the caller's transaction)."""
         if not nodes:
             return
-        cols = [*NODE_COLUMNS.split(", "), "terms"]
+        # Derived from the content: full-text search terms, and the vocabulary's words and sentence
+        # (osmia/memory/vocabulary.py; triggers count the words per tenant).
+        cols = [*NODE_COLUMNS.split(", "), "terms", "words", "sentence"]
         # The confidence given is the effective one now: it is stamped with the current epoch, and
         # the epoch it will fall below the prune threshold at is computed from it (fading.py).
         values = ", ".join("?" * len(cols))
@@ -62,7 +65,17 @@ class NodeQueries(StoreBase):
         await self._conn.executemany(
             f"INSERT INTO nodes ({', '.join(cols)}, epoch, prune_at) VALUES ({values}, {EPOCH_SQL}, {prune}) "
             f"ON CONFLICT (id) DO UPDATE SET {updates}",
-            [(*node_to_row(n), search_terms(n.content), n.confidence, n.decay_rate) for n in nodes],
+            [
+                (
+                    *node_to_row(n),
+                    search_terms(n.content),
+                    None if n.kind is Kind.ATTEMPT else words_column(n.content),
+                    sentence_key(n.content) if n.kind is Kind.LEARNING else None,
+                    n.confidence,
+                    n.decay_rate,
+                )
+                for n in nodes
+            ],
         )
 
     async def insert_edges(self, edges: Sequence[Edge]) -> int:

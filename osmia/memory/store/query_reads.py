@@ -10,9 +10,11 @@ its reads. They only read, so they never change what another connection sees.
 Fewer statements, too: the candidate sets a query starts from (earlier attempts at the ticket,
 the repository's facts, the engine's general facts, patterns of the task type or language, and
 the full-text matches) are one ``UNION ALL`` of the same per-set queries the store ran one by
-one; the one-hop widening reads the neighbours and their rows in one join; the term and phrase
-counts a cold cache misses are one statement however many there are. A node that appears in
-several sets is parsed once, and a row read again unchanged is not parsed again (:class:`NodeCache`).
+one; the one-hop widening reads the neighbours and their rows in one join; the term
+counts a cold cache misses are one statement however many there are, and the vocabulary behind
+a learning's specificity is read from the table the store keeps as nodes are written. A node that
+appears in several sets is parsed once, and a row read again unchanged is not parsed again
+(:class:`NodeCache`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 
 from osmia.memory.store.rows import node_from_row, node_select
 from osmia.memory.types import Node, Relation
+from osmia.memory.vocabulary import NODES_WORD
 
 # Branch tags of the combined candidate statement (its first column).
 ATTEMPTS, REPOSITORY, ENGINE, PATTERNS, TEXT = range(5)
@@ -181,30 +184,39 @@ class QueryReads:
         )
         return [(self.node(r, 1), float(r[0])) for r in rows]
 
-    def term_doc_counts(self, terms: Sequence[str], tenant: str | None = None) -> dict[str, int]:
+    def term_doc_counts(self, terms: Sequence[str]) -> dict[str, int]:
         """How many nodes the full-text index matches for each term (tokenised and stemmed as it
-        indexes), optionally only one tenant's; one statement for all the terms."""
-        if not terms:
-            return {}
-        if tenant is None:
-            one, extra = "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", tuple[str, ...]()
-        else:
-            # CROSS JOIN keeps the full-text index first: otherwise SQLite may walk the tenant's
-            # nodes and evaluate the MATCH once per row (seconds at 10k nodes).
-            one = (
-                "SELECT count(*) FROM nodes_fts CROSS JOIN nodes n ON n.seq = nodes_fts.rowid "
-                "WHERE nodes_fts MATCH ? AND n.tenant = ?"
-            )
-            extra = (tenant,)
-        return self._counts(one, [(fts_phrase(t), *extra) for t in terms], terms)
+        indexes), every tenant's: what a term costs a full-text search. One statement for all."""
+        one = "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?"
+        return self._counts(one, [(fts_phrase(t),) for t in terms], terms)
 
-    def learning_spread(self, sentences: Sequence[str], tenant: str) -> dict[str, int]:
-        """In how many repositories of ``tenant`` a learning states each sentence (a full-text phrase)."""
-        one = (
-            "SELECT count(DISTINCT n.repository) FROM nodes_fts CROSS JOIN nodes n "
-            "ON n.seq = nodes_fts.rowid WHERE nodes_fts MATCH ? AND n.tenant = ? AND n.kind = 'learning'"
-        )
-        return self._counts(one, [(fts_phrase(s), tenant) for s in sentences], sentences)
+    def vocabulary(
+        self, tenant: str, words: Sequence[str], sentences: Sequence[int]
+    ) -> tuple[int, dict[str, int], dict[int, int]]:
+        """The tenant's node count, its nodes holding each word, and its repositories stating each sentence.
+
+        Kept as nodes are written (schema v9, :mod:`osmia.memory.vocabulary`): one statement of a
+        primary-key lookup per word and a ``nodes_sentence`` range per sentence, however large the
+        graph. A word no node holds is absent from the counts. Meant for one query's few
+        candidate learnings (a few hundred words at most; SQLite allows 32766 parameters).
+        """
+        word_marks = ", ".join("?" * (len(words) + 1))
+        sql = f"SELECT 0, word, nodes FROM vocabulary WHERE tenant = ? AND word IN ({word_marks})"
+        params: list[Any] = [tenant, NODES_WORD, *words]
+        if sentences:
+            sql += (
+                " UNION ALL SELECT 1, sentence, count(DISTINCT repository) FROM nodes WHERE tenant = ? "
+                f"AND kind = 'learning' AND sentence IN ({', '.join('?' * len(sentences))}) GROUP BY sentence"
+            )
+            params += [tenant, *sentences]
+        counts: dict[str, int] = {}
+        spread: dict[int, int] = {}
+        for which, key, value in self._rows(sql, params):
+            if which == 0:
+                counts[str(key)] = int(value)
+            else:
+                spread[int(key)] = int(value)
+        return counts.pop(NODES_WORD, 0), counts, spread
 
     def _counts(self, one: str, params: Sequence[tuple[Any, ...]], keys: Sequence[str]) -> dict[str, int]:
         """Run the scalar ``one`` for each parameter tuple as columns of a single statement."""
@@ -248,10 +260,6 @@ class QueryReads:
             [*params, tenant],
         )
         return [(r[0], self.node(r, 1)) for r in rows]
-
-    def count_nodes(self, tenant: str) -> int:
-        """Nodes of one tenant."""
-        return int(self._rows("SELECT count(*) FROM nodes WHERE tenant = ?", (tenant,))[0][0])
 
 
 def _pairs(ids: Sequence[str], relations: Sequence[Relation]) -> tuple[str, list[Any]]:
