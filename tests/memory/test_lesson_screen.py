@@ -1,0 +1,204 @@
+"""The fast paths of matching lessons decide exactly what the slow ones did.
+
+Extraction no longer parses every stored learning of a repository: a screen
+(:mod:`osmia.memory.lesson_screen`) drops the pairs the comparison cannot act on, the words of a
+text come from cached per-token stems, and a pattern whose required character is absent is not
+run. Each is checked against the slower form it replaces: on the labelled pairs, on generated
+text, and on a simulated history ingested both ways (the same graph, column for column).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.lesson_pairs import CLUSTERS, HARD_NEGATIVES
+from benchmarks.workload import World
+from osmia.memory import lesson_screen, lessons, resolve
+from osmia.memory.lesson_screen import could_match, sketch
+from osmia.memory.lessons import Lesson, lesson, same_lesson, supersedes
+from osmia.memory.service import Memory, MemorySettings
+from osmia.taskrun import parse_taskrun
+
+LABELLED = sorted(
+    {text for groups in CLUSTERS.values() for group in groups for text in group}
+    | {text for pair in HARD_NEGATIVES for text in pair}
+)
+
+# Pieces the lesson rules react to: code spans, paths, variables, flags, versions, settings,
+# commands, replacement markers, mixed case, and a few characters outside ASCII.
+PIECES = (
+    "Run", "run", "`make sqlc`", "make", "sqlc", "after", "editing", "queries", "query", "regenerate",
+    "regenerated", "the", "code", "Use", "`uv`", "instead of", "`pip`", "pip", "uv", "now", "no longer",
+    "numpy 1.26", "numpy 2.x", "numpy==2.1", "node 20", "Node 18", "via", ".nvmrc", "TIMEOUT=30",
+    "TIMEOUT=60", "timeout: 90", "--frozen-lockfile", "--no-update", "-race", "pkg/stock/", "src/shard/",
+    "internal/mocks", "cache.go", "pkg/stock/cache.go", "LEDGER_DB_URL", "TestLedgerSettlement",
+    "poetry lock", "poetry.lock", "go test ./...", "./gradlew check", "CacheIT.evicts", "snake_case_name",
+    "mod::tests::name", "orders-web", "globex/orders-web", "depends on", "expiry", "retries", "Retry",
+    "flaky", "Flaky", "replaced by", "bun", "npm run codegen", "codegen", "clients", "generated",
+    "Kubectl", "KUBECTL", "Ma\u212ae", "\u212aubectl apply", "caf\u00e9", "na\u00efve", "\u00c9t\u00e9",
+    "(x)", "'quoted'", "a:b", "x=1", "v2", "@scope/pkg@1.2.3", "foo@bar", ";", ",", ".",
+)  # fmt: skip
+SENTENCES = st.lists(st.sampled_from(PIECES), min_size=1, max_size=12).map(" ".join)
+CHARS = st.text(alphabet="abXYZ01_-./:=@`' \u212a\u00e9", max_size=40)
+
+
+def _acts(mine: Lesson, theirs: Lesson) -> bool:
+    """Whether resolving would do anything with this pair (merge or close the stored one)."""
+    return resolve._related(mine, theirs) and (same_lesson(mine, theirs) or supersedes(mine, theirs))
+
+
+def _parse_ungated(text: str, monkeypatch: pytest.MonkeyPatch) -> Lesson:
+    with monkeypatch.context() as m:
+        m.setattr(lessons, "_may_match", lambda _pattern, _text: True)
+        return lessons.lesson.__wrapped__(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(SENTENCES, CHARS))
+def test_the_words_of_a_text_are_the_stems_of_the_whole(text: str) -> None:
+    assert lessons.lesson_words(text) == lessons._words_of_stems(text)
+
+
+def test_the_words_of_every_labelled_learning_are_the_stems_of_the_whole() -> None:
+    for text in LABELLED:
+        assert lessons.lesson_words(text) == lessons._words_of_stems(text), text
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(SENTENCES, CHARS))
+def test_a_pattern_its_gate_skips_would_have_found_nothing(text: str) -> None:
+    for pattern in lessons.PATTERNS:
+        if not lessons._may_match(pattern, text):
+            assert pattern.search(text) is None, (pattern.pattern, text)
+
+
+def test_the_gates_skip_plain_words_and_not_what_the_patterns_need() -> None:
+    plain = "Check the orders connection pool dashboard before restarting pods"
+    skipped = [p for p in lessons.PATTERNS if not lessons._may_match(p, plain)]
+    assert {id(p) for p in skipped} >= {id(lessons._SPAN), id(lessons._ENV), id(lessons._COMMAND)}
+    assert lessons._may_match(lessons._COMMAND, "then run MAKE sqlc")
+    # Outside ASCII, (?i) folds more than lower-casing does (KELVIN SIGN is a k): never skipped.
+    assert lessons._may_match(lessons._COMMAND, "Ma\u212ae sqlc first")
+    assert lessons._COMMAND.search("Ma\u212ae sqlc first") is not None
+
+
+def test_labelled_learnings_parse_as_without_the_gates(monkeypatch: pytest.MonkeyPatch) -> None:
+    for text in LABELLED:
+        assert lessons.lesson.__wrapped__(text) == _parse_ungated(text, monkeypatch), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(SENTENCES, CHARS))
+def test_generated_text_parses_as_without_the_gates(text: str) -> None:
+    with pytest.MonkeyPatch.context() as m:
+        assert lessons.lesson.__wrapped__(text) == _parse_ungated(text, m)
+
+
+def test_the_screen_passes_every_labelled_pair_the_comparison_acts_on() -> None:
+    acted = dropped = 0
+    for a, b in itertools.permutations(LABELLED, 2):
+        mine = lesson(a)
+        passed = could_match(mine, sketch(b))
+        if _acts(mine, lesson(b)):
+            acted += 1
+            assert passed, (a, b)
+        dropped += not passed
+    pairs = len(LABELLED) * (len(LABELLED) - 1)
+    assert acted > 300  # the set has paraphrases and replacements to act on
+    assert dropped > pairs // 2  # and the screen is worth having: most pairs are never parsed
+
+
+@settings(max_examples=1500, deadline=None)
+@given(SENTENCES, SENTENCES)
+def test_the_screen_passes_every_generated_pair_the_comparison_acts_on(a: str, b: str) -> None:
+    mine = lesson(a)
+    if _acts(mine, lesson(b)):
+        assert could_match(mine, sketch(b))
+
+
+def test_generated_pairs_reach_every_branch_of_the_comparison() -> None:
+    """The generated sentences are not all alike: some pairs merge, some replace, most do nothing."""
+    rnd = random.Random(5)
+    texts = [" ".join(rnd.choices(PIECES, k=rnd.randint(2, 10))) for _ in range(400)]
+    same = replaced = dropped = 0
+    for a, b in zip(texts, texts[1:] + texts[:1], strict=True):
+        mine, theirs = lesson(a), lesson(b)
+        if resolve._related(mine, theirs):
+            same += same_lesson(mine, theirs)
+            replaced += not same_lesson(mine, theirs) and supersedes(mine, theirs)
+        dropped += not could_match(mine, sketch(b))
+    assert same > 5 and replaced > 5 and dropped > 100
+
+
+# --- a simulated history ingested with and without the fast paths ------------------------------
+
+
+def _history(seed: int, runs: int) -> Iterator[tuple[dict[str, Any], float]]:
+    return World(seed).runs(runs)
+
+
+async def _ingest(path: Path, seed: int, runs: int) -> dict[str, Any]:
+    history = list(_history(seed, runs))
+    memory = await Memory.open(
+        MemorySettings(store_path=path), clock=lambda: history[-1][1], update_gauges=False
+    )
+    try:
+        for doc, at in history:
+            await memory.ingest(parse_taskrun(doc), finished_at=at)
+        return await memory.export()
+    finally:
+        await memory.close()
+
+
+def _clear_caches() -> None:
+    for cached in (
+        lessons.lesson,
+        lessons._token_words,
+        lessons.identifier_part_stems,
+        lessons._says_replaces,
+    ):
+        cached.cache_clear()
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_history_builds_the_same_graph_with_and_without_the_fast_paths(
+    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every learning of the simulated history (paraphrases, remarks about the same folder, noise)
+    resolves as before: nodes (every column), edges and runs are equal."""
+    _clear_caches()
+    fast = asyncio.run(_ingest(tmp_path / "fast.db", seed, 600))
+    _clear_caches()
+    with monkeypatch.context() as m:
+        m.setattr(resolve, "could_match", lambda _mine, _other: True)
+        m.setattr(lessons, "_may_match", lambda _pattern, _text: True)
+        m.setattr(lessons, "lesson_words", lessons._words_of_stems)
+        slow = asyncio.run(_ingest(tmp_path / "slow.db", seed, 600))
+    _clear_caches()
+    assert fast == slow  # nodes (every column), edges, runs, provenance, meta
+    learnings = [n for n in fast["nodes"] if n["kind"] == "learning"]
+    assert len(learnings) > 50 and any(n["occurrences"] > 1 for n in learnings)
+
+
+def test_the_thresholds_the_screen_relies_on_keep_their_order() -> None:
+    """The screen cuts at ``SAME_WITH_IDENTIFIER`` for pairs with a shared identifier and at
+    ``SAME_WITHOUT_IDENTIFIER`` for the rest: each must stay the lowest of its family (and a
+    replacement's similarity floor, 0.2 in ``_replaces``, above the first)."""
+    with_identifier = (
+        lessons.SAME_WITH_IDENTIFIER,
+        lessons.SAME_WITH_EXTRA_IDENTIFIER,
+        lessons.SAME_DESPITE_OTHER_STRONG,
+        lessons.SAME_DESPITE_OTHER_IDENTIFIERS,
+    )
+    assert min(with_identifier) == lesson_screen.SAME_WITH_IDENTIFIER
+    assert lesson_screen.SAME_WITHOUT_IDENTIFIER <= lessons.SAME_ONE_SIDED
+    assert lesson_screen.SAME_WITH_IDENTIFIER <= 0.2
