@@ -166,14 +166,8 @@ def _atoms(text: str, versions: tuple[tuple[str, str], ...]) -> tuple[set[str], 
             if token and token not in _COMMON_HEADS and token not in STOPWORDS and len(token) > 1:
                 add(token, raw)
         rest = rest.replace(f"`{span}`", " ")
-    for pattern in (_PATH, _ENV, _FLAG, _CODE_WORD):
-        if not _may_match(pattern, rest):
-            continue
-        for m in pattern.finditer(rest):
-            raw = (m.group(1) or m.group(2) or "").rstrip(".,;:")
-            token = raw.lower()
-            if len(token) > 2 and token not in _COMMON_HEADS and not token.replace(".", "").isdigit():
-                add(token, raw)
+    for token, raw in _run_atoms(rest):
+        add(token, raw)
     for m in _COMMAND.finditer(rest) if _may_match(_COMMAND, rest) else ():
         raw = m.group(1) or ""
         token = raw.lower()
@@ -182,6 +176,37 @@ def _atoms(text: str, versions: tuple[tuple[str, str], ...]) -> tuple[set[str], 
     for tool, version in versions:
         add(f"{tool}@{version}", "@")
     return found, strong
+
+
+_RUN_PATTERNS = (_PATH, _ENV, _FLAG, _CODE_WORD)
+
+
+def _pattern_atoms(text: str) -> tuple[tuple[str, str], ...]:
+    """(atom, as written) for each match of the path, variable, flag and code-word patterns."""
+    out = []
+    for pattern in _RUN_PATTERNS:
+        if not _may_match(pattern, text):
+            continue
+        for m in pattern.finditer(text):
+            raw = (m.group(1) or m.group(2) or "").rstrip(".,;:")
+            token = raw.lower()
+            if len(token) > 2 and token not in _COMMON_HEADS and not token.replace(".", "").isdigit():
+                out.append((token, raw))
+    return tuple(out)
+
+
+# No match of those four patterns holds whitespace (a flag or dotfile may take the character
+# before it, which is whitespace or nothing at a run's start, alike to their ``^``/``[^\w-]``), so
+# in ASCII text their matches are those of the whitespace-separated runs taken one by one, and the
+# runs of a store's learnings recur: each is matched once per process.
+_cached_pattern_atoms = functools.lru_cache(maxsize=1 << 15)(_pattern_atoms)
+
+
+def _run_atoms(text: str) -> tuple[tuple[str, str], ...]:
+    """:func:`_pattern_atoms` of ``text``, from cached runs when ``text`` is ASCII."""
+    if not text.isascii():
+        return _pattern_atoms(text)
+    return tuple(atom for run in text.split() for atom in _cached_pattern_atoms(run))
 
 
 def _versions(text: str) -> tuple[tuple[str, str], ...]:
@@ -312,16 +337,9 @@ def identifier_part_stems(ident: str) -> tuple[frozenset[str], ...]:
     return tuple(stems(p) for p in _NON_ALNUM.split(ident) if len(p) > 2 and not p.isdigit())
 
 
-def _identifier_split(a: Lesson, b: Lesson) -> tuple[int, int, int]:
-    """(shared, only in a, only in b) counts of identifiers (``strong_only``: unshared strong ones only)."""
-    shared = sum(1 for i in a.identifiers if _found_in(i, b))
-    only_a = sum(1 for i in a.identifiers if not _found_in(i, b))
-    only_b = sum(1 for i in b.identifiers if not _found_in(i, a))
-    return shared, only_a, only_b
-
-
-def _strong_only(a: Lesson, b: Lesson) -> tuple[int, int]:
-    return sum(1 for i in a.strong if not _found_in(i, b)), sum(1 for i in b.strong if not _found_in(i, a))
+def _found_flags(a: Lesson, b: Lesson) -> dict[str, bool]:
+    """For each identifier of ``a``, whether it is found in ``b`` (:func:`_found_in`), worked out once."""
+    return {i: _found_in(i, b) for i in a.identifiers}
 
 
 def similarity(a: Lesson, b: Lesson) -> float:
@@ -349,12 +367,19 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
     """True when ``a`` and ``b`` state one lesson (so the newer reinforces the older)."""
     if a.text == b.text:
         return True
-    if _newer_version(a, b) or _other_value(a, b) or _replaces(a, b) or _replaces(b, a):
+    if _newer_version(a, b) or _other_value(a, b):
+        return False
+    # Which identifiers each side finds in the other, once: every rule below counts from these.
+    a_in_b, b_in_a = _found_flags(a, b), _found_flags(b, a)
+    if _replaces(a, b, a_in_b) or _replaces(b, a, b_in_a):
         return False
     sim = similarity(a, b)
-    shared, only_a, only_b = _identifier_split(a, b)
+    shared = sum(a_in_b.values())
+    only_a, only_b = len(a_in_b) - shared, len(b_in_a) - sum(b_in_a.values())
     if shared:
-        strong_a, strong_b = _strong_only(a, b)
+        # Unshared strong identifiers on each side (every strong identifier is an identifier).
+        strong_a = sum(1 for i in a.strong if not a_in_b[i])
+        strong_b = sum(1 for i in b.strong if not b_in_a[i])
         if strong_a and strong_b:
             return sim >= SAME_DESPITE_OTHER_STRONG
         if only_a and only_b:
@@ -365,7 +390,7 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
         # the two share are paths, the statement is in the other words. Two remarks about one
         # folder ("X caching in pkg/stock/ depends on ...", "Y handling in pkg/stock/ depends on
         # ...") name the same place and say different things.
-        if all("/" in i for i in a.identifiers if _found_in(i, b)):
+        if all("/" in i for i, found in a_in_b.items() if found):
             return _rest_similarity(a, b) >= SAME_BEYOND_IDENTIFIERS
         return True
     if a.identifiers and b.identifiers:
@@ -388,12 +413,16 @@ def _rest_similarity(a: Lesson, b: Lesson) -> float:
     return (_overlap(rest_a, rest_b) + _jaccard(rest_a, rest_b)) / 2
 
 
-def _replaces(new: Lesson, old: Lesson) -> bool:
-    """``new`` says it replaces something ``old`` named ("`uv` instead of `pip`", "replaced by bun")."""
+def _replaces(new: Lesson, old: Lesson, new_in_old: dict[str, bool] | None = None) -> bool:
+    """``new`` says it replaces something ``old`` named ("`uv` instead of `pip`", "replaced by bun").
+
+    ``new_in_old``: :func:`_found_flags` of the pair, when the caller has them already.
+    """
     if not _says_replaces(new.text):
         return False
-    shared, only_new, _only_old = _identifier_split(new, old)
-    return shared > 0 and only_new > 0 and similarity(new, old) >= 0.2
+    flags = _found_flags(new, old) if new_in_old is None else new_in_old
+    shared = sum(flags.values())
+    return shared > 0 and len(flags) - shared > 0 and similarity(new, old) >= 0.2
 
 
 @functools.lru_cache(maxsize=1 << 14)
