@@ -315,7 +315,7 @@ def _other_value(a: Lesson, b: Lesson) -> bool:
     return any(name in theirs and theirs[name] != value for name, value in a.settings)
 
 
-def _found_in(ident: str, other: Lesson) -> bool:
+def found_in(ident: str, other: Lesson) -> bool:
     """An identifier of one lesson appears in the other: as (part of) an identifier, or in its words."""
     for mine in other.identifiers:
         if ident == mine:
@@ -338,8 +338,8 @@ def identifier_part_stems(ident: str) -> tuple[frozenset[str], ...]:
 
 
 def _found_flags(a: Lesson, b: Lesson) -> dict[str, bool]:
-    """For each identifier of ``a``, whether it is found in ``b`` (:func:`_found_in`), worked out once."""
-    return {i: _found_in(i, b) for i in a.identifiers}
+    """For each identifier of ``a``, whether it is found in ``b`` (:func:`found_in`), worked out once."""
+    return {i: found_in(i, b) for i in a.identifiers}
 
 
 def similarity(a: Lesson, b: Lesson) -> float:

@@ -16,9 +16,10 @@ repository already holds:
   may not be a test at all) is kept only when it names a known flaky or failing test.
 
 Reads one indexed range per repository (``nodes_lessons``), only the three columns
-it compares (kind, key, content); runs inside the caller's transaction. A stored
-learning is parsed only when a cheap screen says the comparison could act on it
-(:mod:`osmia.memory.lesson_screen`).
+it compares (kind, key, content); runs inside the caller's transaction. A pair of
+learnings is compared in full only when a cheap necessary condition says the
+comparison could act on it (:func:`may_act`): most learnings of a repository share
+its name and little else.
 """
 
 from __future__ import annotations
@@ -27,8 +28,16 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from osmia.memory import test_ids
-from osmia.memory.lesson_screen import could_match, sketch
-from osmia.memory.lessons import Lesson, lesson, same_lesson, similarity, supersedes
+from osmia.memory.lessons import (
+    SAME_WITH_IDENTIFIER,
+    SAME_WITHOUT_IDENTIFIER,
+    Lesson,
+    found_in,
+    lesson,
+    same_lesson,
+    similarity,
+    supersedes,
+)
 from osmia.memory.store import Store
 from osmia.memory.types import Kind, Observation
 
@@ -128,10 +137,10 @@ def resolve_lesson(
     best: tuple[float, str, Known] | None = None
     replaced: list[str] = []
     for node in nodes:
-        if node.kind is not Kind.LEARNING or not could_match(mine, sketch(node.content)):
-            continue  # (a pair the screen drops could not be merged or closed: no need to parse it)
+        if node.kind is not Kind.LEARNING:
+            continue
         theirs = lesson(node.content)
-        if not _related(mine, theirs):
+        if not _related(mine, theirs) or not may_act(mine, theirs):
             continue
         if same_lesson(mine, theirs):
             sim = similarity(mine, theirs)
@@ -150,3 +159,30 @@ def resolve_lesson(
 def _related(a: Lesson, b: Lesson) -> bool:
     """A cheap pre-check: two lessons with nothing in common are not compared further."""
     return len(a.words & b.words) >= 2 or bool(a.identifiers & b.identifiers)
+
+
+def may_act(mine: Lesson, theirs: Lesson) -> bool:
+    """False only when ``mine`` can neither restate ``theirs`` nor replace it: skip the full comparison.
+
+    A necessary condition read off the rules, not a heuristic (the pairs it passes are compared
+    in full, so every decision is the one :func:`same_lesson` and :func:`supersedes` make):
+
+    * ``same_lesson`` holds for equal texts, with a shared identifier at a word similarity of at
+      least ``SAME_WITH_IDENTIFIER`` (the lowest threshold of that branch), or without one at
+      ``SAME_WITHOUT_IDENTIFIER`` or more (the lowest of the other branch);
+    * ``supersedes`` needs another version of a tool both name, another value of a setting both
+      name, or an "instead of" with a shared identifier at a similarity of 0.2.
+
+    Cheaper than the comparison: one similarity, and identifiers looked up one way until one is
+    found, where the comparison looks up every identifier both ways and runs the other rules.
+    """
+    if mine.text == theirs.text:
+        return True
+    sim = similarity(mine, theirs)
+    if sim >= SAME_WITHOUT_IDENTIFIER:
+        return True
+    if {tool for tool, _ in mine.versions} & {tool for tool, _ in theirs.versions}:
+        return True
+    if {name for name, _ in mine.settings} & {name for name, _ in theirs.settings}:
+        return True
+    return sim >= SAME_WITH_IDENTIFIER and any(found_in(i, theirs) for i in mine.identifiers)
