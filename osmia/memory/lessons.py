@@ -110,17 +110,17 @@ PATTERNS += (_STRONG_MARK,)
 
 
 # What each pattern cannot match without: a learning is mostly plain words, and a pattern skipped
-# by a substring test costs nothing (an RE2 pass from Python costs microseconds, matches or not).
-# Each entry is a tuple of strings, one of which must occur in the text; _COMMAND's (``(?i)``) are
-# tested on the lower-cased text, and only for ASCII text, where lower-casing is what ``(?i)`` folds.
-_DIGITS = tuple("0123456789")
-_NEEDS: dict[int, tuple[str, ...]] = {
-    id(_SPAN): ("`",),
-    id(_PATH): ("/", "."),
-    id(_ENV): ("_",),
-    id(_FLAG): ("-",),
-    id(_VERSION): _DIGITS,
-    id(_SETTING): ("=", ":"),
+# by a character test costs nothing (an RE2 pass from Python costs microseconds, matches or not).
+# Each entry is the set of characters one of which must occur in the text. _COMMAND needs one of
+# its command words, tested on the lower-cased text, and only for ASCII text, where lower-casing is
+# all that ``(?i)`` folds (outside ASCII it also folds, for instance, KELVIN SIGN to k).
+_NEEDS: dict[int, frozenset[str]] = {
+    id(_SPAN): frozenset("`"),
+    id(_PATH): frozenset("/."),
+    id(_ENV): frozenset("_"),
+    id(_FLAG): frozenset("-"),
+    id(_VERSION): frozenset("0123456789"),
+    id(_SETTING): frozenset("=:"),
 }
 _COMMAND_HEADS = (
     "make", "cargo", "npm", "yarn", "npx", "gradle", "mvn", "poetry", "uv", "terraform", "helm", "kubectl",
@@ -131,12 +131,9 @@ _COMMAND_HEADS = (
 def _may_match(pattern: LinearPattern, text: str) -> bool:
     """False when ``pattern`` cannot match ``text`` (a character or word it needs is absent)."""
     if pattern is _COMMAND:
-        if not text.isascii():
-            return True
-        lower = text.lower()
-        return any(head in lower for head in _COMMAND_HEADS)
+        return not text.isascii() or any(map(text.lower().__contains__, _COMMAND_HEADS))
     needs = _NEEDS.get(id(pattern))
-    return needs is None or any(n in text for n in needs)
+    return needs is None or not needs.isdisjoint(text)
 
 
 @functools.lru_cache(maxsize=1 << 14)

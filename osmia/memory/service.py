@@ -27,7 +27,7 @@ from osmia.memory import provenance, unlearn
 from osmia.memory.browse import GraphBrowser, to_networkx
 from osmia.memory.extractor import observe, summarize
 from osmia.memory.graph import KnowledgeGraph
-from osmia.memory.merge import merge
+from osmia.memory.merge import MergeResult, merge
 from osmia.memory.patterns import recompute
 from osmia.memory.portable import (
     EXPORT_FORMAT,
@@ -50,6 +50,7 @@ from osmia.memory.store import (
     StoreError,
     explain_sqlite_error,
 )
+from osmia.memory.store.one_trip import in_one_trip
 from osmia.memory.text import fts_query
 from osmia.memory.types import (
     Candidate,
@@ -59,7 +60,9 @@ from osmia.memory.types import (
     MemoryContext,
     Node,
     NodeType,
+    Observation,
     QueryRequest,
+    RunSummary,
 )
 from osmia.taskrun import TaskRun
 
@@ -267,22 +270,16 @@ class Memory:
     async def _ingest(self, run: TaskRun, finished_at: float | None) -> IngestResult:
         now = finished_at if finished_at is not None else observed_at(run, self._clock())
         summary = summarize(run, now)
-        async with self._store.transaction():
-            # Checked inside the write transaction: another process (the CLI) may ingest the same run.
-            recorded = await self._store.run_counts(run.run_key)
-            if recorded is not None:
-                return IngestResult(run.run_key, "duplicate", *recorded, reason="already extracted")
-            if await unlearn.is_forgotten(self._store, run.run_key):
-                return IngestResult(run.run_key, "skipped", reason="forgotten (osmia memory forget --run)")
-            # The run is recorded first: its statistics (kept by triggers) feed the patterns.
-            # Facts and recomputed patterns are then merged together, in one read and one write.
-            await self._store.insert_run(summary, 0, 0)
-            patterns = await recompute(self._store, summary, self._settings.min_pattern_samples)
-            merged = await merge(self._store, run.tenant, [*observe(run), *patterns], run.ref, now)
-            new_edges = await self._store.insert_edges(merged.edges)
-            await provenance.record(self._store, run.run_key, run.ref, merged.events, now)
-            written = merged.nodes
-            await self._store.set_run_counts(run.run_key, len(written), new_edges)
+        observations = observe(run)
+        # The whole transaction runs on the connection's thread in one trip (store/one_trip.py):
+        # its dozen statements cost one hand-over between threads instead of one each.
+        outcome = await in_one_trip(
+            self._store, lambda store: self._extract(store, run, summary, observations, now)
+        )
+        if isinstance(outcome, IngestResult):
+            return outcome
+        merged, new_edges = outcome
+        written = merged.nodes
         self._graph.nodes_added(len(merged.created))
         for node in written.values():
             metrics.CONFIDENCE.observe(node.confidence)
@@ -291,6 +288,27 @@ class Memory:
                 metrics.NODES.labels(type=written[node_id].type.value).inc()
         self._wrote = True
         return IngestResult(run.run_key, "done", nodes=len(written), edges=new_edges)
+
+    async def _extract(
+        self, store: Store, run: TaskRun, summary: RunSummary, observations: list[Observation], now: float
+    ) -> IngestResult | tuple[MergeResult, int]:
+        """One extraction's transaction: what it merged and the edges it added, or why it did nothing."""
+        async with store.transaction():
+            # Checked inside the write transaction: another process (the CLI) may ingest the same run.
+            recorded = await store.run_counts(run.run_key)
+            if recorded is not None:
+                return IngestResult(run.run_key, "duplicate", *recorded, reason="already extracted")
+            if await unlearn.is_forgotten(store, run.run_key):
+                return IngestResult(run.run_key, "skipped", reason="forgotten (osmia memory forget --run)")
+            # The run is recorded first: its statistics (kept by triggers) feed the patterns.
+            # Facts and recomputed patterns are then merged together, in one read and one write.
+            await store.insert_run(summary, 0, 0)
+            patterns = await recompute(store, summary, self._settings.min_pattern_samples)
+            merged = await merge(store, run.tenant, [*observations, *patterns], run.ref, now)
+            new_edges = await store.insert_edges(merged.edges)
+            await provenance.record(store, run.run_key, run.ref, merged.events, now)
+            await store.set_run_counts(run.run_key, len(merged.nodes), new_edges)
+        return merged, new_edges
 
     # --- query ------------------------------------------------------------------
 

@@ -234,7 +234,10 @@ class Lifecycle(StoreBase):
             await self._conn.execute(
                 "INSERT INTO nodes_fts (nodes_fts, rank) VALUES ('merge', ?)", (FTS_MERGE_PAGES,)
             )
-        await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        # Fetched, so the statement is finished: a checkpoint left pending (its cursor is held until
+        # aiosqlite's next call returns) makes a COMMIT that follows at once fail, "SQL statements
+        # in progress", as an extraction run in one trip would (store/one_trip.py).
+        await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
         """Checkpoint (unless read-only) and close; safe to call twice."""
