@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from benchmarks.lesson_pairs import CLUSTERS, HARD_NEGATIVES
 from benchmarks.workload import World
-from osmia.memory import lessons, resolve
+from osmia.memory import lesson_parse, lessons, resolve
 from osmia.memory.lessons import Lesson, lesson, same_lesson, supersedes
 from osmia.memory.resolve import may_act
 from osmia.memory.service import Memory, MemorySettings
@@ -61,55 +61,56 @@ def _acts(mine: Lesson, theirs: Lesson) -> bool:
 
 def _parse_ungated(text: str, monkeypatch: pytest.MonkeyPatch) -> Lesson:
     with monkeypatch.context() as m:
-        m.setattr(lessons, "_may_match", lambda _pattern, _text: True)
-        return lessons.lesson.__wrapped__(text)
+        m.setattr(lesson_parse, "_may_match", lambda _pattern, _text: True)
+        return lesson_parse.lesson.__wrapped__(text)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(SENTENCES, CHARS))
 def test_the_words_of_a_text_are_the_stems_of_the_whole(text: str) -> None:
-    assert lessons.lesson_words(text) == lessons._words_of_stems(text)
+    assert lesson_parse.lesson_words(text) == lesson_parse._words_of_stems(text)
 
 
 def test_the_words_of_every_labelled_learning_are_the_stems_of_the_whole() -> None:
     for text in LABELLED:
-        assert lessons.lesson_words(text) == lessons._words_of_stems(text), text
+        assert lesson_parse.lesson_words(text) == lesson_parse._words_of_stems(text), text
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(SENTENCES, CHARS))
 def test_a_pattern_its_gate_skips_would_have_found_nothing(text: str) -> None:
-    for pattern in lessons.PATTERNS:
-        if not lessons._may_match(pattern, text):
+    for pattern in lesson_parse.PATTERNS:
+        if not lesson_parse._may_match(pattern, text):
             assert pattern.search(text) is None, (pattern.pattern, text)
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(SENTENCES, CHARS, st.text(max_size=40)))
 def test_the_atoms_of_a_text_are_those_of_its_runs(text: str) -> None:
-    assert set(lessons._run_atoms(text)) == set(lessons._pattern_atoms(text))
+    assert set(lesson_parse._run_atoms(text)) == set(lesson_parse._pattern_atoms(text))
 
 
 def test_the_gates_skip_plain_words_and_not_what_the_patterns_need() -> None:
     plain = "Check the orders connection pool dashboard before restarting pods"
-    skipped = [p for p in lessons.PATTERNS if not lessons._may_match(p, plain)]
-    assert {id(p) for p in skipped} >= {id(lessons._SPAN), id(lessons._ENV), id(lessons._COMMAND)}
-    assert lessons._may_match(lessons._COMMAND, "then run MAKE sqlc")
+    skipped = [p for p in lesson_parse.PATTERNS if not lesson_parse._may_match(p, plain)]
+    expected = (lesson_parse._SPAN, lesson_parse._ENV, lesson_parse._COMMAND)
+    assert {id(p) for p in skipped} >= {id(p) for p in expected}
+    assert lesson_parse._may_match(lesson_parse._COMMAND, "then run MAKE sqlc")
     # Outside ASCII, (?i) folds more than lower-casing does (KELVIN SIGN is a k): never skipped.
-    assert lessons._may_match(lessons._COMMAND, "Ma\u212ae sqlc first")
-    assert lessons._COMMAND.search("Ma\u212ae sqlc first") is not None
+    assert lesson_parse._may_match(lesson_parse._COMMAND, "Ma\u212ae sqlc first")
+    assert lesson_parse._COMMAND.search("Ma\u212ae sqlc first") is not None
 
 
 def test_labelled_learnings_parse_as_without_the_gates(monkeypatch: pytest.MonkeyPatch) -> None:
     for text in LABELLED:
-        assert lessons.lesson.__wrapped__(text) == _parse_ungated(text, monkeypatch), text
+        assert lesson_parse.lesson.__wrapped__(text) == _parse_ungated(text, monkeypatch), text
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(SENTENCES, CHARS))
 def test_generated_text_parses_as_without_the_gates(text: str) -> None:
     with pytest.MonkeyPatch.context() as m:
-        assert lessons.lesson.__wrapped__(text) == _parse_ungated(text, m)
+        assert lesson_parse.lesson.__wrapped__(text) == _parse_ungated(text, m)
 
 
 def test_may_act_holds_for_every_labelled_pair_the_comparison_acts_on() -> None:
@@ -231,8 +232,10 @@ async def _ingest(path: Path, seed: int, runs: int) -> dict[str, Any]:
 
 def _clear_caches() -> None:
     for cached in (
-        lessons.lesson,
-        lessons._token_words,
+        lesson_parse.lesson,
+        lesson_parse._token_words,
+        lesson_parse._cached_pattern_atoms,
+        lesson_parse._marked_strong,
         lessons.identifier_part_stems,
         lessons._says_replaces,
     ):
@@ -250,9 +253,9 @@ def test_a_history_builds_the_same_graph_with_and_without_the_fast_paths(
     _clear_caches()
     with monkeypatch.context() as m:
         m.setattr(resolve, "may_act", lambda _mine, _theirs: True)
-        m.setattr(lessons, "_may_match", lambda _pattern, _text: True)
-        m.setattr(lessons, "lesson_words", lessons._words_of_stems)
-        m.setattr(lessons, "_run_atoms", lessons._pattern_atoms)
+        m.setattr(lesson_parse, "_may_match", lambda _pattern, _text: True)
+        m.setattr(lesson_parse, "lesson_words", lesson_parse._words_of_stems)
+        m.setattr(lesson_parse, "_run_atoms", lesson_parse._pattern_atoms)
         slow = asyncio.run(_ingest(tmp_path / "slow.db", seed, 600))
     _clear_caches()
     assert fast == slow  # nodes (every column), edges, runs, provenance, meta

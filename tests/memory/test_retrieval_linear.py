@@ -10,10 +10,10 @@ import re2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from osmia.memory import lessons, resolve, statistics, test_ids
+from osmia.memory import lesson_parse, lessons, resolve, statistics, test_ids
 from osmia.memory.linear import LinearPattern
 
-MODULES = (lessons, test_ids, statistics, resolve)
+MODULES = (lessons, lesson_parse, test_ids, statistics, resolve)
 
 
 def _compiled(module: types.ModuleType) -> list[object]:
@@ -28,7 +28,7 @@ def test_every_retrieval_pattern_is_an_re2_object() -> None:
         for p in found:
             assert isinstance(p, LinearPattern)
             assert isinstance(p._compiled, re2._Regexp), (module.__name__, p.pattern)
-    for module in (lessons, test_ids, statistics):
+    for module in (lessons, lesson_parse, test_ids, statistics):
         listed = module.PATTERNS
         assert {id(p) for p in listed} == {id(p) for p in _compiled(module)}, module.__name__
         assert all(isinstance(p._compiled, re2._Regexp) for p in listed)
@@ -52,9 +52,10 @@ ASCII_TEXT = st.text(alphabet="ab-_./ =@^~v0129.;!?\nXZ`", max_size=60)
 @settings(max_examples=300, deadline=None)
 @given(ASCII_TEXT)
 def test_flag_code_word_and_version_rewrites_agree_with_the_lookaround_patterns(text: str) -> None:
-    assert [m.group(1) for m in lessons._FLAG.finditer(text)] == OLD_FLAG.findall(text)
-    assert [m.group(1) or m.group(2) for m in lessons._CODE_WORD.finditer(text)] == OLD_DOTFILE.findall(text)
-    assert [(m.group(1), m.group(2)) for m in lessons._VERSION.finditer(text)] == OLD_VERSION.findall(text)
+    flag, code_word, version = lesson_parse._FLAG, lesson_parse._CODE_WORD, lesson_parse._VERSION
+    assert [m.group(1) for m in flag.finditer(text)] == OLD_FLAG.findall(text)
+    assert [m.group(1) or m.group(2) for m in code_word.finditer(text)] == OLD_DOTFILE.findall(text)
+    assert [(m.group(1), m.group(2)) for m in version.finditer(text)] == OLD_VERSION.findall(text)
 
 
 @settings(max_examples=300, deadline=None)

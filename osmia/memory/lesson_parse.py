@@ -1,0 +1,269 @@
+"""How a learning is read: the identifiers, words, versions and settings the lesson matcher compares.
+
+:func:`lesson` turns a learning's text into a :class:`Lesson`
+(:mod:`osmia.memory.lessons` decides when two of them state one lesson). A lesson's
+**identifiers** are code spans, commands, paths, environment variables, flags,
+versions, dotted and snake/camel-case names; its **words** are the English stems of
+its content words.
+
+Extraction parses every stored learning of a repository it compares a new one with, so
+parsing is kept cheap without changing its result: a pattern whose required character
+is absent is not run (:func:`_may_match`), and the words and the path, variable, flag and
+code-word atoms of ASCII text come from cached per-run results (a store's learnings
+are made of a small vocabulary of runs). Tests check each fast path against the whole-text
+form it stands for (``tests/memory/test_lesson_fast_paths.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+
+from osmia.memory.linear import LinearPattern, linear
+from osmia.memory.text import STOPWORDS, TEMPLATE_WORDS, stems
+
+# Words that carry no lesson on their own: with nothing else, a learning is not worth storing.
+_GENERIC_TEXT = (
+    "test tests tested testing pass passes passed passing green good looks look looked fine ok okay "
+    "done works worked work working lgtm ran run running all everything nothing code build builds built "
+    "ci fixed fix fixes issue ticket pr merged pushed push pushing committed commit verified verify checked "
+    "check again locally suite now still really well great correct correctly went smoothly smooth "
+    "successful successfully complete completed finished finish straightforward simple easy change changes "
+    "changed updated update before after it this that things thing stuff as expected problem problems "
+    "no none worked first try all green nice clean cleanly"
+)
+GENERIC_WORDS = frozenset(_GENERIC_TEXT.split())
+# Command heads shared by many lessons: an identifier made only of these is not distinctive.
+_COMMON_HEADS_TEXT = (
+    "make run go npm npx yarn pnpm cargo python python3 pip poetry uv git test tests build install "
+    "docker kubectl helm mvn gradle gradlew ./gradlew bash sh sudo node java rustc pytest tox nox"
+)
+_COMMON_HEADS = frozenset(_COMMON_HEADS_TEXT.split())
+_RUNTIMES_TEXT = (
+    "node nodejs python go golang java jdk ruby rust rustc php dotnet kotlin scala elixir erlang deno bun "
+    "terraform helm kubernetes k8s postgres postgresql mysql redis"
+)
+RUNTIMES = frozenset(_RUNTIMES_TEXT.split())
+
+# RE2 (osmia/memory/linear.py): learnings are text a run wrote, so every pattern runs in linear
+# time. RE2 has no look-around: a "not preceded by" becomes a consumed boundary before the token
+# (group 1), a "not followed by" a consumed boundary after it.
+_SPAN = linear(r"`([^`]{1,200})`")
+_PATH = linear(r"((?:\.{0,2}/)?(?:[\w.-]+/)+[\w.*-]*|\b[\w-]+\.(?:[a-z]{1,5})\b)")
+_ENV = linear(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b")
+_FLAG = linear(r"(?:^|[^\w-])(--?[a-zA-Z][\w-]*)")
+_CODE_WORD = linear(
+    r"\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[a-z0-9]+(?:_[a-z0-9]+)+|\w+(?:::\w+)+|[a-z]{3,}(?:-[a-z0-9]{3,})+)\b"
+    r"|(?:^|[^\w/])(\.[a-z][\w.-]+)"  # dotfiles: .nvmrc, .sqlx (group 2)
+)
+# A tool's subcommand is an identifier even without a code span: "make links", "terraform fmt".
+_COMMAND = linear(
+    r"(?i)\b(?:make|cargo(?:\s+\+\w+)?|npm\s+run|pnpm|yarn|npx|\./gradlew|gradlew|gradle|mvn|poetry|uv|"
+    r"terraform|helm|kubectl|tflint|alembic|mockery|vale|pre-commit)\s+([a-z][\w:-]+)"
+)
+_VERSION = linear(
+    r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v))?\s*(?:@|==|>=|<=|~=|<|>|\^|~|\s|v)\s*"
+    r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?:[^\w.]|$)"
+)
+_SETTING = linear(r"\b([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*[=:]\s*([\w./:@-]+)")
+_WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
+# Every compiled pattern of this module (tests check that each is an RE2 one).
+PATTERNS: tuple[LinearPattern, ...] = (
+    _SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _WORD,
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What the matcher compares: identifiers, stems, versions and settings of one learning."""
+
+    text: str
+    identifiers: frozenset[str]  # identifier atoms, lower-case
+    # The unmistakable ones (a path, flag, variable, version, dotted or mixed-case name): a lesson
+    # naming one the other lacks is about something else. Plain words in a code span and
+    # hyphenated words ("hand-edit") are identifiers for matching, not for telling lessons apart.
+    strong: frozenset[str]
+    words: frozenset[str]  # English stems of the content words (identifier parts included)
+    versions: tuple[tuple[str, str], ...]  # (tool, version)
+    settings: tuple[tuple[str, str], ...]  # (name, value)
+
+    @property
+    def specific(self) -> bool:
+        """True when the learning says something: an identifier, or two words beyond the generic ones."""
+        if self.identifiers or self.versions or self.settings:
+            return True
+        content = [w.lower() for w in _WORD.findall(self.text)]
+        informative = {w for w in content if w not in STOPWORDS and w not in GENERIC_WORDS and len(w) > 2}
+        return len(informative) >= 2
+
+
+_STRONG_MARK = linear(r"[/._:@=]|\d|^-|[a-z][A-Z]|^[A-Z]{2,}")
+PATTERNS += (_STRONG_MARK,)
+
+
+# What each pattern cannot match without: a learning is mostly plain words, and a pattern skipped
+# by a character test costs nothing (an RE2 pass from Python costs microseconds, matches or not).
+# Each entry is the set of characters one of which must occur in the text. _COMMAND needs one of
+# its command words, tested on the lower-cased text, and only for ASCII text, where lower-casing is
+# all that ``(?i)`` folds (outside ASCII it also folds, for instance, KELVIN SIGN to k).
+_NEEDS: dict[int, frozenset[str]] = {
+    id(_SPAN): frozenset("`"),
+    id(_PATH): frozenset("/."),
+    id(_ENV): frozenset("_"),
+    id(_FLAG): frozenset("-"),
+    id(_VERSION): frozenset("0123456789"),
+    id(_SETTING): frozenset("=:"),
+}
+_COMMAND_HEADS = (
+    "make", "cargo", "npm", "yarn", "npx", "gradle", "mvn", "poetry", "uv", "terraform", "helm", "kubectl",
+    "tflint", "alembic", "mockery", "vale", "pre-commit",
+)  # fmt: skip
+
+
+def _may_match(pattern: LinearPattern, text: str) -> bool:
+    """False when ``pattern`` cannot match ``text`` (a character or word it needs is absent)."""
+    if pattern is _COMMAND:
+        return not text.isascii() or any(map(text.lower().__contains__, _COMMAND_HEADS))
+    needs = _NEEDS.get(id(pattern))
+    return needs is None or not needs.isdisjoint(text)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _marked_strong(token: str) -> bool:
+    """Whether an identifier as written is unmistakable (cached: tokens recur from lesson to lesson)."""
+    return _STRONG_MARK.search(token) is not None
+
+
+def _atoms(text: str, versions: tuple[tuple[str, str], ...]) -> tuple[set[str], set[str]]:
+    """Identifier atoms (code-span tokens, paths, env vars, flags, code-style words) and the strong ones.
+
+    ``versions`` are the text's :func:`_versions` (an atom ``tool@version`` each).
+    """
+    found: set[str] = set()
+    strong: set[str] = set()
+
+    def add(token: str, original: str) -> None:
+        found.add(token)
+        if _marked_strong(original):
+            strong.add(token)
+
+    rest = text
+    for span in _SPAN.findall(text) if _may_match(_SPAN, text) else ():
+        for token in span.split():
+            raw = token.strip(",;:'\"()")
+            token = raw.lower()
+            if token and token not in _COMMON_HEADS and token not in STOPWORDS and len(token) > 1:
+                add(token, raw)
+        rest = rest.replace(f"`{span}`", " ")
+    for token, raw in _run_atoms(rest):
+        add(token, raw)
+    for m in _COMMAND.finditer(rest) if _may_match(_COMMAND, rest) else ():
+        raw = m.group(1) or ""
+        token = raw.lower()
+        if token not in GENERIC_WORDS and token not in STOPWORDS and token not in _COMMON_HEADS:
+            add(token, raw)
+    for tool, version in versions:
+        add(f"{tool}@{version}", "@")
+    return found, strong
+
+
+_RUN_PATTERNS = (_PATH, _ENV, _FLAG, _CODE_WORD)
+
+
+def _pattern_atoms(text: str) -> tuple[tuple[str, str], ...]:
+    """(atom, as written) for each match of the path, variable, flag and code-word patterns."""
+    out = []
+    for pattern in _RUN_PATTERNS:
+        if not _may_match(pattern, text):
+            continue
+        for m in pattern.finditer(text):
+            raw = (m.group(1) or m.group(2) or "").rstrip(".,;:")
+            token = raw.lower()
+            if len(token) > 2 and token not in _COMMON_HEADS and not token.replace(".", "").isdigit():
+                out.append((token, raw))
+    return tuple(out)
+
+
+# No match of those four patterns holds whitespace (a flag or dotfile may take the character
+# before it, which is whitespace or nothing at a run's start, alike to their ``^``/``[^\w-]``), so
+# in ASCII text their matches are those of the whitespace-separated runs taken one by one, and the
+# runs of a store's learnings recur: each is matched once per process.
+_cached_pattern_atoms = functools.lru_cache(maxsize=1 << 15)(_pattern_atoms)
+
+
+def _run_atoms(text: str) -> tuple[tuple[str, str], ...]:
+    """:func:`_pattern_atoms` of ``text``, from cached runs when ``text`` is ASCII."""
+    if not text.isascii():
+        return _pattern_atoms(text)
+    return tuple(itertools.chain.from_iterable(map(_cached_pattern_atoms, text.split())))
+
+
+def _versions(text: str) -> tuple[tuple[str, str], ...]:
+    out = []
+    if not _may_match(_VERSION, text):
+        return ()
+    for m in _VERSION.finditer(text.replace("`", " ")):
+        tool, version = (m.group(1) or "").lower(), m.group(2) or ""
+        if tool in STOPWORDS or tool in GENERIC_WORDS or tool.isdigit() or len(tool) < 2:
+            continue
+        if "." in version or tool in RUNTIMES:
+            out.append((tool, version.lower()))
+    return tuple(dict.fromkeys(out))
+
+
+def _settings(text: str) -> tuple[tuple[str, str], ...]:
+    out = []
+    if not _may_match(_SETTING, text):
+        return ()
+    for m in _SETTING.finditer(text.replace("`", " ")):
+        name, value = m.group(1) or "", m.group(2) or ""
+        if name.lower() in STOPWORDS or name.startswith("http"):
+            continue
+        out.append((name.lower().lstrip("-"), value.lower()))
+    return tuple(dict.fromkeys(out))
+
+
+def _words_of_stems(text: str) -> frozenset[str]:
+    """The stems of ``text`` less stopwords, template words, numbers and single letters."""
+    return frozenset(
+        w
+        for w in stems(text)
+        if w not in STOPWORDS and w not in TEMPLATE_WORDS and not w.isdigit() and len(w) > 1
+    )
+
+
+# Every match of the word patterns behind :func:`osmia.memory.text.stems` (``words``: runs of
+# letters and digits joined by ``.``, ``_`` or ``-``; ``search_terms``: ASCII letters and digits)
+# lies inside one run of ``[A-Za-z0-9_.-]``, and each word is stemmed alone, so the stems of an
+# ASCII text are the union of the stems of those runs. The runs of a store's learnings are a small
+# vocabulary (file names, tools, English words): each is stemmed once per process.
+_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+_SEPARATE = str.maketrans({chr(c): " " for c in range(128) if chr(c) not in _TOKEN_CHARS})
+_token_words = functools.lru_cache(maxsize=1 << 16)(_words_of_stems)
+
+
+def lesson_words(text: str) -> frozenset[str]:
+    """:attr:`Lesson.words` of ``text``: its stems, less stopwords, template words and numbers.
+
+    An ASCII text is cut into runs of word characters by one ``str.translate`` and the runs' words
+    come from a cache: a quarter of what stemming the whole text costs.
+    """
+    if not text.isascii():
+        return _words_of_stems(text)
+    return frozenset().union(*map(_token_words, text.translate(_SEPARATE).split()))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def lesson(text: str) -> Lesson:
+    """The comparable form of a learning (cached: the same stored learnings are compared again and again)."""
+    versions = _versions(text)
+    found, strong = _atoms(text, versions)
+    return Lesson(
+        text=text,
+        identifiers=frozenset(found),
+        strong=frozenset(strong),
+        words=lesson_words(text),
+        versions=versions,
+        settings=_settings(text),
+    )
