@@ -38,10 +38,11 @@ from osmia.memory.portable import (
     read_export,
 )
 from osmia.memory.prompt import render_section
-from osmia.memory.query import Ranker, to_injected
+from osmia.memory.query import Ranker
 from osmia.memory.ranking import RankingConfig
 from osmia.memory.ranking import preset as ranking_preset
 from osmia.memory.sanitize import sanitized
+from osmia.memory.selection import to_injected
 from osmia.memory.store import (
     EPOCH_KEY,
     PRUNE_RECOMPUTE_KEY,
