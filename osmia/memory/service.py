@@ -16,9 +16,7 @@ from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from osmia import metrics
 from osmia.config import MemoryConfig
@@ -63,6 +61,9 @@ from osmia.memory.types import (
     QueryRequest,
 )
 from osmia.taskrun import TaskRun
+
+if TYPE_CHECKING:  # networkx loads only for GraphML/GEXF exports (osmia/memory/browse.py)
+    import networkx as nx
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "ImportRefused", "Memory", "MemorySettings"]
 
