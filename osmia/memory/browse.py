@@ -13,9 +13,7 @@ import json
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Literal
 
 from osmia.memory import provenance
 from osmia.memory.fading import effective
@@ -23,6 +21,9 @@ from osmia.memory.merge import CONTRADICTED_SHARE, MAX_SOURCES, REINFORCE_GAIN
 from osmia.memory.store import Store, run_id
 from osmia.memory.text import fts_query
 from osmia.memory.types import Edge, Kind, Node, Relation
+
+if TYPE_CHECKING:  # networkx (~14 MB) loads only for exports and the dashboard, not to serve
+    import networkx as nx
 
 Validity = Literal["valid", "superseded", "all"]
 MAX_LISTING = 200
@@ -59,6 +60,8 @@ class Neighbourhood:
 
     def components(self) -> list[list[str]]:
         """Weakly connected parts, largest first (ids sorted inside each part)."""
+        import networkx as nx
+
         parts = nx.weakly_connected_components(self.graph())
         return sorted((sorted(p) for p in parts), key=lambda p: (-len(p), p[0]))
 
@@ -268,6 +271,8 @@ class GraphBrowser:
 
 def to_networkx(nodes: Iterable[Node], edges: Iterable[Edge]) -> nx.MultiDiGraph:
     """A networkx multigraph with scalar attributes only, so GraphML and GEXF can hold it."""
+    import networkx as nx
+
     graph = nx.MultiDiGraph()
     for n in nodes:
         graph.add_node(n.id, **node_attributes(n))

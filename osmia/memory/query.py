@@ -4,14 +4,8 @@ Candidates come from the run's tenant only: nodes about the same repository,
 general knowledge about the same engine, patterns about its task type or
 language, FTS5 (BM25) matches of the ticket text, widened by one graph hop.
 
-    score = relevance × confidence × recency
-
-* relevance ∈ [0, 1] combines the signals that matched with a noisy-or,
-  ``1 − Π(1 − sᵢ)``, then applies discounts for a different repository, task
-  type or engine (the weights are the constants below; docs/memory.md
-  explains them);
-* confidence is the node's stored (decayed) confidence;
-* recency is ``0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS)`` of ``last_seen``.
+Each candidate is scored ``relevance × confidence × recency``
+(:mod:`osmia.memory.scoring`) and judged in score order (:mod:`osmia.memory.selection`).
 
 Selection walks candidates by score (ties broken by id), earlier attempts at
 the same ticket first, drops near-twins of something already kept and
@@ -24,7 +18,7 @@ caller passes another).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from osmia.memory.extractor import attempt_key
@@ -32,73 +26,21 @@ from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.ranking import DEFAULT, RankingConfig
-from osmia.memory.statistics import generic_statistic_verdict, specificity, states_strength
+from osmia.memory.scoring import SAME_TICKET, noisy_or, recency, score, specificity_applies
+from osmia.memory.selection import CAPPED, below_thresholds, select, selection_order, to_injected
 from osmia.memory.store import Store
 from osmia.memory.store.query_reads import NodeCache, QueryReads, fts_phrase
 from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
-from osmia.memory.types import Candidate, InjectedNode, Kind, Node, QueryRequest, Relation, ScoreParts
+from osmia.memory.types import Candidate, Kind, Node, QueryRequest, Relation, ScoreParts
 from osmia.memory.vocabulary import Vocabulary, sentence_key, vocabulary_words
 
-SAME_TICKET = "same ticket"
-CAPPED = "dropped: already"  # the verdict of a node over its kind's cap (it may still fill room left)
-# What one run can report on its own: a learning, an outcome. Reported by one run only, it is an
-# anecdote and ranks below what several runs confirmed (RankingConfig.single_report_factor).
-ANECDOTES = frozenset({Kind.LEARNING, Kind.SUCCESS, Kind.FAILURE})
+__all__ = ["Ranker"]
 
 
 @dataclass
 class _Signals:
     node: Node
     signals: dict[str, float]
-
-
-def _noisy_or(values: Iterable[float]) -> float:
-    miss = 1.0
-    for v in values:
-        miss *= 1.0 - v
-    return 1.0 - miss
-
-
-def recency(last_seen: float, now: float, config: RankingConfig = DEFAULT) -> float:
-    """Halves every ``recency_half_life_days`` since the node was last seen."""
-    age_days = max(0.0, now - last_seen) / 86400.0
-    return float(0.5 ** (age_days / config.recency_half_life_days))
-
-
-def _names_engine(node: Node, engine: str) -> bool:
-    """A capability fact is about both engines: the one that failed and the one that then succeeded."""
-    return node.kind is Kind.ENGINE_CAPABILITY and node.key.rsplit(">", 1)[-1] == engine
-
-
-def relevance(
-    node: Node, signals: dict[str, float], req: QueryRequest, config: RankingConfig = DEFAULT
-) -> tuple[float, tuple[tuple[float, str], ...]]:
-    """Combine matched signals, then discount mismatching subjects; returns value and discounts applied.
-
-    An earlier attempt at the same ticket is relevant with certainty (1, no discount).
-    """
-    if SAME_TICKET in signals:
-        return 1.0, ()
-    value = _noisy_or(signals.values())
-    discounts: list[tuple[float, str]] = []
-    s = node.subject
-    c = config
-    for differs, factor, why in (
-        (bool(s.repository) and bool(req.repository) and s.repository != req.repository,
-         c.discount_other_repository, "other repository"),
-        (bool(s.task_type) and bool(req.task_type) and s.task_type != req.task_type
-         and node.kind is not Kind.LEARNING,
-         c.discount_pattern_other_task_type if node.kind is Kind.PATTERN else c.discount_other_task_type,
-         "other task type"),
-        (bool(s.engine) and bool(req.engine) and s.engine != req.engine
-         and not _names_engine(node, req.engine), c.discount_other_engine, "other engine"),
-        (bool(s.language) and bool(req.language) and s.language != req.language and node.kind is Kind.PATTERN,
-         c.discount_other_language, "other language"),
-    ):  # fmt: skip
-        if differs:
-            value *= factor
-            discounts.append((factor, why))
-    return min(1.0, value), tuple(discounts)
 
 
 class Ranker:
@@ -212,9 +154,9 @@ class Ranker:
 
     def _widen(self, reads: QueryReads, req: QueryRequest, found: dict[str, _Signals]) -> None:
         """One hop over relates_to/contradicts from the strongest seeds, same tenant only."""
-        seeds = sorted(found.values(), key=lambda e: (-_noisy_or(e.signals.values()), e.node.id))
+        seeds = sorted(found.values(), key=lambda e: (-noisy_or(e.signals.values()), e.node.id))
         seeds = seeds[: self.config.hop_seeds]
-        value = {seed.node.id: _noisy_or(seed.signals.values()) for seed in seeds}
+        value = {seed.node.id: noisy_or(seed.signals.values()) for seed in seeds}
         hop: dict[str, float] = {}
         nodes: dict[str, Node] = {}
         for seed_id, node in reads.neighbours(
@@ -227,72 +169,6 @@ class Ranker:
             node = nodes[node_id]
             if node.valid and node.kind is not Kind.ATTEMPT:
                 found[node_id] = _Signals(node, {"graph hop": hop[node_id]})
-
-    def score(
-        self,
-        entry: _Signals,
-        req: QueryRequest,
-        now: float,
-        vocabulary: Vocabulary,
-        busiest: dict[str, int] | None = None,
-        *,
-        exact: bool = True,
-    ) -> ScoreParts:
-        """The three parts of one candidate's score.
-
-        A learning's relevance is also scaled by its specificity
-        (:func:`osmia.memory.statistics.specificity`): "Tests pass" ranks below every
-        learning that names something rare in the tenant; and by corroboration: a learning
-        only one run reported ranks below a lesson several runs reported (in any words).
-        A hot path's relevance is scaled by its runs relative to ``busiest`` (repository →
-        the most runs any of its candidate hot paths has): the folder most runs touch first.
-        The specificity factor is at most 1, so ``exact=False`` (no specificity) gives an
-        upper bound of the score, the exact score when :meth:`_specific` is false.
-        """
-        c = self.config
-        rel, discounts = relevance(entry.node, entry.signals, req, c)
-        node = entry.node
-        if exact and self._specific(entry):
-            spec = specificity(node.content, vocabulary)
-            factor = round(c.specificity_floor + (1 - c.specificity_floor) * spec, 3)
-            if factor < 1.0:
-                rel *= factor
-                discounts = (*discounts, (factor, f"specificity {spec:.2f}"))
-        # Within the ticket's own repository (what one run there said against what several runs
-        # there confirmed); another repository's anecdote already carries that discount, and both
-        # together would put every text match from elsewhere below the relevance floor.
-        if (
-            node.kind in ANECDOTES
-            and node.occurrences < 2
-            and c.single_report_factor < 1.0
-            and node.subject.repository == req.repository
-        ):
-            rel *= c.single_report_factor
-            discounts = (*discounts, (c.single_report_factor, "reported by one run"))
-        if node.kind is Kind.SUCCESS and c.success_factor < 1.0:
-            rel *= c.success_factor
-            discounts = (*discounts, (c.success_factor, "an outcome, not a lesson"))
-        if c.strength_factor < 1.0 and states_strength(node, req):
-            rel *= c.strength_factor
-            discounts = (*discounts, (c.strength_factor, "a strength, not a warning"))
-        if node.kind is Kind.HOT_PATH and busiest and c.hot_path_share_floor < 1.0:
-            most = busiest.get(node.subject.repository, 0)
-            if most > node.occurrences:
-                share = node.occurrences / most
-                factor = round(c.hot_path_share_floor + (1 - c.hot_path_share_floor) * share, 3)
-                rel *= factor
-                discounts = (*discounts, (factor, f"{node.occurrences} of {most} runs of the busiest folder"))
-        return ScoreParts(
-            rel, node.confidence, recency(node.last_seen, now, c), tuple(entry.signals.items()), discounts
-        )
-
-    def _specific(self, entry: _Signals) -> bool:
-        """Whether the candidate's score is scaled by its specificity (a learning, not the same ticket)."""
-        return (
-            entry.node.kind is Kind.LEARNING
-            and self.config.specificity_floor < 1.0
-            and SAME_TICKET not in entry.signals
-        )
 
     def _in_order(
         self,
@@ -316,24 +192,31 @@ class Ranker:
         c = self.config
         if explain:
             yield from sorted(
-                ((self.score(e, req, now, vocabulary, busiest), e.node) for e in found.values()),
-                key=lambda pair: _order(*pair),
+                (
+                    (score(c, e.node, e.signals, req, now, vocabulary, busiest), e.node)
+                    for e in found.values()
+                ),
+                key=lambda pair: selection_order(*pair),
             )
             return
         bounds = []
         for entry in found.values():
-            bound = self.score(entry, req, now, vocabulary, busiest, exact=False)
+            bound = score(c, entry.node, entry.signals, req, now, vocabulary, busiest, exact=False)
             if not below_thresholds(c, bound):
-                bounds.append((_order(bound, entry.node), bound, entry))
+                bounds.append((selection_order(bound, entry.node), bound, entry))
         bounds.sort(key=lambda item: item[0])
         ready: list[tuple[tuple[bool, float, str], ScoreParts, Node]] = []  # a heap, exact scores
         for key, bound, entry in bounds:
             while ready and ready[0][0] < key:  # nothing left can come before it
                 _key, parts, node = heapq.heappop(ready)
                 yield parts, node
-            parts = self.score(entry, req, now, vocabulary, busiest) if self._specific(entry) else bound
+            parts = (
+                score(c, entry.node, entry.signals, req, now, vocabulary, busiest)
+                if specificity_applies(c, entry.node, entry.signals)
+                else bound
+            )
             if not below_thresholds(c, parts):
-                heapq.heappush(ready, (_order(parts, entry.node), parts, entry.node))
+                heapq.heappush(ready, (selection_order(parts, entry.node), parts, entry.node))
         while ready:
             _key, parts, node = heapq.heappop(ready)
             yield parts, node
@@ -357,7 +240,7 @@ class Ranker:
         learnings = sorted(
             (
                 (
-                    _noisy_or(e.signals.values()) * e.node.confidence * recency(e.node.last_seen, now, c),
+                    noisy_or(e.signals.values()) * e.node.confidence * recency(e.node.last_seen, now, c),
                     e.node,
                 )
                 for e in found.values()
@@ -472,89 +355,3 @@ class Ranker:
         moved = {id(c) for c in late}
         first = [c for c in out if c.kept and id(c) not in moved]
         return first + late + [c for c in out if not c.kept]
-
-
-def select(
-    c: RankingConfig,
-    req: QueryRequest,
-    node: Node,
-    parts: ScoreParts,
-    kept: list[Node],
-    max_facts: int,
-    budget: int,
-    bag: Callable[[Node], frozenset[str]],
-    cost: Callable[[Node, ScoreParts], int],
-    *,
-    capped: bool = True,
-) -> str:
-    """The verdict on one candidate given what is already kept: ``kept`` or ``dropped: <why>``.
-
-    ``capped=False`` skips the per-kind caps (the second pass over capped nodes).
-    """
-    if below_thresholds(c, parts):  # first: ``Ranker._in_order`` leaves these out without explain
-        if parts.relevance < c.min_relevance:
-            return f"dropped: relevance {parts.relevance:.2f} below {c.min_relevance}"
-        return f"dropped: score {parts.score:.3f} below {c.min_score}"
-    if c.gate_generic_statistics:
-        gated = generic_statistic_verdict(node, req)
-        if gated:
-            return f"dropped: {gated}"
-    if len(kept) >= max_facts:  # first of the checks that need the kept list: it is the cheapest
-        return f"dropped: max_facts_per_query ({max_facts}) reached"
-    mine = bag(node)
-    twin = next(
-        (k for k in kept if node.kind is not Kind.ATTEMPT and _jaccard(bag(k), mine) >= c.near_twin), None
-    )
-    if twin is not None:
-        return f"dropped: near-twin of {twin.id}"
-    cap = c.cap(node.kind)
-    group = _cap_group(node)
-    if capped and sum(1 for k in kept if _cap_group(k) == group) >= cap:
-        scope = "repository" if group[1] else "tenant-wide"
-        return f"{CAPPED} {cap} {scope} {node.kind.value} nodes"
-    if cost(node, parts) > budget:
-        return "dropped: over the token budget"
-    return "kept"
-
-
-def _order(parts: ScoreParts, node: Node) -> tuple[bool, float, str]:
-    """The selection order's key: attempts at the same ticket first (newest first), then by score, then id."""
-    return (
-        node.kind is not Kind.ATTEMPT,
-        -(node.last_seen if node.kind is Kind.ATTEMPT else parts.score),
-        node.id,
-    )
-
-
-def below_thresholds(c: RankingConfig, parts: ScoreParts) -> bool:
-    """Relevance below ``min_relevance`` or score below ``min_score``: dropped, whatever is kept."""
-    return parts.relevance < c.min_relevance or parts.score < c.min_score
-
-
-def _cap_group(node: Node) -> tuple[Kind, bool]:
-    """What ``RankingConfig.max_per_kind`` counts together: one kind, about a repository or tenant-wide.
-
-    A repository's own patterns (its failure mode) and tenant-wide ones (success
-    rates, durations) answer different questions; sharing one cap, the
-    tenant-wide ones crowded the failure mode out (docs/performance.md).
-    """
-    return node.kind, bool(node.subject.repository)
-
-
-def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    """:func:`osmia.memory.text.similarity` on word sets already computed."""
-    if not a or not b:
-        return 0.0
-    return len(a & b) / len(a | b)
-
-
-def to_injected(node: Node, score: float) -> InjectedNode:
-    """The prompt/status view of a kept node."""
-    return InjectedNode(
-        id=node.id,
-        kind=node.kind.value,
-        content=node.content,
-        confidence=node.confidence,
-        score=score,
-        sources=tuple(node.sources),
-    )

@@ -16,9 +16,7 @@ from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from osmia import metrics
 from osmia.config import MemoryConfig
@@ -38,10 +36,11 @@ from osmia.memory.portable import (
     read_export,
 )
 from osmia.memory.prompt import render_section
-from osmia.memory.query import Ranker, to_injected
+from osmia.memory.query import Ranker
 from osmia.memory.ranking import RankingConfig
 from osmia.memory.ranking import preset as ranking_preset
 from osmia.memory.sanitize import sanitized
+from osmia.memory.selection import to_injected
 from osmia.memory.store import (
     EPOCH_KEY,
     PRUNE_RECOMPUTE_KEY,
@@ -65,6 +64,9 @@ from osmia.memory.types import (
     RunSummary,
 )
 from osmia.taskrun import TaskRun
+
+if TYPE_CHECKING:  # networkx loads only for GraphML/GEXF exports (osmia/memory/browse.py)
+    import networkx as nx
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "ImportRefused", "Memory", "MemorySettings"]
 

@@ -24,6 +24,7 @@ from osmia import cli
 from osmia.memory.schema import MIGRATIONS, SCHEMA_VERSION
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import Store, StoreError, sql_statements
+from osmia.memory.store.lifecycle import MMAP_BYTES, MMAP_FULL_UP_TO, MMAP_SMALL_BYTES, mmap_bytes
 from tests.helpers import taskrun_doc, yaml_stream
 from tests.memory.conftest import Clock, make_run
 
@@ -409,3 +410,17 @@ async def test_a_reader_sees_what_a_live_writer_committed(tmp_path: Path) -> Non
             await reader.close()
     finally:
         await writer.close()
+
+
+def test_a_file_much_larger_than_the_map_gets_a_small_one() -> None:
+    assert mmap_bytes(0) == mmap_bytes(370 << 20) == mmap_bytes(MMAP_FULL_UP_TO) == MMAP_BYTES
+    assert mmap_bytes(MMAP_FULL_UP_TO + 1) == mmap_bytes(2_700 << 20) == MMAP_SMALL_BYTES < MMAP_BYTES
+
+
+async def test_the_store_maps_what_mmap_bytes_says(tmp_path: Path) -> None:
+    memory = await Memory.open(MemorySettings(store_path=tmp_path / "m.db"), update_gauges=False)
+    try:
+        mapped = await memory._store._scalar("PRAGMA mmap_size")
+    finally:
+        await memory.close()
+    assert int(mapped) == mmap_bytes((tmp_path / "m.db").stat().st_size) > 0

@@ -12,8 +12,9 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from osmia.memory.prompt import HEADING
-from osmia.memory.query import recency, relevance, select
 from osmia.memory.ranking import DEFAULT
+from osmia.memory.scoring import recency, relevance
+from osmia.memory.selection import select
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.types import Kind, Node, QueryRequest, ScoreParts, Subject
 from tests.memory.conftest import DAY, Clock, make_run
