@@ -95,7 +95,8 @@ class Ranker:
         for node in sets.engine:
             profile = node.kind is Kind.ENGINE_PROFILE
             note(node, "engine", c.signal_engine_profile if profile else c.signal_engine)
-        for node in sets.patterns:
+        # Tenant-wide patterns, and the repository's own (its failure modes: a repository candidate).
+        for node in (*sets.patterns, *(n for n in sets.repository if n.kind is Kind.PATTERN)):
             if node.subject.task_type and node.subject.task_type == req.task_type:
                 note(node, "task type", c.signal_task_type)
             if node.subject.language and node.subject.language == req.language:

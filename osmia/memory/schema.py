@@ -276,6 +276,9 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT INTO vocabulary (tenant, word, nodes)
         SELECT n.tenant, w.value, count(*) FROM nodes n, json_each(n.words) w GROUP BY n.tenant, w.value;
     CREATE INDEX nodes_sentence ON nodes (tenant, sentence, repository) WHERE kind = 'learning';
+    -- The tenant-wide patterns are read through nodes_engine (engine = '', repository = ''); a
+    -- repository's own come with its facts: nothing reads this index any more.
+    DROP INDEX nodes_patterns;
     CREATE TRIGGER nodes_vocabulary_insert AFTER INSERT ON nodes WHEN new.words IS NOT NULL BEGIN
         INSERT INTO vocabulary (tenant, word, nodes)
             SELECT new.tenant, value, 1 FROM json_each(new.words) WHERE true

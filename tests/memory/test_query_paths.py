@@ -111,7 +111,7 @@ def _one_by_one(db: sqlite3.Connection, req: QueryRequest, match: str) -> list[l
          (req.tenant, req.repository, c.limit_repository)),
         ("tenant = ? AND engine = ? AND valid_to IS NULL AND repository = '' "
          "ORDER BY confidence DESC, id LIMIT ?", (req.tenant, req.engine, c.limit_engine)),
-        ("tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND +engine = '' "
+        ("tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND engine = '' AND repository = '' "
          "AND (task_type = ? OR language = ?) ORDER BY confidence DESC, id LIMIT ?",
          (req.tenant, req.task_type, req.language, c.limit_pattern)),
     ]  # fmt: skip
@@ -184,8 +184,7 @@ def test_each_candidate_set_is_read_through_its_index(built: tuple[Path, GroundT
     for index in (
         "sqlite_autoindex_nodes_2 (tenant=? AND key>? AND key<?)",
         "nodes_repository (tenant=? AND repository=?)",
-        "nodes_engine (tenant=? AND engine=? AND repository=?)",
-        "nodes_patterns (tenant=?)",
+        "nodes_engine (tenant=? AND engine=? AND repository=?)",  # the engine's and the tenant-wide patterns
         "nodes_fts VIRTUAL TABLE",
         "edges_dst (dst=? AND relation=?)",
     ):

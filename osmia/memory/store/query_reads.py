@@ -119,12 +119,14 @@ class QueryReads:
     ) -> CandidateSets:
         """Every candidate set of one query in one statement; an empty subject skips its set.
 
-        Each branch is the statement the store used to run on its own, with the same index
-        (``tests/memory/test_query_reads.py`` checks the plans): the key range for attempts,
-        ``nodes_repository``, ``nodes_engine`` (general facts: ``repository = ''``), the partial
-        ``nodes_patterns`` (``+engine``: SQLite would otherwise read ``(tenant, engine = '')``
-        from ``nodes_engine``, every repository fact of the tenant), and the full-text index
-        joined to its rows by ``seq``.
+        Each branch reads through its own index (``tests/memory/test_query_paths.py`` checks the
+        plans): the key range for attempts, ``nodes_repository``, ``nodes_engine`` for the
+        engine's general facts (``repository = ''``) and for the tenant-wide patterns (``engine =
+        ''``, ``repository = ''``: durations, rates without an engine), and the full-text index
+        joined to its rows by ``seq``. A repository's own patterns (its failure modes) come with
+        the repository's facts; another repository's did not belong here: a language or task
+        type signal alone, with the other-repository discount, is below ``min_relevance``
+        (at 1M nodes they were ~1,000 rows a query to sort, none of them kept).
         """
         cols = node_select()
         branches: list[str] = []
@@ -148,8 +150,9 @@ class QueryReads:
             branch(ENGINE, "tenant = ? AND engine = ? AND valid_to IS NULL AND repository = ''",
                    "ORDER BY confidence DESC, id LIMIT ?", (tenant, engine, engine_limit))  # fmt: skip
         if (task_type or language) and pattern_limit > 0:
-            branch(PATTERNS, "tenant = ? AND kind = 'pattern' AND valid_to IS NULL AND +engine = '' "
-                   "AND (task_type = ? OR language = ?)", "ORDER BY confidence DESC, id LIMIT ?",
+            branch(PATTERNS, "tenant = ? AND engine = '' AND repository = '' AND kind = 'pattern' "
+                   "AND valid_to IS NULL AND (task_type = ? OR language = ?)",
+                   "ORDER BY confidence DESC, id LIMIT ?",
                    (tenant, task_type, language, pattern_limit))  # fmt: skip
         if match and text_limit > 0:
             branches.append(
