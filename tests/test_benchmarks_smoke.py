@@ -156,4 +156,5 @@ def test_the_phases_profile_times_every_phase_of_every_query(
     assert all(len(v) == 4 and v[0] > 0 for v in timed.values()), timed  # mean, p50, p95, p99
     assert timed["candidate statement"][0] <= timed["candidates"][0] <= timed["ranking"][0]
     assert timed["ranking"][0] <= timed["query (wall)"][0]
-    assert len(lines[slowest + 1 :]) == 5 and all(line.startswith("  query (wall) ") for line in lines[slowest + 1 :])
+    rows = lines[slowest + 1 :]
+    assert len(rows) == 5 and all(row.startswith("  query (wall) ") for row in rows)
