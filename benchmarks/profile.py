@@ -3,6 +3,7 @@
     benchmarks/run --profile ingest --db /tmp/osmia-bench/runs-10k.db --skip 10000
     benchmarks/run --profile query  --db /tmp/osmia-bench/nodes-100k.db
     benchmarks/run --profile statements --db /tmp/osmia-bench/nodes-100k.db
+    benchmarks/run --profile phases --db /tmp/osmia-bench/nodes-100k.db
 
 ``ingest`` continues the store's own history (the runs after ``--skip``) on a
 copy of the database and prints pyinstrument's call tree, with asyncio awaits
@@ -16,7 +17,10 @@ is cProfile's, taken in that thread, plus the main thread's top functions.
 ``statements`` prints the deterministic figures of the same tickets: trips to the
 connection's thread and top-level SQL statements per query (FTS5's own nested
 statements left out), the commonest statements, and the node cache's hits.
-Both work on a copy of ``--db``, or with ``--read-only`` on the file itself, opened
+``phases`` times each phase of every query with ``perf_counter`` (no profiler overhead): the
+candidate statement, the one-hop widening, the vocabulary, the rest of the ranking; with
+p50/p99 per phase and the phases of the slowest queries, to tell a tail's cause from the median's.
+All three work on a copy of ``--db``, or with ``--read-only`` on the file itself, opened
 read-only (nothing can be written; for a 1M-node store too large to copy).
 """
 
@@ -177,6 +181,73 @@ async def _statements(
     return "\n".join(lines)
 
 
+# What ``phases`` times: (owner, method, label). The ranking runs on the connection's thread, in
+# one trip, so these wrap synchronous calls; ``rank_with`` is the whole ranking.
+PHASES = (
+    ("query", "Ranker", "rank_with", "ranking"),
+    ("query", "Ranker", "candidates", "candidates"),
+    ("reads", "QueryReads", "candidate_sets", "  candidate statement"),
+    ("query", "Ranker", "_widen", "  one-hop widening"),
+    ("query", "Ranker", "_vocabulary", "vocabulary"),
+    ("reads", "QueryReads", "vocabulary", "  vocabulary statement"),
+)
+
+
+async def _phases(
+    db: Path, end: float, tickets: list[Scenario], warm: list[Scenario], read_only: bool
+) -> str:
+    """Wall time per query and per phase of the ranking (``PHASES``), without a profiler's overhead."""
+    from osmia.memory import query
+    from osmia.memory.store import query_reads
+
+    owners = {"query": query, "reads": query_reads}
+    current: dict[str, float] = {}
+    originals = []
+
+    def timed(fn: Any, label: str) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                current[label] = current.get(label, 0.0) + time.perf_counter() - started
+
+        return wrapper
+
+    for module, cls_name, method, label in PHASES:
+        cls = getattr(owners[module], cls_name)
+        if hasattr(cls, method):  # an older engine may lack one
+            originals.append((cls, method, getattr(cls, method)))
+            setattr(cls, method, timed(getattr(cls, method), label))
+    memory = await _open(db, end, read_only)
+    rows: list[dict[str, float]] = []
+    try:
+        for scenario in warm:
+            await memory.context(parse_taskrun(scenario.doc))
+        for scenario in tickets:
+            run = parse_taskrun(scenario.doc)
+            current.clear()
+            started = time.perf_counter()
+            await memory.context(run)
+            current["query (wall)"] = time.perf_counter() - started
+            rows.append(dict(current))
+    finally:
+        await memory.close()
+        for cls, method, fn in originals:
+            setattr(cls, method, fn)
+    labels = ["query (wall)", *(label for *_x, label in PHASES)]
+    lines = [f"phases: n={len(rows)} (ms)          mean     p50     p95     p99"]
+    for label in labels:
+        values = sorted(1000 * r.get(label, 0.0) for r in rows)
+        if values:
+            p50, p95, p99 = (values[min(len(values) - 1, int(q * len(values)))] for q in (0.5, 0.95, 0.99))
+            lines.append(f"  {label:24} {sum(values) / len(values):7.2f} {p50:7.2f} {p95:7.2f} {p99:7.2f}")
+    lines.append("the five slowest queries, by phase (ms):")
+    for r in sorted(rows, key=lambda r: -r["query (wall)"])[:5]:
+        lines.append("  " + ", ".join(f"{k.strip()} {1000 * r[k]:.1f}" for k in labels if k in r))
+    return "\n".join(lines)
+
+
 def _summary(what: str, lat: list[float]) -> str:
     lat = sorted(lat)
     if not lat:
@@ -189,7 +260,7 @@ def _summary(what: str, lat: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("ingest", "query", "statements"))
+    parser.add_argument("what", choices=("ingest", "query", "statements", "phases"))
     parser.add_argument("--db", type=Path, required=True)
     parser.add_argument("--skip", type=int, default=0, help="ingest: runs of the history already in --db")
     parser.add_argument("--count", type=int, default=300)
@@ -197,7 +268,7 @@ def main() -> None:
     parser.add_argument(
         "--read-only",
         action="store_true",
-        help="query, statements: read --db in place, opened read-only (a store too large to copy)",
+        help="query, statements, phases: read --db in place, opened read-only (a store too large to copy)",
     )
     args = parser.parse_args()
     if args.read_only and args.what != "ingest":
@@ -221,7 +292,7 @@ def _queries(db: Path, args: argparse.Namespace) -> None:
     copies = int(meta.read_text()) if meta.exists() else 1
     tickets = scenarios(truth, args.count, copies=copies)
     warm = scenarios(truth, QUERY_WARMUP, seed=2007, copies=copies)
-    work = _query_profiled if args.what == "query" else _statements
+    work = {"query": _query_profiled, "statements": _statements, "phases": _phases}[args.what]
     print(asyncio.run(work(db, truth.end, tickets, warm, args.read_only)))
 
 

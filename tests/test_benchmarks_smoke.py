@@ -136,3 +136,25 @@ def test_the_ab_comparison_runs_both_engines_on_copies_of_one_store(
     assert [row.split(" | ")[1] for row in rows] == ["base (HEAD)", "candidate (working tree)"]
     assert all(len(row.split(" / ")) == 6 for row in rows)  # p50/p95/p99 twice, decay p50/max
     assert store.read_bytes() == before  # each round worked on a copy
+
+
+def test_the_phases_profile_times_every_phase_of_every_query(
+    smoke: tuple[str, dict[str, Any]], smoke_dir: Path
+) -> None:
+    store = smoke_dir / "runs-smoke.db"
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.profile", "phases", "--db", str(store), "--count", "8"],
+        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=240, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("phases: n=8 ")
+    slowest = lines.index("the five slowest queries, by phase (ms):")
+    timed = {line[:26].strip(): [float(v) for v in line[26:].split()] for line in lines[1:slowest]}
+    assert set(timed) == {"query (wall)", "ranking", "candidates", "candidate statement", "one-hop widening",
+                          "vocabulary", "vocabulary statement"}, timed  # fmt: skip
+    assert all(len(v) == 4 and v[0] > 0 for v in timed.values()), timed  # mean, p50, p95, p99
+    assert timed["candidate statement"][0] <= timed["candidates"][0] <= timed["ranking"][0]
+    assert timed["ranking"][0] <= timed["query (wall)"][0]
+    rows = lines[slowest + 1 :]
+    assert len(rows) == 5 and all(row.startswith("  query (wall) ") for row in rows)

@@ -1,8 +1,9 @@
 """Ranking: which few nodes a run should be told about.
 
-Candidates come from the run's tenant only: nodes about the same repository,
-general knowledge about the same engine, patterns about its task type or
-language, FTS5 (BM25) matches of the ticket text, widened by one graph hop.
+Candidates come from the run's tenant only: earlier attempts at the same ticket,
+facts about the same repository, general knowledge about the same engine,
+tenant-wide patterns about its task type or language, FTS5 (BM25) matches of
+the ticket text, widened by one graph hop.
 
 Each candidate is scored ``relevance × confidence × recency``
 (:mod:`osmia.memory.scoring`) and judged in score order (:mod:`osmia.memory.selection`).

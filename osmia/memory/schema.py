@@ -279,6 +279,10 @@ MIGRATIONS: tuple[str, ...] = (
     -- The tenant-wide patterns are read through nodes_engine (engine = '', repository = ''); a
     -- repository's own come with its facts: nothing reads this index any more.
     DROP INDEX nodes_patterns;
+    -- A repository's valid facts without its attempts (one per run: ~800 of a busy repository's
+    -- ~930 valid nodes), which only the same ticket's candidate set reads, by their own key range.
+    CREATE INDEX nodes_repository_facts ON nodes (tenant, repository, confidence)
+        WHERE valid_to IS NULL AND kind != 'attempt';
     CREATE TRIGGER nodes_vocabulary_insert AFTER INSERT ON nodes WHEN new.words IS NOT NULL BEGIN
         INSERT INTO vocabulary (tenant, word, nodes)
             SELECT new.tenant, value, 1 FROM json_each(new.words) WHERE true

@@ -107,7 +107,8 @@ def _one_by_one(db: sqlite3.Connection, req: QueryRequest, match: str) -> list[l
     sets = [
         ("tenant = ? AND key >= ? AND key < ? ORDER BY last_seen DESC, id LIMIT ?",
          (req.tenant, prefix, prefix + "\U0010ffff", c.max_attempts + 1)),
-        ("tenant = ? AND repository = ? AND valid_to IS NULL ORDER BY confidence DESC, id LIMIT ?",
+        ("tenant = ? AND repository = ? AND valid_to IS NULL AND kind != 'attempt' "
+         "ORDER BY confidence DESC, id LIMIT ?",
          (req.tenant, req.repository, c.limit_repository)),
         ("tenant = ? AND engine = ? AND valid_to IS NULL AND repository = '' "
          "ORDER BY confidence DESC, id LIMIT ?", (req.tenant, req.engine, c.limit_engine)),
@@ -183,7 +184,7 @@ def test_each_candidate_set_is_read_through_its_index(built: tuple[Path, GroundT
     text = "\n".join(plans)
     for index in (
         "sqlite_autoindex_nodes_2 (tenant=? AND key>? AND key<?)",
-        "nodes_repository (tenant=? AND repository=?)",
+        "nodes_repository_facts (tenant=? AND repository=?)",
         "nodes_engine (tenant=? AND engine=? AND repository=?)",  # the engine's and the tenant-wide patterns
         "nodes_fts VIRTUAL TABLE",
         "edges_dst (dst=? AND relation=?)",

@@ -120,7 +120,8 @@ class QueryReads:
         """Every candidate set of one query in one statement; an empty subject skips its set.
 
         Each branch reads through its own index (``tests/memory/test_query_paths.py`` checks the
-        plans): the key range for attempts, ``nodes_repository``, ``nodes_engine`` for the
+        plans): the key range for attempts, ``nodes_repository_facts`` (a repository's valid
+        facts; its attempts are the same-ticket set's), ``nodes_engine`` for the
         engine's general facts (``repository = ''``) and for the tenant-wide patterns (``engine =
         ''``, ``repository = ''``: durations, rates without an engine), and the full-text index
         joined to its rows by ``seq``. A repository's own patterns (its failure modes) come with
@@ -142,7 +143,7 @@ class QueryReads:
         if repository and repository_limit > 0:
             branch(
                 REPOSITORY,
-                "tenant = ? AND repository = ? AND valid_to IS NULL",
+                "tenant = ? AND repository = ? AND valid_to IS NULL AND kind != 'attempt'",
                 "ORDER BY confidence DESC, id LIMIT ?",
                 (tenant, repository, repository_limit),
             )
