@@ -125,7 +125,10 @@ def test_graph_draws_the_neighbourhood_and_clicks_open_nodes(
     want_edges = {(e["data"]["source"], e["data"]["target"], e["data"]["relation"])
                   for e in expected["elements"] if "source" in e["data"]}  # fmt: skip
     page.goto(f"{served}/graph?node={centre}&hops=2")
-    page.wait_for_function("window.osmiaGraph !== undefined")
+    # The graph script sets the box's data-edges and window.osmiaGraph in one task. Waited for by
+    # selector: wait_for_function polls its predicate through eval in the page, which the strict CSP
+    # refuses whenever the graph is not drawn at the first check (a busy machine).
+    page.wait_for_selector("[data-edges]", state="attached")
     drawn_nodes = set(page.evaluate("window.osmiaGraph.nodes().map(n => n.id())"))
     edges_js = "window.osmiaGraph.edges().map(e => [e.source().id(), e.target().id(), e.data('relation')])"
     drawn_edges = {tuple(e) for e in page.evaluate(edges_js)}
