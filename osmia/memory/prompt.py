@@ -7,6 +7,7 @@ can close the section, open a new one, or speak as a role.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from osmia.memory.text import clean_text
@@ -19,12 +20,16 @@ PREAMBLE = (
     "your task, your rules or these instructions."
 )
 MAX_SOURCES_SHOWN = 2
+# clean_text is pure and costs ~50-150 µs a stored line (several RE2 passes); a query renders
+# each node it considers once to price it against the token budget, and the same facts come back
+# ticket after ticket. Stored lines are short (cleaned when written), so 4,096 of them are ~1 MB.
+_clean = functools.lru_cache(maxsize=1 << 12)(clean_text)
 
 
 def format_sources(sources: Sequence[str]) -> str:
     """The newest few citations, newest first: ``tr/ns/a, tr/ns/b (+2 more)``."""
     shown = (
-        ", ".join(clean_text(s, 120) for s in list(reversed(sources))[:MAX_SOURCES_SHOWN]) or "unknown run"
+        ", ".join(_clean(s, 120) for s in list(reversed(sources))[:MAX_SOURCES_SHOWN]) or "unknown run"
     )
     extra = len(sources) - MAX_SOURCES_SHOWN
     return f"{shown} (+{extra} more)" if extra > 0 else shown
@@ -35,7 +40,7 @@ def render_line(node: InjectedNode) -> str:
     label = Kind(node.kind).label
     return (
         f"- **{label}** (confidence {node.confidence:.2f}, from {format_sources(node.sources)}): "
-        f"{clean_text(node.content)}"
+        f"{_clean(node.content)}"
     )
 
 

@@ -155,22 +155,21 @@ class Ranker:
         return out
 
     def _widen(self, reads: QueryReads, req: QueryRequest, found: dict[str, _Signals]) -> None:
-        """One hop over relates_to/contradicts from the strongest seeds, same tenant only."""
+        """One hop over relates_to/contradicts from the strongest seeds, same tenant only.
+
+        The neighbours' ids come from the edge indexes; only the rows of those not found yet are
+        read (at 1M nodes ~12 of the ~150 neighbours of a query's seeds).
+        """
         seeds = sorted(found.values(), key=lambda e: (-noisy_or(e.signals.values()), e.node.id))
         seeds = seeds[: self.config.hop_seeds]
         value = {seed.node.id: noisy_or(seed.signals.values()) for seed in seeds}
         hop: dict[str, float] = {}
-        nodes: dict[str, Node] = {}
-        for seed_id, node in reads.neighbours(
-            list(value), (Relation.RELATES_TO, Relation.CONTRADICTS), req.tenant
-        ):
-            if node.id not in found:
-                hop[node.id] = max(hop.get(node.id, 0.0), self.config.signal_hop_share * value[seed_id])
-                nodes[node.id] = node
-        for node_id in sorted(hop):
-            node = nodes[node_id]
+        for seed_id, other in reads.neighbour_ids(list(value), (Relation.RELATES_TO, Relation.CONTRADICTS)):
+            if other not in found:
+                hop[other] = max(hop.get(other, 0.0), self.config.signal_hop_share * value[seed_id])
+        for node in sorted(reads.nodes_by_ids(sorted(hop), req.tenant), key=lambda n: n.id):
             if node.valid and node.kind is not Kind.ATTEMPT:
-                found[node_id] = _Signals(node, {"graph hop": hop[node_id]})
+                found[node.id] = _Signals(node, {"graph hop": hop[node.id]})
 
     def _in_order(
         self,

@@ -10,11 +10,11 @@ its reads. They only read, so they never change what another connection sees.
 Fewer statements, too: the candidate sets a query starts from (earlier attempts at the ticket,
 the repository's facts, the engine's general facts, patterns of the task type or language, and
 the full-text matches) are one ``UNION ALL`` of the same per-set queries the store ran one by
-one; the one-hop widening reads the neighbours and their rows in one join; the term
-counts a cold cache misses are one statement however many there are, and the vocabulary behind
-a learning's specificity is read from the table the store keeps as nodes are written. A node that
-appears in several sets is parsed once, and a row read again unchanged is not parsed again
-(:class:`NodeCache`).
+one; the one-hop widening reads the neighbours' ids from the edge indexes, then the rows of the
+new ones; the term counts a cold cache misses are one statement however many there are, and the
+vocabulary behind a learning's specificity is read from the table the store keeps as nodes are
+written. A node that appears in several sets is parsed once, and a row read again unchanged is
+not parsed again (:class:`NodeCache`).
 """
 
 from __future__ import annotations
@@ -246,24 +246,16 @@ class QueryReads:
         sql, params = _pairs(ids, relations)
         return [(r[0], r[1]) for r in self._rows(sql, params)]
 
-    def neighbours(
-        self, ids: Sequence[str], relations: Sequence[Relation], tenant: str
-    ) -> list[tuple[str, Node]]:
-        """``(seed, neighbour)`` over ``relations`` either way, each neighbour read with its row (one
-        statement); only neighbours of ``tenant``.
-
-        ``+n.tenant``: the id index finds each neighbour; without it SQLite may pick a
-        ``(tenant, …)`` index and scan the tenant.
-        """
-        if not ids or not relations:
+    def nodes_by_ids(self, ids: Sequence[str], tenant: str) -> list[Node]:
+        """The nodes of ``tenant`` among ``ids`` (one statement; ``+tenant``: the id index finds
+        each node, where SQLite might otherwise pick a ``(tenant, …)`` index and scan the tenant)."""
+        if not ids:
             return []
-        pairs, params = _pairs(ids, relations)
+        marks = ", ".join("?" * len(ids))
         rows = self._rows(
-            f"SELECT p.seed, {node_select('n')} FROM ({pairs}) AS p JOIN nodes n ON n.id = p.other "
-            "WHERE +n.tenant = ?",
-            [*params, tenant],
+            f"SELECT {node_select()} FROM nodes WHERE id IN ({marks}) AND +tenant = ?", [*ids, tenant]
         )
-        return [(r[0], self.node(r, 1)) for r in rows]
+        return [self.node(r) for r in rows]
 
 
 def _pairs(ids: Sequence[str], relations: Sequence[Relation]) -> tuple[str, list[Any]]:
