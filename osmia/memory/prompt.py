@@ -28,9 +28,7 @@ _clean = functools.lru_cache(maxsize=1 << 12)(clean_text)
 
 def format_sources(sources: Sequence[str]) -> str:
     """The newest few citations, newest first: ``tr/ns/a, tr/ns/b (+2 more)``."""
-    shown = (
-        ", ".join(_clean(s, 120) for s in list(reversed(sources))[:MAX_SOURCES_SHOWN]) or "unknown run"
-    )
+    shown = ", ".join(_clean(s, 120) for s in list(reversed(sources))[:MAX_SOURCES_SHOWN]) or "unknown run"
     extra = len(sources) - MAX_SOURCES_SHOWN
     return f"{shown} (+{extra} more)" if extra > 0 else shown
 
