@@ -58,8 +58,9 @@ class Ranker:
     def candidates(self, reads: QueryReads, req: QueryRequest) -> dict[str, _Signals]:
         """Every node of the tenant that any signal points at, with the signals it got.
 
-        Two statements when the term counts are cached: every candidate set at once
-        (:meth:`QueryReads.candidate_sets`), then the one-hop widening.
+        Three statements when the full-text term counts are cached: every candidate set at once
+        (:meth:`QueryReads.candidate_sets`), then the one-hop widening's neighbour ids and the
+        new neighbours' rows.
         """
         found: dict[str, _Signals] = {}
 
