@@ -13,13 +13,10 @@ import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
-from dataclasses import dataclass, replace
-from datetime import datetime
-from pathlib import Path
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from osmia import metrics
-from osmia.config import MemoryConfig
 from osmia.memory import decay as decay_mod
 from osmia.memory import provenance, unlearn
 from osmia.memory.browse import GraphBrowser, to_networkx
@@ -39,8 +36,10 @@ from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker
 from osmia.memory.ranking import RankingConfig
 from osmia.memory.ranking import preset as ranking_preset
+from osmia.memory.run_view import observed_at, request_for
 from osmia.memory.sanitize import sanitized
 from osmia.memory.selection import to_injected
+from osmia.memory.settings import MemorySettings
 from osmia.memory.store import (
     EPOCH_KEY,
     PRUNE_RECOMPUTE_KEY,
@@ -68,70 +67,19 @@ from osmia.taskrun import TaskRun
 if TYPE_CHECKING:  # networkx loads only for GraphML/GEXF exports (osmia/memory/browse.py)
     import networkx as nx
 
-__all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "ImportRefused", "Memory", "MemorySettings"]
+__all__ = [
+    "EXPORT_FORMAT",
+    "EXPORT_VERSION",
+    "ImportRefused",
+    "Memory",
+    "MemorySettings",
+    "observed_at",
+    "request_for",
+]
 
 # The store's decay clock is its own: an import starts a new epoch (nodes carry effective confidences).
 INTERNAL_META = frozenset({EPOCH_KEY, THRESHOLD_KEY, PRUNE_RECOMPUTE_KEY})
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class MemorySettings:
-    """The memory knobs (mirrors ``memory:`` in osmia-config.yaml)."""
-
-    store_path: Path
-    decay_interval_hours: float = 24.0
-    prune_threshold: float = 0.05
-    max_facts_per_query: int = 10
-    token_budget: int = 600
-    min_pattern_samples: int = 5
-    busy_timeout_ms: int = 5000
-    ranking_preset: str = "default"
-
-    @property
-    def decay_interval_seconds(self) -> float:
-        """The decay interval in seconds."""
-        return self.decay_interval_hours * 3600.0
-
-    @classmethod
-    def from_config(cls, memory: MemoryConfig, store_path: Path | None = None) -> MemorySettings:
-        """Settings from ``memory:`` in osmia-config.yaml (``store_path`` overrides the file's)."""
-        return cls(
-            store_path=store_path or memory.store_path,
-            decay_interval_hours=memory.decay_interval_hours,
-            prune_threshold=memory.prune_threshold,
-            max_facts_per_query=memory.max_facts_per_query,
-            token_budget=memory.token_budget,
-            min_pattern_samples=memory.min_pattern_samples,
-            busy_timeout_ms=memory.busy_timeout_ms,
-            ranking_preset=memory.ranking_preset,
-        )
-
-
-def request_for(run: TaskRun) -> QueryRequest:
-    """What ranking needs to know about a run that is about to start."""
-    ticket = run.ticket
-    return QueryRequest(
-        tenant=run.tenant,
-        repository=run.repository.slug,
-        engine=run.engine,
-        task_type=ticket.task_type,
-        language=run.repository.language,
-        text=" ".join(p for p in (ticket.title, ticket.description, " ".join(ticket.labels)) if p),
-        ticket_id=ticket.id,
-        run_key=run.run_key,
-    )
-
-
-def observed_at(run: TaskRun, now: float) -> float:
-    """When a run taught what it taught: its finish time if known and not in the future, else now."""
-    if run.finished_at:
-        try:
-            finished = datetime.fromisoformat(run.finished_at.replace("Z", "+00:00")).timestamp()
-        except ValueError:
-            return now
-        return min(finished, now)
-    return now
 
 
 class Memory:

@@ -26,13 +26,12 @@ import math
 from osmia.memory.lessons import lesson
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.types import Kind, Node, QueryRequest
-from osmia.memory.vocabulary import Vocabulary, phrase, sentence_key, vocabulary_words
+from osmia.memory.vocabulary import Vocabulary, sentence_key, vocabulary_words
 
 __all__ = [
     "PATTERNS",
     "Vocabulary",
     "generic_statistic_verdict",
-    "phrase",
     "profile_traits",
     "specificity",
     "states_strength",
