@@ -34,7 +34,7 @@ _WIDTH = len(node_select().split(", "))  # columns of a node row
 
 
 def fts_phrase(text: str) -> str:
-    """``text`` as one quoted FTS5 phrase (a term, or a sentence for a phrase count)."""
+    """``text`` as one quoted FTS5 phrase: a search term, matched as the index tokenises it."""
     return '"' + text.replace('"', '""') + '"'
 
 
