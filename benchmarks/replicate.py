@@ -241,6 +241,19 @@ def _replicate(
             "INSERT INTO vocabulary (tenant, word, nodes) SELECT n.tenant, w.value, count(*) "
             "FROM nodes n, json_each(n.words) w GROUP BY n.tenant, w.value",
         )
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'lesson_forms'").fetchone() is not None:
+        # The copies' learnings are renamed texts: each gets its own parsed form, as extraction
+        # would have written it (an engine before schema v10 has no such table).
+        from osmia.memory.lesson_forms import form_of
+
+        conn.create_function("osmia_lesson_form", 1, form_of, deterministic=True)
+        phases.run(
+            "lesson forms",
+            conn,
+            "INSERT OR REPLACE INTO lesson_forms (seq, form) SELECT seq, osmia_lesson_form(content) "
+            "FROM nodes WHERE seq > ? AND kind = 'learning' AND valid_to IS NULL",
+            (base_max,),
+        )
     conn.execute("COMMIT")
     for kind, name, sql in deferred:
         conn.execute("BEGIN")

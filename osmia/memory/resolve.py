@@ -15,8 +15,10 @@ repository already holds:
   name, so "fixed" closes the right node; a *tentative* one (an identifier that
   may not be a test at all) is kept only when it names a known flaky or failing test.
 
-Reads one indexed range per repository (``nodes_lessons``), only the three columns
-it compares (kind, key, content); runs inside the caller's transaction. A pair of
+Reads one indexed range per repository (``nodes_lessons``), only the columns it
+compares (kind, key, content) and each learning's stored parsed form
+(:mod:`osmia.memory.lesson_forms`: a form missing or stale is parsed and written back);
+runs inside the caller's transaction. A pair of
 learnings is compared in full only when a cheap necessary condition says the
 comparison could act on it (:func:`may_act`): most learnings of a repository share
 its name and little else.
@@ -28,6 +30,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from osmia.memory import test_ids
+from osmia.memory.lesson_forms import form_of, lesson_from_form
 from osmia.memory.lessons import (
     SAME_WITH_IDENTIFIER,
     SAME_WITHOUT_IDENTIFIER,
@@ -45,23 +48,53 @@ TEST_KINDS = (Kind.FLAKY_TEST, Kind.FAILING_TEST, Kind.TEST_FIXED)
 _OPEN_TEST_KINDS = (Kind.FLAKY_TEST, Kind.FAILING_TEST)
 # The partial index ``nodes_lessons`` (schema v6) holds exactly these valid nodes of a repository.
 _KNOWN_SQL = (
-    "SELECT kind, key, content FROM nodes WHERE tenant = ? AND repository = ? AND valid_to IS NULL "
-    "AND kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed') ORDER BY id"
+    "SELECT n.seq, n.kind, n.key, n.content, f.form FROM nodes n LEFT JOIN lesson_forms f ON f.seq = n.seq "
+    "WHERE n.tenant = ? AND n.repository = ? AND n.valid_to IS NULL "
+    "AND n.kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed') ORDER BY n.id"
 )
 
 
 class Known(NamedTuple):
-    """What resolving compares of a stored learning or test fact (a :class:`Node` has the same fields)."""
+    """What resolving compares of a stored learning or test fact (a :class:`Node` has the same fields).
+
+    ``parsed`` is a learning's :class:`Lesson` when it was read from its stored form; None: parse
+    ``content`` (``lesson`` caches it).
+    """
 
     kind: Kind
     key: str
     content: str
+    parsed: Lesson | None = None
+
+    @property
+    def lesson(self) -> Lesson:
+        """The learning's comparable form."""
+        return self.parsed if self.parsed is not None else lesson(self.content)
 
 
-async def known_facts(store: Store, tenant: str, repository: str) -> list[Known]:
-    """The valid learnings and test facts of one repository, in id order."""
+async def known_facts(store: Store, tenant: str, repository: str, *, lessons: bool = True) -> list[Known]:
+    """The valid learnings and test facts of one repository, in id order.
+
+    With ``lessons``, each learning comes with its :class:`Lesson`: one whose stored form is
+    missing or stale is parsed here, and its form written back (inside the caller's
+    transaction), so the next extraction in the repository reads it. Without (a run that
+    reported no learning there), learnings are left unparsed.
+    """
     rows = await store.rows(_KNOWN_SQL, (tenant, repository))
-    return [Known(Kind(r[0]), r[1], r[2]) for r in rows]
+    out: list[Known] = []
+    missing: list[tuple[int, str]] = []
+    for seq, kind_name, key, content, form in rows:
+        kind = Kind(kind_name)
+        parsed = None
+        if lessons and kind is Kind.LEARNING:
+            parsed = lesson_from_form(content, form)
+            if parsed is None:
+                parsed = lesson(content)
+                missing.append((seq, form_of(content)))
+        out.append(Known(kind, key, content, parsed))
+    if missing:
+        await store.executemany("INSERT OR REPLACE INTO lesson_forms (seq, form) VALUES (?, ?)", missing)
+    return out
 
 
 async def resolve(store: Store, tenant: str, observations: list[Observation]) -> list[Observation]:
@@ -69,9 +102,10 @@ async def resolve(store: Store, tenant: str, observations: list[Observation]) ->
     wanted = {o.subject.repository for o in observations if o.kind is Kind.LEARNING or o.kind in TEST_KINDS}
     if not wanted:
         return observations
+    learned = {o.subject.repository for o in observations if o.kind is Kind.LEARNING}
     known: dict[str, list[Known]] = {}
     for repository in sorted(wanted):
-        known[repository] = await known_facts(store, tenant, repository)
+        known[repository] = await known_facts(store, tenant, repository, lessons=repository in learned)
     out: list[Observation] = []
     batch: dict[str, list[tuple[str, Lesson]]] = {}
     for obs in observations:
@@ -139,7 +173,7 @@ def resolve_lesson(
     for node in nodes:
         if node.kind is not Kind.LEARNING:
             continue
-        theirs = lesson(node.content)
+        theirs = node.lesson
         if not _related(mine, theirs) or not may_act(mine, theirs):
             continue
         if same_lesson(mine, theirs):

@@ -18,6 +18,7 @@ from typing import Self
 import aiosqlite
 
 from osmia.memory.fading import prune_cycle
+from osmia.memory.lesson_forms import form_of
 from osmia.memory.schema import MIGRATIONS, SCHEMA_VERSION
 from osmia.memory.store.base import StoreBase
 from osmia.memory.store.errors import (
@@ -168,9 +169,11 @@ class Lifecycle(StoreBase):
         await self._conn.execute("PRAGMA foreign_keys = ON")
         await self._conn.create_function("osmia_prune_cycle", 4, prune_cycle, deterministic=True)
         await self._conn.create_function("osmia_run_id", 1, run_id, deterministic=True)
-        # The v9 migration fills the vocabulary columns of existing rows with these.
+        # The v9 migration fills the vocabulary columns of existing rows with these,
         await self._conn.create_function("osmia_words", 1, words_column, deterministic=True)
         await self._conn.create_function("osmia_sentence", 1, sentence_key, deterministic=True)
+        # ... and the v10 migration the parsed form of every valid learning with this.
+        await self._conn.create_function("osmia_lesson_form", 1, form_of, deterministic=True)
         await self._conn.execute("PRAGMA synchronous = NORMAL")
         await self._conn.execute(f"PRAGMA mmap_size = {mmap_bytes(self._file_bytes())}")
         if version < SCHEMA_VERSION:

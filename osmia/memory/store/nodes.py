@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from osmia.memory.lesson_forms import form_of
 from osmia.memory.store.base import StoreBase
 from osmia.memory.store.query_reads import QueryReads
 from osmia.memory.store.rows import _FIXED_NODE_COLUMNS, EPOCH_SQL, NODE_COLUMNS, THRESHOLD_SQL, node_to_row
@@ -77,6 +78,14 @@ class NodeQueries(StoreBase):
                 for n in nodes
             ],
         )
+        # A valid learning's parsed form, so the next extraction in its repository does not parse it
+        # (osmia/memory/lesson_forms.py); ``lesson`` has it cached from resolving this run.
+        learnings = [(form_of(n.content), n.id) for n in nodes if n.kind is Kind.LEARNING and n.valid]
+        if learnings:
+            await self._conn.executemany(
+                "INSERT OR REPLACE INTO lesson_forms (seq, form) SELECT seq, ? FROM nodes WHERE id = ?",
+                learnings,
+            )
 
     async def insert_edges(self, edges: Sequence[Edge]) -> int:
         """Add edges that do not exist yet; returns how many were new."""
