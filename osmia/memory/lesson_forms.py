@@ -9,11 +9,11 @@ the extraction latency's tail (docs/performance.md §13).
 
 The form is stored in ``lesson_forms``, keyed by the node's ``seq``: the lesson's fields joined
 by ASCII separator characters (no token the parser makes holds one, Python splits text at them;
-a lesson that would is given no form), led by the parser's :data:`FORM_VERSION` and a CRC of the text it was parsed from. Reading
-one back costs ~2.5 µs (JSON took twice that). A form is a cache, never the truth: one of another
-parser version, or of a text that is not the node's (an edited row), reads as missing, and a
-missing one is parsed and written in the extraction's own transaction. A trigger deletes a
-learning's form with the learning.
+a lesson that would is given no form), led by the parser's :data:`FORM_VERSION` and a CRC of the
+text it was parsed from. Reading one back costs ~3-4 µs (JSON took half as long again). A form is
+a cache, never the truth: one of another parser version, or of a text that is not the node's (an
+edited row), reads as missing, and a missing one is parsed and written in the extraction's own
+transaction. A trigger deletes a learning's form with the learning.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ _EMPTY: frozenset[str] = frozenset()
 
 
 def form_of(text: str) -> str:
-    """The stored form of the learning ``text`` (``''``, read as missing, should an item be empty or hold a separator).
+    """The stored form of the learning ``text``; ``''`` (read as missing) should an item be empty or
+    hold a separator.
 
     Fields: version, CRC of the text, identifiers, strong identifiers, words (sets sorted),
     versions, settings (``tool``/``name`` and value joined by the group separator).
