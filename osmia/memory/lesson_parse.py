@@ -74,7 +74,7 @@ PATTERNS: tuple[LinearPattern, ...] = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Lesson:
     """What the matcher compares: identifiers, stems, versions and settings of one learning."""
 

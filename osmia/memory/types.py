@@ -67,7 +67,7 @@ _LABELS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Subject:
     """What a node is about; the columns candidates are matched on."""
 
@@ -77,7 +77,7 @@ class Subject:
     language: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """One piece of knowledge as stored. Times are Unix seconds."""
 
