@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from osmia.memory.store.rows import node_from_row, node_select
+from osmia.memory.store.rows import effective_confidence, node_from_row, node_select
 from osmia.memory.types import Node, Relation
 from osmia.memory.vocabulary import NODES_WORD
 
@@ -141,10 +141,15 @@ class QueryReads:
             branch(ATTEMPTS, "tenant = ? AND key >= ? AND key < ?", "ORDER BY last_seen DESC, id LIMIT ?",
                    (tenant, attempt_prefix, attempt_prefix + "\U0010ffff", attempt_limit))  # fmt: skip
         if repository and repository_limit > 0:
+            # The strongest facts are chosen inside ``nodes_repository_facts`` (it holds what the
+            # effective confidence is computed from, and the tie-break): only their rows are read.
+            # Named: without statistics SQLite may pick ``nodes_repository`` and read every row.
             branch(
                 REPOSITORY,
-                "tenant = ? AND repository = ? AND valid_to IS NULL AND kind != 'attempt'",
-                "ORDER BY confidence DESC, id LIMIT ?",
+                "seq IN (SELECT seq FROM nodes INDEXED BY nodes_repository_facts "
+                "WHERE tenant = ? AND repository = ? AND valid_to IS NULL "
+                f"AND kind != 'attempt' ORDER BY {effective_confidence()} DESC, id LIMIT ?)",
+                "ORDER BY confidence DESC, id",
                 (tenant, repository, repository_limit),
             )
         if engine and engine_limit > 0:

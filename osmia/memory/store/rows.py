@@ -27,6 +27,12 @@ EPOCH_SQL = f"coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{EP
 THRESHOLD_SQL = f"(SELECT CAST(value AS REAL) FROM meta WHERE key = '{THRESHOLD_KEY}')"
 
 
+def effective_confidence(alias: str = "") -> str:
+    """The SQL of a node's confidence decayed to the current epoch (from its stored columns)."""
+    a = f"{alias}." if alias else ""
+    return f"{a}confidence * pow(1.0 - {a}decay_rate, {EPOCH_SQL} - {a}epoch)"
+
+
 def node_select(alias: str = "") -> str:
     """The select list for :func:`node_from_row`: ``confidence`` is the effective one, decayed to now.
 
@@ -35,9 +41,7 @@ def node_select(alias: str = "") -> str:
     """
     a = f"{alias}." if alias else ""
     return ", ".join(
-        f"{a}confidence * pow(1.0 - {a}decay_rate, {EPOCH_SQL} - {a}epoch) AS confidence"
-        if c == "confidence"
-        else f"{a}{c}"
+        f"{effective_confidence(alias)} AS confidence" if c == "confidence" else f"{a}{c}"
         for c in NODE_COLUMNS.split(", ")
     )
 
