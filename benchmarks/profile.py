@@ -4,6 +4,7 @@
     benchmarks/run --profile query  --db /tmp/osmia-bench/nodes-100k.db
     benchmarks/run --profile statements --db /tmp/osmia-bench/nodes-100k.db
     benchmarks/run --profile phases --db /tmp/osmia-bench/nodes-100k.db
+    benchmarks/run --profile extraction --db /tmp/osmia-bench/nodes-100k.db --count 200
 
 ``ingest`` continues the store's own history (the runs after ``--skip``) on a
 copy of the database and prints pyinstrument's call tree, with asyncio awaits
@@ -20,8 +21,10 @@ statements left out), the commonest statements, and the node cache's hits.
 ``phases`` times each phase of every query with ``perf_counter`` (no profiler overhead): the
 candidate statement, the one-hop widening, the vocabulary, the rest of the ranking; with
 p50/p99 per phase and the phases of the slowest queries, to tell a tail's cause from the median's.
-All three work on a copy of ``--db``, or with ``--read-only`` on the file itself, opened
-read-only (nothing can be written; for a 1M-node store too large to copy).
+``extraction`` times the phases of extractions and counts the pages a commit writes
+(:mod:`benchmarks.extraction_phases`). The query modes work on a copy of ``--db``, or with
+``--read-only`` on the file itself, opened read-only (nothing can be written; for a 1M-node
+store too large to copy).
 """
 
 from __future__ import annotations
@@ -188,6 +191,8 @@ PHASES = (
     ("query", "Ranker", "candidates", "candidates"),
     ("reads", "QueryReads", "candidate_sets", "  candidate statement"),
     ("query", "Ranker", "_widen", "  one-hop widening"),
+    ("reads", "QueryReads", "neighbour_ids", "    neighbour ids"),
+    ("reads", "QueryReads", "nodes_by_ids", "    new neighbours' rows"),
     ("query", "Ranker", "_vocabulary", "vocabulary"),
     ("reads", "QueryReads", "vocabulary", "  vocabulary statement"),
 )
@@ -260,7 +265,7 @@ def _summary(what: str, lat: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("ingest", "query", "statements", "phases"))
+    parser.add_argument("what", choices=("ingest", "query", "statements", "phases", "extraction"))
     parser.add_argument("--db", type=Path, required=True)
     parser.add_argument("--skip", type=int, default=0, help="ingest: runs of the history already in --db")
     parser.add_argument("--count", type=int, default=300)
@@ -271,6 +276,11 @@ def main() -> None:
         help="query, statements, phases: read --db in place, opened read-only (a store too large to copy)",
     )
     args = parser.parse_args()
+    if args.what == "extraction":
+        from benchmarks.extraction_phases import report
+
+        print(report(args.db, args.count))
+        return
     if args.read_only and args.what != "ingest":
         _queries(args.db, args)
         return

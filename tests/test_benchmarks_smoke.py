@@ -152,9 +152,35 @@ def test_the_phases_profile_times_every_phase_of_every_query(
     slowest = lines.index("the five slowest queries, by phase (ms):")
     timed = {line[:26].strip(): [float(v) for v in line[26:].split()] for line in lines[1:slowest]}
     assert set(timed) == {"query (wall)", "ranking", "candidates", "candidate statement", "one-hop widening",
-                          "vocabulary", "vocabulary statement"}, timed  # fmt: skip
+                          "neighbour ids", "new neighbours' rows", "vocabulary",
+                          "vocabulary statement"}, timed  # fmt: skip
     assert all(len(v) == 4 and v[0] > 0 for v in timed.values()), timed  # mean, p50, p95, p99
     assert timed["candidate statement"][0] <= timed["candidates"][0] <= timed["ranking"][0]
     assert timed["ranking"][0] <= timed["query (wall)"][0]
     rows = lines[slowest + 1 :]
     assert len(rows) == 5 and all(row.startswith("  query (wall) ") for row in rows)
+
+
+def test_the_extraction_profile_times_phases_and_counts_the_pages_a_commit_writes(
+    smoke: tuple[str, dict[str, Any]], smoke_dir: Path
+) -> None:
+    store = smoke_dir / "runs-smoke.db"
+    before = store.read_bytes()
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.profile", "extraction", "--db", str(store), "--count", "12"],
+        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=240, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("extraction phases: n=12 ")
+    slowest = lines.index("the five slowest extractions, by phase (ms):")
+    timed = {line[:32].strip(): [float(v) for v in line[32:].split()] for line in lines[1:slowest]}
+    assert {"extraction (wall)", "transaction, one trip", "upsert nodes", "resolve"} <= set(timed), timed
+    assert all(len(v) == 4 for v in timed.values()), timed  # mean, p50, p95, p99
+    assert 0 < timed["upsert nodes"][0] < timed["transaction, one trip"][0] < timed["extraction (wall)"][0]
+    log = next(i for i, line in enumerate(lines) if line.startswith("write-ahead log: "))
+    commits = int(lines[log].split()[2])
+    assert 12 <= commits <= 22 and "(12 extractions" in lines[log], lines[log]  # with the ten warm-up ones
+    pages = {line.split()[1]: float(line.split()[0]) for line in lines[log + 1 :]}
+    assert pages.get("nodes", 0) >= 1 and len(pages) >= 5, pages
+    assert store.read_bytes() == before  # worked on copies

@@ -1,0 +1,219 @@
+"""Where an extraction's time goes, phase by phase, and what its commit writes.
+
+    benchmarks/run --profile extraction --db /tmp/osmia-bench/nodes-100k.db [--count 200]
+
+On a copy of ``--db`` (put it on tmpfs to leave the disk out), continues the store's own history
+as the serve step does: 10 warm-up extractions, then ``--count`` timed ones, with the operator's
+maintenance pass every 15 simulated seconds (not timed). Each phase is wrapped with
+``perf_counter`` (no profiler overhead): the transaction in one trip, resolving against the
+repository's lessons (reading them, comparing), the node upsert, and the cyclic collector's
+pauses (``gc.callbacks``); p50/p95/p99 per phase and the phases of the slowest extractions, to
+tell a tail's cause from the median's. Then the write-ahead log: frames (pages) one commit
+writes, by table or index (SQLite's ``dbstat``), from a second run of ``--count`` extractions
+without checkpoints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import shutil
+import sqlite3
+import struct
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from benchmarks.stats import EXTRACTION_WARMUP
+from benchmarks.workload import Clock, GroundTruth, World
+from osmia.memory import merge, resolve, service
+from osmia.memory.service import Memory, MemorySettings
+from osmia.memory.store import Store
+from osmia.process import settle_heap
+from osmia.taskrun import parse_taskrun
+
+MAINTENANCE_SECONDS = 15.0  # the operator's cadence (osmia/controller/handlers.py)
+
+# (owner, attribute, label): each is timed where it is looked up, so the callers' own names.
+PHASES: tuple[tuple[Any, str, str], ...] = (
+    (service, "sanitized", "redact (main thread)"),
+    (service, "observe", "observe (main thread)"),
+    (service, "in_one_trip", "transaction, one trip"),
+    (service, "recompute", "  patterns"),
+    (merge, "resolve", "  resolve"),
+    (resolve, "known_facts", "    read lessons"),
+    (resolve, "resolve_lesson", "    compare lessons"),
+    (Store, "nodes_by_keys", "  read nodes"),
+    (Store, "upsert_nodes", "  upsert nodes"),
+)
+GC = "cyclic GC pauses"
+
+
+@contextmanager
+def _timed(current: dict[str, float]) -> Iterator[None]:
+    """Wrap every :data:`PHASES` entry so that its time adds to ``current[label]``."""
+
+    def wrap(fn: Callable[..., Any], label: str) -> Callable[..., Any]:
+        if asyncio.iscoroutinefunction(fn):
+
+            async def timed_async(*args: Any, **kwargs: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return await fn(*args, **kwargs)
+                finally:
+                    current[label] = current.get(label, 0.0) + time.perf_counter() - started
+
+            return timed_async
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                current[label] = current.get(label, 0.0) + time.perf_counter() - started
+
+        return timed
+
+    gc_started: list[float] = []
+
+    def on_gc(phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            gc_started[:] = [time.perf_counter()]
+        elif gc_started:
+            current[GC] = current.get(GC, 0.0) + time.perf_counter() - gc_started[0]
+
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _label in PHASES]
+    for (owner, name, label), (_o, _n, fn) in zip(PHASES, originals, strict=True):
+        setattr(owner, name, wrap(fn, label))
+    gc.callbacks.append(on_gc)
+    try:
+        yield
+    finally:
+        gc.callbacks.remove(on_gc)
+        for owner, name, fn in originals:
+            setattr(owner, name, fn)
+
+
+async def _extract(db: Path, count: int, *, phases: bool) -> list[dict[str, float]]:
+    truth = GroundTruth.from_json(db.with_suffix(".truth.json").read_text())
+    runs = _unseen_runs(db, truth, count + EXTRACTION_WARMUP)
+    clock = Clock(truth.end + 60.0)
+    memory = await Memory.open(
+        MemorySettings(store_path=db), clock=clock, update_gauges=False, deferred_checkpoints=True
+    )
+    settle_heap()  # as the operator does once it has started
+    rows: list[dict[str, float]] = []
+    current: dict[str, float] = {}
+    maintained_at = clock.now
+    try:
+        with _timed(current) if phases else _nothing():
+            for i, (doc, at) in enumerate(runs):
+                clock.now = at
+                if phases and at - maintained_at >= MAINTENANCE_SECONDS:
+                    await memory.maintain()
+                    maintained_at = at
+                run = parse_taskrun(doc)
+                current.clear()
+                started = time.perf_counter()
+                await memory.ingest(run, finished_at=at)
+                current["extraction (wall)"] = time.perf_counter() - started
+                if i >= EXTRACTION_WARMUP:
+                    rows.append(dict(current))
+    finally:
+        if not phases:
+            _keep_wal(memory.settings.store_path)
+        await memory.close()
+    return rows
+
+
+def _unseen_runs(db: Path, truth: GroundTruth, count: int) -> list[tuple[dict[str, Any], float]]:
+    """The next ``count`` runs of the store's history that it does not hold (a served store has some)."""
+    conn = sqlite3.connect(db)
+    try:
+        known = {r[0] for r in conn.execute("SELECT run_key FROM runs")}
+    finally:
+        conn.close()
+    out = []
+    for doc, at in World(truth.seed).continued(truth.runs, count + 1000):
+        meta = doc["metadata"]
+        if f"{meta['namespace']}/{meta['name']}/{meta['uid']}" not in known:
+            out.append((doc, at))
+    return out[:count]
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+def _keep_wal(db: Path) -> None:
+    """Copy the write-ahead log aside before closing (closing checkpoints it and removes it)."""
+    wal = Path(f"{db}-wal")
+    shutil.copy(wal, wal.with_name(wal.name + ".kept"))
+
+
+def _table(rows: list[dict[str, float]]) -> list[str]:
+    labels = ["extraction (wall)", *(label for *_x, label in PHASES), GC]
+    lines = [f"extraction phases: n={len(rows)} (ms)       mean     p50     p95     p99"]
+    for label in labels:
+        values = sorted(1000 * r.get(label, 0.0) for r in rows)
+        if values:
+            p50, p95, p99 = (values[min(len(values) - 1, int(q * len(values)))] for q in (0.5, 0.95, 0.99))
+            lines.append(f"  {label:30} {sum(values) / len(values):7.2f} {p50:7.2f} {p95:7.2f} {p99:7.2f}")
+    lines.append("the five slowest extractions, by phase (ms):")
+    for r in sorted(rows, key=lambda r: -r["extraction (wall)"])[:5]:
+        lines.append(
+            "  " + ", ".join(f"{k.strip()} {1000 * r[k]:.1f}" for k in labels if r.get(k, 0) >= 0.0001)
+        )
+    return lines
+
+
+def _wal_pages(db: Path, count: int) -> list[str]:
+    """Pages per commit in the log that ``count`` extractions left, by the table or index they belong to."""
+    data = Path(f"{db}-wal.kept").read_bytes()
+    page_size = struct.unpack(">I", data[8:12])[0]
+    salts = data[16:24]  # a frame with other salts is left over from before the log was reset
+    commits: list[set[int]] = []
+    pages: set[int] = set()
+    for offset in range(32, len(data) - page_size - 23, page_size + 24):
+        if data[offset + 8 : offset + 16] != salts:
+            break
+        page, commit = struct.unpack(">II", data[offset : offset + 8])
+        pages.add(page)
+        if commit:
+            commits.append(pages)
+            pages = set()
+    conn = sqlite3.connect(db)
+    try:
+        owner = dict(conn.execute("SELECT pageno, name FROM dbstat"))
+    finally:
+        conn.close()
+    n = max(1, len(commits))
+    by_owner = Counter(owner.get(p, "(freed)") for c in commits for p in c)
+    lines = [
+        f"write-ahead log: {len(commits)} commits ({count} extractions, no checkpoint between), "
+        f"{sum(map(len, commits)) / n:.1f} pages ({page_size} bytes) a commit; the most written:"
+    ]
+    lines += [f"  {k / n:6.2f}  {name}" for name, k in by_owner.most_common(12)]
+    return lines
+
+
+def report(source: Path, count: int) -> str:
+    """Phases of ``count`` extractions on a copy of ``source``, then the pages a commit writes."""
+    lines: list[str] = []
+    with tempfile.TemporaryDirectory(dir=source.parent) as tmp:
+        for phases in (True, False):
+            db = Path(tmp) / source.name
+            shutil.copy(source, db)
+            for suffix in (".truth.json", ".copies"):
+                if source.with_suffix(suffix).exists():
+                    shutil.copy(source.with_suffix(suffix), db.with_suffix(suffix))
+            rows = asyncio.run(_extract(db, count, phases=phases))
+            lines += _table(rows) if phases else _wal_pages(db, count)
+            for path in Path(tmp).iterdir():
+                path.unlink()
+    return "\n".join(lines)
