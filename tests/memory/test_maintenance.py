@@ -59,3 +59,46 @@ async def test_without_deferral_sqlite_checkpoints_by_itself(tmp_path: Path) -> 
             assert (await cur.fetchone())[0] == 0
     finally:
         await deferred.close()
+
+
+def wal_salts(db: Path) -> bytes:
+    """The salts of the log's header: they change each time SQLite starts the log over."""
+    return Path(f"{db}-wal").read_bytes()[16:24]
+
+
+def meta_rows(db: Path) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute("SELECT key, value FROM meta ORDER BY key").fetchall()
+    finally:
+        conn.close()
+
+
+def wal_frames(db: Path) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        return int(conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1])
+    finally:
+        conn.close()
+
+
+async def test_maintenance_starts_the_log_over_so_the_next_extraction_does_not(tmp_path: Path) -> None:
+    # The first commit after a checkpoint restarts the log and syncs its header first: an fsync an
+    # extraction should not wait for. Maintenance does it, with a write that changes nothing.
+    db = tmp_path / "m.db"
+    mem = await Memory.open(
+        MemorySettings(store_path=db), clock=Clock(), update_gauges=False, deferred_checkpoints=True
+    )
+    try:
+        await mem.ingest(make_run("first", learnings=("Run make generate before the tests",)))
+        before = wal_salts(db)
+        meta = meta_rows(db)
+        await mem.maintain()
+        restarted = wal_salts(db)
+        assert meta_rows(db) == meta and meta  # the write changed nothing
+        assert restarted != before  # the log was checkpointed and started over, here
+        await mem.ingest(make_run("second", learnings=("Pin the linter version in CI",)))
+        assert wal_salts(db) == restarted  # the extraction appended to the restarted log
+        assert wal_frames(db) > 1
+    finally:
+        await mem.close()

@@ -257,7 +257,23 @@ class Lifecycle(StoreBase):
         # Fetched, so the statement is finished: a checkpoint left pending (its cursor is held until
         # aiosqlite's next call returns) makes a COMMIT that follows at once fail, "SQL statements
         # in progress", as an extraction run in one trip would (store/one_trip.py).
-        await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
+        busy, log, done = (await self._rows("PRAGMA wal_checkpoint(PASSIVE)"))[0]
+        if not busy and log > 1 and done == log:  # 1: only the last restart's own frame, nothing new
+            await self._restart_wal()
+
+    async def _restart_wal(self) -> None:
+        """Restart the fully checkpointed WAL now, with a write that changes nothing.
+
+        The first commit after a checkpoint starts the log over, and SQLite syncs the new log
+        header before that commit's frames (so a crash cannot mix old and new frames): an
+        ``fsync``, paid by whichever extraction came next (at one extraction per maintenance pass,
+        every one of them). Here it is paid by maintenance. The write sets the schema version to the value it has,
+        read under the write lock: SQLite writes the header page for it whatever the value (a row
+        rewritten with its own bytes is skipped and starts nothing).
+        """
+        async with self.transaction():
+            version = int(await self._scalar("PRAGMA user_version"))
+            await self._conn.execute(f"PRAGMA user_version = {version}")
 
     async def close(self) -> None:
         """Checkpoint (unless read-only) and close; safe to call twice."""
