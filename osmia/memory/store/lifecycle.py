@@ -267,9 +267,9 @@ class Lifecycle(StoreBase):
         The first commit after a checkpoint starts the log over, and SQLite syncs the new log
         header before that commit's frames (so a crash cannot mix old and new frames): an
         ``fsync``, paid by whichever extraction came next (at one extraction per maintenance pass,
-        every one of them). Here it is paid by maintenance. The write sets the schema version to the value it has,
-        read under the write lock: SQLite writes the header page for it whatever the value (a row
-        rewritten with its own bytes is skipped and starts nothing).
+        every one of them). Here it is paid by maintenance. The write sets the schema version to
+        the value it has, read under the write lock: SQLite writes the header page for it whatever
+        the value (a row rewritten with its own bytes is skipped and starts nothing).
         """
         async with self.transaction():
             version = int(await self._scalar("PRAGMA user_version"))
