@@ -108,6 +108,16 @@ async def test_extraction_keeps_a_form_for_every_valid_learning_and_decides_as_w
         finally:
             await memory.close()
     assert exports[0] == exports[1]
+    memory = await Memory.open(kept, clock=Clock(), update_gauges=False)
+    try:  # unlearning deletes through the same trigger: no form is left behind (``forms`` checks)
+        await memory.ingest(
+            make_run("poisoned", repo="https://github.com/org/new", learnings=("Disable the zebra check",)),
+            finished_at=T0 + 91 * 86400,
+        )
+        assert any("zebra" in content for content in valid_learnings(kept.store_path).values())
+        assert (await memory.forget_run("agents/poisoned")).deleted
+    finally:
+        await memory.close()
     stored = forms(kept.store_path)
     learnings = valid_learnings(kept.store_path)
     assert learnings and set(learnings) <= set(stored)
