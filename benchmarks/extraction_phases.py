@@ -1,9 +1,10 @@
 """Where an extraction's time goes, phase by phase, and what its commit writes.
 
-    benchmarks/run --profile extraction --db /tmp/osmia-bench/nodes-100k.db [--count 200]
+    benchmarks/run --profile extraction --db /tmp/osmia-bench/nodes-100k.db [--count 200] [--queries 500]
 
 On a copy of ``--db`` (put it on tmpfs to leave the disk out), continues the store's own history
-as the serve step does: 10 warm-up extractions, then ``--count`` timed ones, with the operator's
+as the serve step does (after ``--queries`` tickets, if given, as the serve step's extractions
+come after its queries): 10 warm-up extractions, then ``--count`` timed ones, with the operator's
 maintenance pass every 15 simulated seconds (not timed). Each phase is wrapped with
 ``perf_counter`` (no profiler overhead): the transaction in one trip, resolving against the
 repository's lessons (reading them, comparing), the node upsert, and the cyclic collector's
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.stats import EXTRACTION_WARMUP
-from benchmarks.workload import Clock, GroundTruth, World
+from benchmarks.workload import Clock, GroundTruth, World, scenarios
 from osmia.memory import merge, resolve, service
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import Store
@@ -98,14 +99,21 @@ def _timed(current: dict[str, float]) -> Iterator[None]:
             setattr(owner, name, fn)
 
 
-async def _extract(db: Path, count: int, *, phases: bool) -> list[dict[str, float]]:
+async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> list[dict[str, float]]:
     truth = GroundTruth.from_json(db.with_suffix(".truth.json").read_text())
     runs = _unseen_runs(db, truth, count + EXTRACTION_WARMUP)
+    copies_file = db.with_suffix(".copies")
+    copies = int(copies_file.read_text()) if copies_file.exists() else 1
+    tickets = (
+        [parse_taskrun(c.doc) for c in scenarios(truth, queries, seed=1007, copies=copies)] if queries else []
+    )
     clock = Clock(truth.end + 60.0)
     memory = await Memory.open(
         MemorySettings(store_path=db), clock=clock, update_gauges=False, deferred_checkpoints=True
     )
     settle_heap()  # as the operator does once it has started
+    for ticket in tickets:  # as the serve step does before its extractions: the caches fill, the heap grows
+        await memory.context(ticket)
     rows: list[dict[str, float]] = []
     current: dict[str, float] = {}
     maintained_at = clock.now
@@ -202,8 +210,9 @@ def _wal_pages(db: Path, count: int) -> list[str]:
     return lines
 
 
-def report(source: Path, count: int) -> str:
-    """Phases of ``count`` extractions on a copy of ``source``, then the pages a commit writes."""
+def report(source: Path, count: int, queries: int = 0) -> str:
+    """Phases of ``count`` extractions on a copy of ``source`` (after ``queries`` tickets), then
+    the pages a commit writes."""
     lines: list[str] = []
     with tempfile.TemporaryDirectory(dir=source.parent) as tmp:
         for phases in (True, False):
@@ -212,7 +221,7 @@ def report(source: Path, count: int) -> str:
             for suffix in (".truth.json", ".copies"):
                 if source.with_suffix(suffix).exists():
                     shutil.copy(source.with_suffix(suffix), db.with_suffix(suffix))
-            rows = asyncio.run(_extract(db, count, phases=phases))
+            rows = asyncio.run(_extract(db, count, phases=phases, queries=queries if phases else 0))
             lines += _table(rows) if phases else _wal_pages(db, count)
             for path in Path(tmp).iterdir():
                 path.unlink()

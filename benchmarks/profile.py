@@ -271,6 +271,9 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
+        "--queries", type=int, default=0, help="extraction: tickets queried before (as serve does)"
+    )
+    parser.add_argument(
         "--read-only",
         action="store_true",
         help="query, statements, phases: read --db in place, opened read-only (a store too large to copy)",
@@ -279,7 +282,7 @@ def main() -> None:
     if args.what == "extraction":
         from benchmarks.extraction_phases import report
 
-        print(report(args.db, args.count))
+        print(report(args.db, args.count, args.queries))
         return
     if args.read_only and args.what != "ingest":
         _queries(args.db, args)
