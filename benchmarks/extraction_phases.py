@@ -24,11 +24,12 @@ import struct
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from benchmarks.phase_timing import table, timed
 from benchmarks.stats import EXTRACTION_WARMUP
 from benchmarks.workload import Clock, GroundTruth, World, scenarios
 from osmia.memory import merge, resolve, service
@@ -58,27 +59,6 @@ GC = "cyclic GC pauses"
 def _timed(current: dict[str, float]) -> Iterator[None]:
     """Wrap every :data:`PHASES` entry so that its time adds to ``current[label]``."""
 
-    def wrap(fn: Callable[..., Any], label: str) -> Callable[..., Any]:
-        if asyncio.iscoroutinefunction(fn):
-
-            async def timed_async(*args: Any, **kwargs: Any) -> Any:
-                started = time.perf_counter()
-                try:
-                    return await fn(*args, **kwargs)
-                finally:
-                    current[label] = current.get(label, 0.0) + time.perf_counter() - started
-
-            return timed_async
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                current[label] = current.get(label, 0.0) + time.perf_counter() - started
-
-        return timed
-
     gc_started: list[float] = []
 
     def on_gc(phase: str, _info: dict[str, Any]) -> None:
@@ -89,7 +69,7 @@ def _timed(current: dict[str, float]) -> Iterator[None]:
 
     originals = [(owner, name, getattr(owner, name)) for owner, name, _label in PHASES]
     for (owner, name, label), (_o, _n, fn) in zip(PHASES, originals, strict=True):
-        setattr(owner, name, wrap(fn, label))
+        setattr(owner, name, timed(fn, label, current))
     gc.callbacks.append(on_gc)
     try:
         yield
@@ -101,7 +81,7 @@ def _timed(current: dict[str, float]) -> Iterator[None]:
 
 async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> list[dict[str, float]]:
     truth = GroundTruth.from_json(db.with_suffix(".truth.json").read_text())
-    runs = _unseen_runs(db, truth, count + EXTRACTION_WARMUP)
+    runs = unseen_runs(db, truth.seed, truth.runs, count + EXTRACTION_WARMUP)
     copies_file = db.with_suffix(".copies")
     copies = int(copies_file.read_text()) if copies_file.exists() else 1
     tickets = (
@@ -138,15 +118,16 @@ async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> l
     return rows
 
 
-def _unseen_runs(db: Path, truth: GroundTruth, count: int) -> list[tuple[dict[str, Any], float]]:
-    """The next ``count`` runs of the store's history that it does not hold (a served store has some)."""
+def unseen_runs(db: Path, seed: int, skip: int, count: int) -> list[tuple[dict[str, Any], float]]:
+    """The next ``count`` runs of the history (``World(seed)`` after ``skip``) that ``db`` does not
+    hold yet (a served store has some)."""
     conn = sqlite3.connect(db)
     try:
         known = {r[0] for r in conn.execute("SELECT run_key FROM runs")}
     finally:
         conn.close()
     out = []
-    for doc, at in World(truth.seed).continued(truth.runs, count + 1000):
+    for doc, at in World(seed).continued(skip, count + 1000):
         meta = doc["metadata"]
         if f"{meta['namespace']}/{meta['name']}/{meta['uid']}" not in known:
             out.append((doc, at))
@@ -166,18 +147,7 @@ def _keep_wal(db: Path) -> None:
 
 def _table(rows: list[dict[str, float]]) -> list[str]:
     labels = ["extraction (wall)", *(label for *_x, label in PHASES), GC]
-    lines = [f"extraction phases: n={len(rows)} (ms)       mean     p50     p95     p99"]
-    for label in labels:
-        values = sorted(1000 * r.get(label, 0.0) for r in rows)
-        if values:
-            p50, p95, p99 = (values[min(len(values) - 1, int(q * len(values)))] for q in (0.5, 0.95, 0.99))
-            lines.append(f"  {label:30} {sum(values) / len(values):7.2f} {p50:7.2f} {p95:7.2f} {p99:7.2f}")
-    lines.append("the five slowest extractions, by phase (ms):")
-    for r in sorted(rows, key=lambda r: -r["extraction (wall)"])[:5]:
-        lines.append(
-            "  " + ", ".join(f"{k.strip()} {1000 * r[k]:.1f}" for k in labels if r.get(k, 0) >= 0.0001)
-        )
-    return lines
+    return table(rows, labels, title="extraction phases", what="extractions", width=30)
 
 
 def _wal_pages(db: Path, count: int) -> list[str]:

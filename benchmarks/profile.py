@@ -36,32 +36,18 @@ import io
 import pstats
 import re
 import shutil
-import sqlite3
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from benchmarks.extraction_phases import unseen_runs
+from benchmarks.phase_timing import table, timed
 from benchmarks.stats import QUERY_WARMUP
-from benchmarks.workload import Clock, GroundTruth, Scenario, World, scenarios
+from benchmarks.workload import Clock, GroundTruth, Scenario, scenarios
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun
-
-
-def _new_runs(db: Path, seed: int, skip: int, count: int) -> list[tuple[dict[str, Any], float]]:
-    """The next ``count`` runs of the history that ``db`` does not hold yet (a served store has some)."""
-    conn = sqlite3.connect(db)
-    try:
-        known = {r[0] for r in conn.execute("SELECT run_key FROM runs")}
-    finally:
-        conn.close()
-    out = []
-    for doc, at in World(seed).continued(skip, count + 1000):
-        meta = doc["metadata"]
-        if f"{meta['namespace']}/{meta['name']}/{meta['uid']}" not in known:
-            out.append((doc, at))
-    return out[:count]
 
 
 async def _ingest(db: Path, runs: list[tuple[dict[str, Any], float]]) -> list[float]:
@@ -209,21 +195,11 @@ async def _phases(
     current: dict[str, float] = {}
     originals = []
 
-    def timed(fn: Any, label: str) -> Any:
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                current[label] = current.get(label, 0.0) + time.perf_counter() - started
-
-        return wrapper
-
     for module, cls_name, method, label in PHASES:
         cls = getattr(owners[module], cls_name)
         if hasattr(cls, method):  # an older engine may lack one
             originals.append((cls, method, getattr(cls, method)))
-            setattr(cls, method, timed(getattr(cls, method), label))
+            setattr(cls, method, timed(getattr(cls, method), label, current))
     memory = await _open(db, end, read_only)
     rows: list[dict[str, float]] = []
     try:
@@ -241,16 +217,7 @@ async def _phases(
         for cls, method, fn in originals:
             setattr(cls, method, fn)
     labels = ["query (wall)", *(label for *_x, label in PHASES)]
-    lines = [f"phases: n={len(rows)} (ms)          mean     p50     p95     p99"]
-    for label in labels:
-        values = sorted(1000 * r.get(label, 0.0) for r in rows)
-        if values:
-            p50, p95, p99 = (values[min(len(values) - 1, int(q * len(values)))] for q in (0.5, 0.95, 0.99))
-            lines.append(f"  {label:24} {sum(values) / len(values):7.2f} {p50:7.2f} {p95:7.2f} {p99:7.2f}")
-    lines.append("the five slowest queries, by phase (ms):")
-    for r in sorted(rows, key=lambda r: -r["query (wall)"])[:5]:
-        lines.append("  " + ", ".join(f"{k.strip()} {1000 * r[k]:.1f}" for k in labels if k in r))
-    return "\n".join(lines)
+    return "\n".join(table(rows, labels, title="phases", what="queries", width=24))
 
 
 def _summary(what: str, lat: list[float]) -> str:
@@ -316,7 +283,7 @@ def _ingest_profiled(db: Path, args: argparse.Namespace) -> str:
 
     async def profiled() -> list[float]:
         # Started inside the loop, so awaits are attributed to the line that awaited.
-        work = _ingest(db, _new_runs(db, args.seed, args.skip, args.count))
+        work = _ingest(db, unseen_runs(db, args.seed, args.skip, args.count))
         profiler.start()
         try:
             return await work

@@ -15,9 +15,8 @@ from pathlib import Path
 from benchmarks.lesson_pairs import pairs
 from osmia.memory.lesson_forms import FORM_VERSION, form_of, lesson_from_form
 from osmia.memory.lessons import lesson
-from osmia.memory.schema import MIGRATIONS
 from osmia.memory.service import Memory, MemorySettings
-from tests.memory.conftest import T0, Clock, make_run
+from tests.memory.conftest import T0, Clock, make_run, store_at_version
 from tests.memory.histories import history, play
 
 # The digest of the forms of every text of the labelled pairs, as FORM_VERSION reads them. When a
@@ -161,17 +160,7 @@ async def test_a_v9_store_gains_a_form_for_every_valid_learning_on_migration(tmp
     finally:
         await memory.close()
     old = tmp_path / "v9.db"
-    conn = sqlite3.connect(old, isolation_level=None)
-    for script in MIGRATIONS[:9]:
-        conn.executescript(
-            script.replace("osmia_words(content)", "NULL").replace("osmia_sentence(content)", "NULL")
-        )
-    conn.execute("PRAGMA user_version = 9")
-    conn.execute(f"ATTACH '{source.store_path}' AS new")
-    columns = [r[1] for r in conn.execute("PRAGMA main.table_info(nodes)")]
-    conn.execute(f"INSERT INTO main.nodes SELECT {', '.join(columns)} FROM new.nodes")
-    conn.execute("DETACH new")
-    conn.close()
+    store_at_version(source.store_path, old, 9)
     migrated = await Memory.open(replace(source, store_path=old), clock=Clock(), update_gauges=False)
     await migrated.close()
     stored = forms(old)

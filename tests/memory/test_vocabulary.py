@@ -13,11 +13,10 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from osmia.memory.schema import MIGRATIONS
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store.query_reads import QueryReads
 from osmia.memory.vocabulary import NODES_WORD, sentence_key, vocabulary_words, words_column
-from tests.memory.conftest import T0, Clock, make_run
+from tests.memory.conftest import T0, Clock, make_run, store_at_version
 from tests.memory.histories import history, play
 
 
@@ -114,15 +113,7 @@ async def test_a_v8_store_gains_its_vocabulary_on_migration(tmp_path: Path) -> N
     finally:
         await memory.close()
     old = tmp_path / "v8.db"
-    conn = sqlite3.connect(old, isolation_level=None)
-    for script in MIGRATIONS[:8]:
-        conn.executescript(script)
-    conn.execute("PRAGMA user_version = 8")
-    conn.execute(f"ATTACH '{source.store_path}' AS new")
-    v8_columns = [r[1] for r in conn.execute("PRAGMA main.table_info(nodes)")]
-    conn.execute(f"INSERT INTO main.nodes SELECT {', '.join(v8_columns)} FROM new.nodes")
-    conn.execute("DETACH new")
-    conn.close()
+    store_at_version(source.store_path, old, 8)
     assert not kept_table_exists(old)
     migrated = await Memory.open(replace(source, store_path=old), clock=Clock(), update_gauges=False)
     await migrated.close()
