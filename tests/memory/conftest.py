@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from osmia.memory.schema import MIGRATIONS
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import TaskRun, parse_taskrun
 
@@ -108,24 +106,3 @@ async def memory(settings: MemorySettings, clock: Clock) -> AsyncIterator[Memory
     mem = await Memory.open(settings, clock=clock, update_gauges=False)
     yield mem
     await mem.close()
-
-
-def store_at_version(source: Path, path: Path, version: int) -> None:
-    """Make ``path`` a store at schema ``version`` holding ``source``'s nodes (the columns it has).
-
-    For the migration tests: the later migrations then run on it when it is opened. Columns an
-    older migration filled through the store's connection functions are copied from ``source``.
-    """
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        for script in MIGRATIONS[:version]:
-            conn.executescript(
-                script.replace("osmia_words(content)", "NULL").replace("osmia_sentence(content)", "NULL")
-            )
-        conn.execute(f"PRAGMA user_version = {version}")
-        conn.execute(f"ATTACH '{source}' AS new")
-        columns = [r[1] for r in conn.execute("PRAGMA main.table_info(nodes)")]
-        conn.execute(f"INSERT INTO main.nodes SELECT {', '.join(columns)} FROM new.nodes")
-        conn.execute("DETACH new")
-    finally:
-        conn.close()

@@ -9,12 +9,15 @@ the same number, so the same merge code runs on both sides.
 from __future__ import annotations
 
 import random
+import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from osmia.memory.service import Memory
+from osmia.memory.schema import MIGRATIONS
+from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import TaskRun
-from tests.memory.conftest import DAY, make_run
+from tests.memory.conftest import DAY, T0, Clock, make_run
 
 REPOS = ("https://github.com/org/api", "https://github.com/org/web", "https://github.com/org/cli")
 ENGINES = ("claude-code", "codex")
@@ -97,3 +100,32 @@ def graph_of(export: dict[str, Any]) -> dict[str, Any]:
         "edges": sorted(tuple(e[:3]) for e in export["edges"]),
         "runs": sorted(r[0] for r in export["runs"]),
     }
+
+
+async def played_store_at_version(directory: Path, version: int, seed: int) -> Path:
+    """A store at schema ``version`` holding the nodes of a 30-run history played on a new store.
+
+    For the migration tests: the later migrations run on it when it is opened. Columns an older
+    migration filled through the store's connection functions are copied from the new store.
+    """
+    source = directory / "new.db"
+    memory = await Memory.open(MemorySettings(store_path=source), clock=Clock(), update_gauges=False)
+    try:
+        await play(memory, history(seed, 30), T0, eager=False, threshold=0.05)
+    finally:
+        await memory.close()
+    path = directory / f"v{version}.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        for script in MIGRATIONS[:version]:
+            conn.executescript(
+                script.replace("osmia_words(content)", "NULL").replace("osmia_sentence(content)", "NULL")
+            )
+        conn.execute(f"PRAGMA user_version = {version}")
+        conn.execute(f"ATTACH '{source}' AS new")
+        columns = [r[1] for r in conn.execute("PRAGMA main.table_info(nodes)")]
+        conn.execute(f"INSERT INTO main.nodes SELECT {', '.join(columns)} FROM new.nodes")
+        conn.execute("DETACH new")
+    finally:
+        conn.close()
+    return path

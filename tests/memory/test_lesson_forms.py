@@ -16,8 +16,8 @@ from benchmarks.lesson_pairs import pairs
 from osmia.memory.lesson_forms import FORM_VERSION, form_of, lesson_from_form
 from osmia.memory.lessons import lesson
 from osmia.memory.service import Memory, MemorySettings
-from tests.memory.conftest import T0, Clock, make_run, store_at_version
-from tests.memory.histories import history, play
+from tests.memory.conftest import T0, Clock, make_run
+from tests.memory.histories import history, play, played_store_at_version
 
 # The digest of the forms of every text of the labelled pairs, as FORM_VERSION reads them. When a
 # change to osmia/memory/lesson_parse.py makes this test fail, bump FORM_VERSION (stores then parse
@@ -153,15 +153,8 @@ async def test_a_missing_or_damaged_form_is_parsed_and_written_back(tmp_path: Pa
 
 
 async def test_a_v9_store_gains_a_form_for_every_valid_learning_on_migration(tmp_path: Path) -> None:
-    source = MemorySettings(store_path=tmp_path / "new.db")
-    memory = await Memory.open(source, clock=Clock(), update_gauges=False)
-    try:
-        await play(memory, history(44, 30), T0, eager=False, threshold=0.05)
-    finally:
-        await memory.close()
-    old = tmp_path / "v9.db"
-    store_at_version(source.store_path, old, 9)
-    migrated = await Memory.open(replace(source, store_path=old), clock=Clock(), update_gauges=False)
+    old = await played_store_at_version(tmp_path, 9, seed=44)
+    migrated = await Memory.open(MemorySettings(store_path=old), clock=Clock(), update_gauges=False)
     await migrated.close()
     stored = forms(old)
     learnings = valid_learnings(old)

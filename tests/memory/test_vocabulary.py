@@ -16,8 +16,8 @@ from pathlib import Path
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store.query_reads import QueryReads
 from osmia.memory.vocabulary import NODES_WORD, sentence_key, vocabulary_words, words_column
-from tests.memory.conftest import T0, Clock, make_run, store_at_version
-from tests.memory.histories import history, play
+from tests.memory.conftest import T0, Clock, make_run
+from tests.memory.histories import history, play, played_store_at_version
 
 
 def recount(path: Path) -> Counter[tuple[str, str]]:
@@ -106,16 +106,9 @@ async def test_every_write_path_keeps_the_vocabulary_equal_to_a_recount(tmp_path
 
 
 async def test_a_v8_store_gains_its_vocabulary_on_migration(tmp_path: Path) -> None:
-    source = MemorySettings(store_path=tmp_path / "new.db")
-    memory = await Memory.open(source, clock=Clock(), update_gauges=False)
-    try:
-        await play(memory, history(42, 30), T0, eager=False, threshold=0.05)
-    finally:
-        await memory.close()
-    old = tmp_path / "v8.db"
-    store_at_version(source.store_path, old, 8)
+    old = await played_store_at_version(tmp_path, 8, seed=42)
     assert not kept_table_exists(old)
-    migrated = await Memory.open(replace(source, store_path=old), clock=Clock(), update_gauges=False)
+    migrated = await Memory.open(MemorySettings(store_path=old), clock=Clock(), update_gauges=False)
     await migrated.close()
     assert kept(old) == recount(old) and kept(old)
     assert_columns_follow_content(old)
