@@ -167,7 +167,8 @@ def test_the_extraction_profile_times_phases_and_counts_the_pages_a_commit_write
     store = smoke_dir / "runs-smoke.db"
     before = store.read_bytes()
     proc = subprocess.run(
-        [sys.executable, "-m", "benchmarks.profile", "extraction", "--db", str(store), "--count", "12"],
+        [sys.executable, "-m", "benchmarks.profile", "extraction", "--db", str(store), "--count", "12",
+         "--queries", "3"],
         cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=240, check=False,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -455,7 +455,11 @@ class Memory:
         async def work() -> unlearn.ForgetResult:
             # One trip to the connection's thread for the whole transaction, as an extraction
             # (store/one_trip.py): its ~30 statements no longer each wait for a thread hand-over.
-            result = await in_one_trip(self._store, lambda store: self._forget_runs(store, name, tenant))
+            now, min_samples = self._clock(), self._settings.min_pattern_samples
+            result = await in_one_trip(
+                self._store,
+                lambda store: unlearn.forget_runs(store, name, tenant, now=now, min_samples=min_samples),
+            )
             self._graph.nodes_removed(len(result.deleted))
             self._wrote = self._wrote or bool(result.runs)
             return result
@@ -464,21 +468,6 @@ class Memory:
         if self._update_gauges:
             for _node_id, node_type in result.deleted:
                 metrics.NODES.labels(type=node_type).dec()
-        return result
-
-    async def _forget_runs(self, store: Store, name: str, tenant: str | None) -> unlearn.ForgetResult:
-        """:meth:`forget_run`'s transaction, on ``store`` (run in one trip)."""
-        result = unlearn.ForgetResult()
-        async with store.transaction():
-            for run in await unlearn.find_runs(store, name):
-                if tenant is None or run.tenant == tenant:
-                    await unlearn.forget_run(
-                        store,
-                        run,
-                        now=self._clock(),
-                        min_samples=self._settings.min_pattern_samples,
-                        result=result,
-                    )
         return result
 
     async def export(self, tenant: str | None = None) -> dict[str, Any]:

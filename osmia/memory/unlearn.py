@@ -90,6 +90,18 @@ async def find_runs(store: Store, name: str) -> list[RunSummary]:
     ]  # fmt: skip
 
 
+async def forget_runs(
+    store: Store, name: str, tenant: str | None, *, now: float, min_samples: int
+) -> ForgetResult:
+    """Unlearn every extracted run called ``name`` (only ``tenant``'s when given) in one transaction."""
+    result = ForgetResult()
+    async with store.transaction():
+        for run in await find_runs(store, name):
+            if tenant is None or run.tenant == tenant:
+                await forget_run(store, run, now=now, min_samples=min_samples, result=result)
+    return result
+
+
 async def forget_run(
     store: Store, run: RunSummary, *, now: float, min_samples: int, result: ForgetResult
 ) -> None:
