@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.phase_timing import table, timed
-from benchmarks.stats import EXTRACTION_WARMUP
+from benchmarks.stats import EXTRACTION_WARMUP, OperatorHeap
 from benchmarks.workload import Clock, GroundTruth, World, scenarios
 from osmia.memory import merge, resolve, service
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import Store
-from osmia.process import settle_heap
+from osmia.process import collect_between_work
 from osmia.taskrun import parse_taskrun
 
 MAINTENANCE_SECONDS = 15.0  # the operator's cadence (osmia/controller/handlers.py)
@@ -91,30 +91,34 @@ async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> l
     memory = await Memory.open(
         MemorySettings(store_path=db), clock=clock, update_gauges=False, deferred_checkpoints=True
     )
-    settle_heap()  # as the operator does once it has started
-    for ticket in tickets:  # as the serve step does before its extractions: the caches fill, the heap grows
-        await memory.context(ticket)
-    rows: list[dict[str, float]] = []
-    current: dict[str, float] = {}
-    maintained_at = clock.now
-    try:
-        with _timed(current) if phases else _nothing():
-            for i, (doc, at) in enumerate(runs):
-                clock.now = at
-                if phases and at - maintained_at >= MAINTENANCE_SECONDS:
-                    await memory.maintain()
-                    maintained_at = at
-                run = parse_taskrun(doc)
-                current.clear()
-                started = time.perf_counter()
-                await memory.ingest(run, finished_at=at)
-                current["extraction (wall)"] = time.perf_counter() - started
-                if i >= EXTRACTION_WARMUP:
-                    rows.append(dict(current))
-    finally:
-        if not phases:
-            _keep_wal(memory.settings.store_path)
-        await memory.close()
+    with OperatorHeap(MAINTENANCE_SECONDS) as heap:  # as the operator does once it has started
+        for (
+            ticket
+        ) in tickets:  # as the serve step does before its extractions: the caches fill, the heap grows
+            heap.between()
+            await memory.context(ticket)
+        rows: list[dict[str, float]] = []
+        current: dict[str, float] = {}
+        maintained_at = clock.now
+        try:
+            with _timed(current) if phases else _nothing():
+                for i, (doc, at) in enumerate(runs):
+                    clock.now = at
+                    if phases and at - maintained_at >= MAINTENANCE_SECONDS:
+                        await memory.maintain()  # and the collector's full pass, as the operator's loop does
+                        collect_between_work()
+                        maintained_at = at
+                    run = parse_taskrun(doc)
+                    current.clear()
+                    started = time.perf_counter()
+                    await memory.ingest(run, finished_at=at)
+                    current["extraction (wall)"] = time.perf_counter() - started
+                    if i >= EXTRACTION_WARMUP:
+                        rows.append(dict(current))
+        finally:
+            if not phases:
+                _keep_wal(memory.settings.store_path)
+            await memory.close()
     return rows
 
 

@@ -11,8 +11,9 @@ prints one JSON object on its last stdout line, so that peak RSS
   :func:`benchmarks.replicate.replicate_store`), with the seconds of each phase;
 * ``serve``: what the operator does with a store: ``Memory.open`` with
   deferred checkpoints (schema check and migration, node count, catch-up
-  decay) and ``settle_heap()`` → ``context()`` for new tickets (query latency,
-  and the injected ids for the quality evaluation) → ingest a few more runs
+  decay) and the operator's care of its heap (:class:`benchmarks.stats.OperatorHeap`)
+  → ``context()`` for new tickets (query latency, and the injected ids for the
+  quality evaluation) → ingest a few more runs
   (extraction latency at this size), with ``Memory.maintain()`` every
   ``MAINTENANCE_SECONDS`` of the simulated clock between them, timed apart →
   ``forget_run`` for a few runs → ``decay(cycles=1)`` passes → a prune threshold
@@ -41,12 +42,11 @@ from typing import Any
 from benchmarks import lifecycle
 from benchmarks.quality import evaluate
 from benchmarks.replicate import replicate_store
-from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, summary_ms, timed_extractions
+from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, OperatorHeap, summary_ms, timed_extractions
 from benchmarks.workload import Clock, GroundTruth, World, build_store, scenarios
 from osmia.controller.handlers import MAINTENANCE_SECONDS
 from osmia.memory.service import Memory, MemorySettings, request_for
 from osmia.memory.text import fts_query
-from osmia.process import settle_heap
 from osmia.taskrun import parse_taskrun
 
 
@@ -177,41 +177,43 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
     # Opened and looked after as the operator does: WAL checkpoints deferred to maintenance.
     memory = await Memory.open(settings, clock=clock, update_gauges=False, deferred_checkpoints=True)
     out["open_seconds"] = time.perf_counter() - started
-    settle_heap()  # as the operator does once it has started
-    out["graph"] = {"nodes": memory.graph.node_count}
-    out["rss_after_open_mb"] = peak_rss_mb()
-    try:
-        for case in warm:
-            await memory.context(parse_taskrun(case.doc))
-        latencies: list[float] = []
-        injected: list[list[str]] = []
-        for run in runs:
-            t0 = time.perf_counter()
-            context = await memory.context(run)
-            latencies.append(time.perf_counter() - t0)
-            injected.append([n.id for n in context.injected])
-        out["query_ms"] = summary_ms(latencies)
-        texts = [fts_query(request_for(run).text) for run in runs]
-        out["fts_baseline_ms"] = summary_ms(fts_baseline(db, [t for t in texts if t]))
-        out["injected_per_query"] = statistics.fmean(len(i) for i in injected) if injected else 0.0
-        out["rss_after_queries_mb"] = peak_rss_mb()  # before the quality evaluation's own memory
-        out["quality"] = evaluate(db, truth, cases, injected, now)
+    with OperatorHeap(MAINTENANCE_SECONDS) as heap:  # as the operator does once it has started
+        out["graph"] = {"nodes": memory.graph.node_count}
+        out["rss_after_open_mb"] = peak_rss_mb()
+        try:
+            for case in warm:
+                await memory.context(parse_taskrun(case.doc))
+            latencies: list[float] = []
+            injected: list[list[str]] = []
+            for run in runs:
+                heap.between()  # the maintenance loop's full pass of the collector, every 15 s
+                t0 = time.perf_counter()
+                context = await memory.context(run)
+                latencies.append(time.perf_counter() - t0)
+                injected.append([n.id for n in context.injected])
+            out["query_ms"] = summary_ms(latencies)
+            texts = [fts_query(request_for(run).text) for run in runs]
+            out["fts_baseline_ms"] = summary_ms(fts_baseline(db, [t for t in texts if t]))
+            out["injected_per_query"] = statistics.fmean(len(i) for i in injected) if injected else 0.0
+            out["rss_after_queries_mb"] = peak_rss_mb()  # before the quality evaluation's own memory
+            out["quality"] = evaluate(db, truth, cases, injected, now)
 
-        latencies, upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS)
-        out["extraction_warmup_ms"] = [v * 1000.0 for v in latencies[:EXTRACTION_WARMUP]]
-        latencies = latencies[EXTRACTION_WARMUP:]
-        out["extraction_ms"] = summary_ms(latencies)
-        out["maintenance_ms"] = summary_ms(upkeep)
-        out["rss_serving_mb"] = peak_rss_mb()  # queries and extractions: what the operator does
-        out["rss_serving_parts_mb"] = rss_parts_mb()
+            latencies, upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS)
+            out["extraction_warmup_ms"] = [v * 1000.0 for v in latencies[:EXTRACTION_WARMUP]]
+            latencies = latencies[EXTRACTION_WARMUP:]
+            out["extraction_ms"] = summary_ms(latencies)
+            out["maintenance_ms"] = summary_ms(upkeep)
+            out["rss_serving_mb"] = peak_rss_mb()  # queries and extractions: what the operator does
+            out["rss_serving_parts_mb"] = rss_parts_mb()
 
-        out["forget"] = await lifecycle.measure_forget(memory, db, forgets, seed)
-        out["decay_seconds"] = await lifecycle.measure_decay(memory, db, decays)
-        out["threshold_change"] = await lifecycle.measure_threshold_change(
-            memory, db, settings.prune_threshold * 1.2
-        )
-    finally:
-        await memory.close()
+            out["forget"] = await lifecycle.measure_forget(memory, db, forgets, seed)
+            out["decay_seconds"] = await lifecycle.measure_decay(memory, db, decays)
+            out["threshold_change"] = await lifecycle.measure_threshold_change(
+                memory, db, settings.prune_threshold * 1.2
+            )
+        finally:
+            await memory.close()
+    out["collector_pauses_ms"] = summary_ms(heap.pauses)
     out["peak_rss_mb"] = peak_rss_mb()
     out["counts"] = store_counts(db)
     out["db_bytes"] = db_bytes(db)

@@ -6,8 +6,10 @@ revisions of ``osmia`` too.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from types import TracebackType
 from typing import Any
 
 # Not timed: the first tickets and extractions after start-up warm the caches.
@@ -35,6 +37,56 @@ def summary_ms(values: list[float]) -> dict[str, float]:
     }
 
 
+def _engine_process(name: str) -> Callable[..., Any] | None:
+    """``osmia.process.<name>`` of the engine under test, or None (an older engine lacks it)."""
+    try:
+        from osmia import process
+    except ImportError:
+        return None
+    found: Callable[..., Any] | None = getattr(process, name, None)
+    return found
+
+
+class OperatorHeap:
+    """The operator's handling of its heap, for the engine under test (an older one: what it did).
+
+    On entry, what its startup handler does once start-up is done (``settle_heap``: ``gc.freeze``);
+    then what its maintenance loop does from then on: hold the cyclic collector's full passes
+    (``full_collections_held``) and run one between units of work every ``MAINTENANCE_SECONDS``
+    (osmia/process.py). :meth:`between` is that timer for work run back to back, like the
+    benchmark's queries: call it before each one; never inside a timed operation. Extractions get
+    theirs with each maintenance pass (:func:`timed_extractions`).
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.pauses: list[float] = []  # durations of the full passes :meth:`between` ran
+        self._collect = _engine_process("collect_between_work")
+        self._stack = contextlib.ExitStack()
+        self._last = time.perf_counter()
+
+    def __enter__(self) -> OperatorHeap:
+        settle = _engine_process("settle_heap")
+        if settle is not None:
+            settle()
+        held = _engine_process("full_collections_held")
+        if held is not None:
+            self._stack.enter_context(held())
+        self._last = time.perf_counter()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._stack.close()
+
+    def between(self) -> None:
+        """The maintenance timer's full pass, when ``seconds`` of wall time went by since the last."""
+        if self._collect is not None and time.perf_counter() - self._last >= self.seconds:
+            self.pauses.append(self._collect())
+            self._last = time.perf_counter()
+
+
 async def timed_extractions(
     memory: Any, runs: Iterable[tuple[dict[str, Any], float]], clock: Any, maintenance_seconds: float
 ) -> tuple[list[float], list[float]]:
@@ -42,11 +94,14 @@ async def timed_extractions(
 
     The clock follows each run's finish time; ``memory.maintain()`` (when this
     engine has it) runs between extractions whenever ``maintenance_seconds`` of
-    that simulated clock have passed, and is timed apart from them.
+    that simulated clock have passed, and is timed apart from them, followed, as in
+    the operator's maintenance loop, by the cyclic collector's full pass (when the
+    engine's operator runs it there: :class:`OperatorHeap`).
     """
     from osmia.taskrun import parse_taskrun
 
     maintain = getattr(memory, "maintain", None)
+    collect = _engine_process("collect_between_work")
     extractions: list[float] = []
     upkeep: list[float] = []
     maintained_at = clock.now
@@ -55,6 +110,8 @@ async def timed_extractions(
         if maintain is not None and at - maintained_at >= maintenance_seconds:
             started = time.perf_counter()
             await maintain()
+            if collect is not None:
+                collect()
             upkeep.append(time.perf_counter() - started)
             maintained_at = at
         run = parse_taskrun(doc)

@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import gc
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+# CPython's third generation runs when this many second-generation collections have happened
+# (and the long-lived objects grew by a quarter): held this high, it never runs by itself.
+_HELD = 1 << 30
 
 
 def settle_heap() -> None:
@@ -17,3 +24,36 @@ def settle_heap() -> None:
     """
     gc.collect()
     gc.freeze()
+
+
+@contextmanager
+def full_collections_held() -> Iterator[None]:
+    """Inside, the cyclic collector's full passes are left to :func:`collect_between_work`.
+
+    After start-up the heap still grows: the parsed-node and parsed-lesson caches fill as queries
+    and extractions run. CPython then starts a full pass by itself once the long-lived objects
+    grew by a quarter, from inside whichever allocation tipped it, which is inside a query or an
+    extraction: 10-20 ms added to it at 100k nodes (docs/performance.md §14). The young
+    generations still run as before. Hold them only around a loop that calls
+    :func:`collect_between_work` regularly (the operator's maintenance loop, every 15 s), or
+    cyclic garbage that outlives the young generations would never be freed; leaving the block
+    (the loop cancelled or failed) puts the automatic full passes back.
+    """
+    young, middle, full = gc.get_threshold()
+    gc.set_threshold(young, middle, _HELD)
+    try:
+        yield
+    finally:
+        gc.set_threshold(young, middle, full)
+
+
+def collect_between_work() -> float:
+    """One full pass of the cyclic collector now, between units of work; its duration in seconds.
+
+    What the automatic full pass would have done inside a query or an extraction (see
+    :func:`full_collections_held`), done by the maintenance timer instead: it frees every
+    unreachable cycle allocated since start-up, so nothing accumulates.
+    """
+    started = time.perf_counter()
+    gc.collect()
+    return time.perf_counter() - started

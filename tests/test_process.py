@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import weakref
 
-from osmia.process import settle_heap
+import pytest
+
+from osmia.controller import handlers
+from osmia.memory.store import StoreError
+from osmia.process import collect_between_work, full_collections_held, settle_heap
 
 
 def test_settle_heap_moves_start_up_objects_out_of_the_collectors_generations() -> None:
@@ -15,3 +21,68 @@ def test_settle_heap_moves_start_up_objects_out_of_the_collectors_generations() 
         assert gc.get_freeze_count() >= before + len(survivor)
     finally:
         gc.unfreeze()
+
+
+class _Cycle:
+    """An object that refers to itself: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_full_collections_are_held_inside_the_block_and_restored_after_it() -> None:
+    before = gc.get_threshold()
+    with full_collections_held():
+        young, middle, full = gc.get_threshold()
+        assert (young, middle) == before[:2]
+        assert full > 1_000_000  # a full pass would wait for a million second-generation passes
+    assert gc.get_threshold() == before
+
+
+def test_leaving_the_block_by_an_error_restores_the_automatic_full_collections() -> None:
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError), full_collections_held():
+        raise RuntimeError("the maintenance loop failed")
+    assert gc.get_threshold() == before
+
+
+def test_collect_between_work_frees_the_cycles_the_held_passes_left() -> None:
+    with full_collections_held():
+        cycle = _Cycle()
+        gone = weakref.ref(cycle)
+        gc.collect(0)  # the young passes still run; move it out of them, as a long-lived cache entry
+        gc.collect(1)
+        del cycle
+        assert gone() is not None  # no reference count reaches zero in a cycle
+        assert collect_between_work() >= 0.0
+        assert gone() is None
+
+
+async def test_the_maintenance_loop_holds_full_passes_and_runs_one_after_each_maintenance(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An emulated memory: its second maintenance fails as a locked database would; the pass still runs."""
+    passes: list[tuple[int, tuple[int, int, int]]] = []
+    calls = 0
+
+    class Memory:
+        async def maintain(self) -> None:
+            nonlocal calls
+            calls += 1
+            if calls == 2:
+                raise StoreError("database is locked")
+            if calls == 3:
+                raise asyncio.CancelledError  # the operator's cleanup cancels the loop
+
+    def counted() -> float:
+        passes.append((calls, gc.get_threshold()))
+        return 0.0
+
+    before = gc.get_threshold()
+    monkeypatch.setattr(handlers, "MAINTENANCE_SECONDS", 0.0)
+    monkeypatch.setattr(handlers, "collect_between_work", counted)
+    with pytest.raises(asyncio.CancelledError):
+        await handlers.maintenance_loop(Memory())  # type: ignore[arg-type]
+    assert [n for n, _ in passes] == [1, 2, 3]
+    assert all(threshold[2] > 1_000_000 for _, threshold in passes)
+    assert gc.get_threshold() == before

@@ -32,7 +32,7 @@ from osmia.controller.runtime import Runtime
 from osmia.controller.sweep import Sweeper
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import StoreError
-from osmia.process import settle_heap
+from osmia.process import collect_between_work, full_collections_held, settle_heap
 from osmia.taskrun import Phase
 
 log = structlog.get_logger("osmia.controller")
@@ -134,13 +134,17 @@ async def decay_loop(memory: Memory) -> None:
 
 
 async def maintenance_loop(memory: Memory) -> None:
-    """Merge full-text segments and checkpoint the WAL every ``MAINTENANCE_SECONDS``, between extractions."""
-    while True:
-        await asyncio.sleep(MAINTENANCE_SECONDS)
-        try:
-            await memory.maintain()
-        except StoreError as exc:
-            log.error("maintenance failed", error=str(exc))
+    """Every ``MAINTENANCE_SECONDS``, between extractions: merge full-text segments, checkpoint the
+    WAL, and run the cyclic collector's full pass (held off queries and extractions: osmia/process.py)."""
+    with full_collections_held():
+        while True:
+            await asyncio.sleep(MAINTENANCE_SECONDS)
+            try:
+                await memory.maintain()
+            except StoreError as exc:
+                log.error("maintenance failed", error=str(exc))
+            finally:
+                collect_between_work()
 
 
 # --- TaskRuns: started, reconciled while Running, converged once terminal --------------------------

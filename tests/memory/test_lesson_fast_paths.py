@@ -27,7 +27,7 @@ from benchmarks.lesson_pairs import CLUSTERS, HARD_NEGATIVES
 from benchmarks.workload import World
 from osmia.memory import lesson_parse, lessons, resolve
 from osmia.memory.lessons import Lesson, lesson, same_lesson, supersedes
-from osmia.memory.resolve import may_act
+from osmia.memory.resolve import may_act, screen
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun
 
@@ -134,6 +134,25 @@ def test_may_act_holds_for_every_generated_pair_the_comparison_acts_on(a: str, b
     mine, theirs = lesson(a), lesson(b)
     if _acts(mine, theirs):
         assert may_act(mine, theirs)
+
+
+def test_the_screen_answers_as_the_pre_check_and_may_act_on_every_labelled_pair() -> None:
+    parsed = {text: lesson(text) for text in LABELLED}
+    passed = 0
+    for a in LABELLED:
+        worth_comparing = screen(parsed[a])
+        for b in LABELLED:
+            expected = resolve._related(parsed[a], parsed[b]) and may_act(parsed[a], parsed[b])
+            assert worth_comparing(parsed[b]) == expected, (a, b)
+            passed += expected
+    assert 0 < passed < len(LABELLED) ** 2 // 2  # both answers are exercised
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(SENTENCES, CHARS), st.one_of(SENTENCES, CHARS))
+def test_the_screen_answers_as_the_pre_check_and_may_act_on_generated_pairs(a: str, b: str) -> None:
+    mine, theirs = lesson(a), lesson(b)
+    assert screen(mine)(theirs) == (resolve._related(mine, theirs) and may_act(mine, theirs))
 
 
 # Another value of a setting, another version of a runtime: little else in common (a similarity
