@@ -77,6 +77,9 @@ class Replayed:
     sources: list[str] = field(default_factory=list)
     baseline: bool = False
     restarted_at: float | None = None  # set when it was pruned on the way and observed afresh
+    # The runs that observed it since, oldest first: ``sources`` from them when the events were read
+    # without their references (:func:`fill_sources`).
+    runs: list[int] = field(default_factory=list)
 
 
 async def record(store: Store, run_key: str, ref: str, events: Sequence[Event], now: float) -> None:
@@ -109,19 +112,61 @@ async def events_of_node(store: Store, seq: int) -> list[LoggedEvent]:
 
 
 async def events_of_nodes(store: Store, seqs: Sequence[int]) -> dict[int, list[LoggedEvent]]:
-    """:func:`events_of_node` for many facts, a few hundred per statement (index ``node_runs_node``)."""
+    """:func:`events_of_node` for many facts, a few hundred per statement (index ``node_runs_node``),
+    without the runs' references: a fact observed by thousands of runs lists only its latest few,
+    and reading each event's reference (a lookup in ``run_refs`` per event) was a third of a forget
+    at 1M nodes. :func:`fill_sources` reads the few the replayed facts need."""
     out: dict[int, list[LoggedEvent]] = {seq: [] for seq in seqs}
     for i in range(0, len(seqs), 400):
         chunk = list(seqs[i : i + 400])
-        rows = await store.rows(
-            "SELECT r.node, r.step, r.run, r.event, r.epoch, r.at, r.value, r.other, k.ref FROM node_runs r "
-            f"LEFT JOIN run_refs k ON k.run = r.run WHERE r.node IN ({', '.join('?' * len(chunk))}) "
-            "ORDER BY r.node, r.step",
-            chunk,
-        )
+        rows = await store.rows(histories_sql(len(chunk)), chunk)
         for r in rows:
             out[int(r[0])].append(LoggedEvent(*r[1:]))
     return out
+
+
+def histories_sql(count: int) -> str:
+    """The events of ``count`` facts, fact by fact in order: one range each of ``node_runs_node``,
+    which holds every column read (schema v11), so no row of the 10M-row table is visited."""
+    return (
+        "SELECT node, step, run, event, epoch, at, value, other FROM node_runs "
+        f"WHERE node IN ({', '.join('?' * count)}) ORDER BY node, step"
+    )
+
+
+async def fill_sources(store: Store, states: Mapping[int, Replayed | None], cap: int) -> None:
+    """Set each replayed fact's ``sources`` from its ``runs``, as :func:`replay` sets them from references.
+
+    Merge's list is the latest ``cap`` distinct references, oldest first: walking a fact's runs
+    from the newest, it is complete once ``cap`` distinct ones are found (a run without a
+    reference is skipped, as replaying skips it). So only the newest runs' references are read:
+    twice ``cap`` per fact first, more only for a fact whose newest runs share references.
+    """
+    pending = {seq: state for seq, state in states.items() if state is not None and state.runs}
+    refs: dict[int, str | None] = {}
+    depth = 2 * cap
+    while pending:
+        wanted = sorted({run for state in pending.values() for run in state.runs[-depth:]} - refs.keys())
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            found = dict(
+                await store.rows(
+                    f"SELECT run, ref FROM run_refs WHERE run IN ({', '.join('?' * len(chunk))})", chunk
+                )
+            )
+            refs.update((run, found.get(run)) for run in chunk)
+        for seq, state in list(pending.items()):
+            latest: list[str] = []
+            for run in reversed(state.runs[-depth:]):
+                ref = refs[run]
+                if ref is not None and ref not in latest:
+                    latest.append(ref)
+                    if len(latest) == cap:
+                        break
+            if len(latest) == cap or depth >= len(state.runs):
+                state.sources = latest[::-1]
+                del pending[seq]
+        depth *= 4
 
 
 def replay(
@@ -166,7 +211,7 @@ def replay(
             if state is None:
                 first = _sources([], ev.ref, max_sources)
                 states[seq] = Replayed(
-                    value, ev.epoch, ev.at, None, ev.at, 1, first, restarted_at=died.get(seq)
+                    value, ev.epoch, ev.at, None, ev.at, 1, first, restarted_at=died.get(seq), runs=[ev.run]
                 )
                 continue
             now = effective(state.confidence, rate, ev.epoch - state.epoch)
@@ -177,6 +222,7 @@ def replay(
             state.last_seen = ev.at
             state.occurrences += 1
             state.sources = _sources(state.sources, ev.ref, max_sources)
+            state.runs.append(ev.run)
         elif ev.event == RELATED and state is not None and ev.other is not None:
             edges.add((ev.other, seq, ev.event, ev.at))
         elif state is not None and state.valid_to is None:

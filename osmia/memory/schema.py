@@ -324,6 +324,16 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX nodes_repository_facts ON nodes (tenant, repository, confidence, decay_rate, epoch, id)
         WHERE valid_to IS NULL AND kind != 'attempt';
     """,
+    # v11: a fact's provenance events in one place. ``forget --run`` replays the whole history of
+    # every fact the run touched (an engine's facts: thousands of events), and read each event as
+    # a row of ``node_runs`` found through this index: scattered by when it was written, ~2,000
+    # pages for the largest run of the 1M-node benchmark (docs/performance.md §14). The index now
+    # holds every column replaying reads, so a history is one range of it. Each extraction still
+    # adds one entry per fact it touched, as before, only a longer one.
+    """
+    DROP INDEX node_runs_node;
+    CREATE INDEX node_runs_node ON node_runs (node, step, run, event, epoch, at, value, other);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -34,6 +34,7 @@ from osmia.memory.provenance import (
     Replayed,
     events_of_nodes,
     events_of_run,
+    fill_sources,
     pruned_before,
     replay,
 )
@@ -124,6 +125,7 @@ async def forget_run(
         share=CONTRADICTED_SHARE,
         max_sources=MAX_SOURCES,
     )
+    await fill_sources(store, states, MAX_SOURCES)  # the events were read without their references
     gone: list[int] = []
     rebuilt_nodes: list[Node] = []
     restarted: list[tuple[str, float]] = []

@@ -119,7 +119,9 @@ async def played_store_at_version(directory: Path, version: int, seed: int) -> P
     try:
         for script in MIGRATIONS[:version]:
             conn.executescript(
-                script.replace("osmia_words(content)", "NULL").replace("osmia_sentence(content)", "NULL")
+                script.replace("osmia_words(content)", "NULL")
+                .replace("osmia_sentence(content)", "NULL")
+                .replace("osmia_lesson_form(content)", "''")
             )
         conn.execute(f"PRAGMA user_version = {version}")
         conn.execute(f"ATTACH '{source}' AS new")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from osmia.memory import provenance
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import run_id
 from tests.memory.conftest import DAY, T0, Clock, make_run
@@ -192,3 +194,52 @@ def test_run_ids_are_stable_and_never_the_baseline() -> None:
 
 def _unused(steps: list[Step]) -> None:  # pragma: no cover - keeps the import used in type positions
     del steps
+
+
+@pytest.mark.parametrize("seed", range(40))
+async def test_sources_filled_from_the_newest_runs_are_those_replaying_their_references_gives(
+    memory: Memory, seed: int
+) -> None:
+    """``forget --run`` reads a fact's events without their runs' references and then only the
+    newest few (:func:`provenance.fill_sources`): the same list as replaying every reference. Runs
+    that share a reference (one TaskRun name, several uids) and runs without one make the newest
+    runs hold fewer distinct references than the list needs, so the reads go deeper."""
+    rnd = random.Random(seed)
+    cap = rnd.choice((1, 2, 3, 5))
+    refs = {run: rnd.choice(("tr/a/x", "tr/a/y", "tr/a/z", "tr/b/w", None)) for run in range(1, 30)}
+    store = memory._store
+    async with store.transaction():
+        await store.executemany(
+            "INSERT INTO run_refs (run, ref) VALUES (?, ?)", [(r, ref) for r, ref in refs.items() if ref]
+        )
+    histories: dict[int, list[provenance.LoggedEvent]] = {}
+    step = 0
+    for seq in range(1, 8):
+        events = []
+        if rnd.random() < 0.3:
+            step += 1
+            events.append(provenance.LoggedEvent(step, 0, provenance.BASELINE, 0, T0, 0.5, 2))
+        for _ in range(rnd.randint(0 if events else 1, 60)):
+            step += 1
+            run = rnd.randint(1, 29)
+            events.append(
+                provenance.LoggedEvent(step, run, provenance.OBSERVED, 0, T0 + step, 0.4, None, refs[run])
+            )
+        histories[seq] = events
+    options: dict[str, Any] = {
+        "decay_rates": dict.fromkeys(histories, 0.0),
+        "threshold": None,
+        "gain": 0.25,
+        "share": 0.8,
+        "max_sources": cap,
+    }
+    with_refs, _ = provenance.replay(histories, **options)
+    bare = {seq: [replace(ev, ref=None) for ev in evs] for seq, evs in histories.items()}
+    filled, _ = provenance.replay(bare, **options)
+    assert all(state is not None and not state.sources for state in filled.values())
+    async with store.transaction():
+        await provenance.fill_sources(store, filled, cap)
+    assert {seq: s.sources for seq, s in filled.items() if s} == {
+        seq: s.sources for seq, s in with_refs.items() if s
+    }
+    assert any(len(s.runs) > 2 * cap for s in filled.values() if s)  # deeper than the first read
