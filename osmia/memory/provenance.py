@@ -149,11 +149,10 @@ async def fill_sources(store: Store, states: Mapping[int, Replayed | None], cap:
         wanted = sorted({run for state in pending.values() for run in state.runs[-depth:]} - refs.keys())
         for i in range(0, len(wanted), 500):
             chunk = wanted[i : i + 500]
-            found = dict(
-                await store.rows(
-                    f"SELECT run, ref FROM run_refs WHERE run IN ({', '.join('?' * len(chunk))})", chunk
-                )
+            rows = await store.rows(
+                f"SELECT run, ref FROM run_refs WHERE run IN ({', '.join('?' * len(chunk))})", chunk
             )
+            found: dict[int, str] = {int(r[0]): str(r[1]) for r in rows}
             refs.update((run, found.get(run)) for run in chunk)
         for seq, state in list(pending.items()):
             latest: list[str] = []
