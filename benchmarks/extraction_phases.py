@@ -35,7 +35,6 @@ from benchmarks.workload import Clock, GroundTruth, World, scenarios
 from osmia.memory import merge, resolve, service
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import Store
-from osmia.process import collect_between_work
 from osmia.taskrun import parse_taskrun
 
 MAINTENANCE_SECONDS = 15.0  # the operator's cadence (osmia/controller/handlers.py)
@@ -105,8 +104,8 @@ async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> l
                 for i, (doc, at) in enumerate(runs):
                     clock.now = at
                     if phases and at - maintained_at >= MAINTENANCE_SECONDS:
-                        await memory.maintain()  # and the collector's full pass, as the operator's loop does
-                        collect_between_work()
+                        await memory.maintain()
+                        heap.after_maintenance()  # the collector's full pass, as the operator's loop does
                         maintained_at = at
                     run = parse_taskrun(doc)
                     current.clear()

@@ -187,6 +187,10 @@ def scale_table(name: str, r: dict[str, Any]) -> str:
         if up["n"]:
             what = f"maintenance pass between them, p50 / max ({up['n']} passes, off the extraction path)"
             lines.append(_row(what, f"{_ms(up['p50'])} / {_ms(up['max'])} ms", "", ""))
+        gc_ = serve.get("collector_pauses_ms", {"n": 0})
+        if gc_["n"]:
+            what = f"the collector's full passes (maintenance loop), p50 / max ({gc_['n']}, osmia/process.py)"
+            lines.append(_row(what, f"{_ms(gc_['p50'])} / {_ms(gc_['max'])} ms", "", ""))
     q, f = serve["query_ms"], serve["fts_baseline_ms"]
     lines.append(
         _row(

@@ -198,7 +198,7 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
             out["rss_after_queries_mb"] = peak_rss_mb()  # before the quality evaluation's own memory
             out["quality"] = evaluate(db, truth, cases, injected, now)
 
-            latencies, upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS)
+            latencies, upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS, heap)
             out["extraction_warmup_ms"] = [v * 1000.0 for v in latencies[:EXTRACTION_WARMUP]]
             latencies = latencies[EXTRACTION_WARMUP:]
             out["extraction_ms"] = summary_ms(latencies)

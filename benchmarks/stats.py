@@ -60,7 +60,7 @@ class OperatorHeap:
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        self.pauses: list[float] = []  # durations of the full passes :meth:`between` ran
+        self.pauses: list[float] = []  # durations of the full passes run (seconds)
         self._collect = _engine_process("collect_between_work")
         self._stack = contextlib.ExitStack()
         self._last = time.perf_counter()
@@ -82,26 +82,36 @@ class OperatorHeap:
 
     def between(self) -> None:
         """The maintenance timer's full pass, when ``seconds`` of wall time went by since the last."""
-        if self._collect is not None and time.perf_counter() - self._last >= self.seconds:
+        if time.perf_counter() - self._last >= self.seconds:
+            self.after_maintenance()
+
+    def after_maintenance(self) -> None:
+        """The full pass the maintenance loop runs after each maintenance pass (none for an engine
+        whose operator does not)."""
+        if self._collect is not None:
             self.pauses.append(self._collect())
-            self._last = time.perf_counter()
+        self._last = time.perf_counter()
 
 
 async def timed_extractions(
-    memory: Any, runs: Iterable[tuple[dict[str, Any], float]], clock: Any, maintenance_seconds: float
+    memory: Any,
+    runs: Iterable[tuple[dict[str, Any], float]],
+    clock: Any,
+    maintenance_seconds: float,
+    heap: OperatorHeap | None = None,
 ) -> tuple[list[float], list[float]]:
     """Ingest ``runs`` as the operator would, returning extraction and maintenance durations (s).
 
     The clock follows each run's finish time; ``memory.maintain()`` (when this
     engine has it) runs between extractions whenever ``maintenance_seconds`` of
     that simulated clock have passed, and is timed apart from them, followed, as in
-    the operator's maintenance loop, by the cyclic collector's full pass (when the
-    engine's operator runs it there: :class:`OperatorHeap`).
+    the operator's maintenance loop, by the cyclic collector's full pass (``heap``:
+    when the engine's operator runs it there; timed with the maintenance, and also
+    kept in ``heap.pauses``).
     """
     from osmia.taskrun import parse_taskrun
 
     maintain = getattr(memory, "maintain", None)
-    collect = _engine_process("collect_between_work")
     extractions: list[float] = []
     upkeep: list[float] = []
     maintained_at = clock.now
@@ -110,8 +120,8 @@ async def timed_extractions(
         if maintain is not None and at - maintained_at >= maintenance_seconds:
             started = time.perf_counter()
             await maintain()
-            if collect is not None:
-                collect()
+            if heap is not None:
+                heap.after_maintenance()
             upkeep.append(time.perf_counter() - started)
             maintained_at = at
         run = parse_taskrun(doc)
