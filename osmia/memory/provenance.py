@@ -57,7 +57,9 @@ class LoggedEvent:
     at: float
     value: float | None
     other: int | None
-    ref: str | None = None  # the run's reference (``tr/NAMESPACE/NAME``), for the sources list
+    # The run's reference (``tr/NAMESPACE/NAME``), for the sources list; None as read by
+    # :func:`events_of_nodes` (:func:`fill_sources` reads the few a replay needs).
+    ref: str | None = None
 
 
 @dataclass
