@@ -5,7 +5,8 @@
 On a copy of ``--db`` (put it on tmpfs to leave the disk out), continues the store's own history
 as the serve step does (after ``--queries`` tickets, if given, as the serve step's extractions
 come after its queries): 10 warm-up extractions, then ``--count`` timed ones, with the operator's
-maintenance pass every 15 simulated seconds (not timed). Each phase is wrapped with
+maintenance pass every 15 simulated seconds and the collector's full pass after it, as its
+maintenance loop runs them (:class:`benchmarks.stats.OperatorHeap`; not timed). Each phase is wrapped with
 ``perf_counter`` (no profiler overhead): the transaction in one trip, resolving against the
 repository's lessons (reading them, comparing), the node upsert, and the cyclic collector's
 pauses (``gc.callbacks``); p50/p95/p99 per phase and the phases of the slowest extractions, to
