@@ -79,11 +79,13 @@ class NodeQueries(StoreBase):
             ],
         )
         # A valid learning's parsed form, so the next extraction in its repository does not parse it
-        # (osmia/memory/lesson_forms.py); ``lesson`` has it cached from resolving this run.
+        # (osmia/memory/lesson_forms.py); ``lesson`` has it cached from resolving this run. A
+        # reinforced learning's form is usually the one stored: it is then left unwritten.
         learnings = [(form_of(n.content), n.id) for n in nodes if n.kind is Kind.LEARNING and n.valid]
         if learnings:
             await self._conn.executemany(
-                "INSERT OR REPLACE INTO lesson_forms (seq, form) SELECT seq, ? FROM nodes WHERE id = ?",
+                "INSERT INTO lesson_forms (seq, form) SELECT seq, ? FROM nodes WHERE id = ? "
+                "ON CONFLICT (seq) DO UPDATE SET form = excluded.form WHERE form IS NOT excluded.form",
                 learnings,
             )
 
