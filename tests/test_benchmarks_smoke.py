@@ -141,16 +141,10 @@ def test_the_ab_comparison_runs_both_engines_on_copies_of_one_store(
 def test_the_phases_profile_times_every_phase_of_every_query(
     smoke: tuple[str, dict[str, Any]], smoke_dir: Path
 ) -> None:
-    store = smoke_dir / "runs-smoke.db"
-    proc = subprocess.run(
-        [sys.executable, "-m", "benchmarks.profile", "phases", "--db", str(store), "--count", "8"],
-        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=240, check=False,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    lines = proc.stdout.splitlines()
+    lines = _profile("phases", smoke_dir / "runs-smoke.db", "--count", "8")
     assert lines[0].startswith("phases: n=8 ")
     slowest = lines.index("the five slowest queries, by phase (ms):")
-    timed = {line[:26].strip(): [float(v) for v in line[26:].split()] for line in lines[1:slowest]}
+    timed = _phase_table(lines[1:slowest], 26)
     assert set(timed) == {"query (wall)", "ranking", "candidates", "candidate statement", "one-hop widening",
                           "neighbour ids", "new neighbours' rows", "vocabulary",
                           "vocabulary statement"}, timed  # fmt: skip
@@ -166,16 +160,10 @@ def test_the_extraction_profile_times_phases_and_counts_the_pages_a_commit_write
 ) -> None:
     store = smoke_dir / "runs-smoke.db"
     before = store.read_bytes()
-    proc = subprocess.run(
-        [sys.executable, "-m", "benchmarks.profile", "extraction", "--db", str(store), "--count", "12",
-         "--queries", "3"],
-        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=240, check=False,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    lines = proc.stdout.splitlines()
+    lines = _profile("extraction", store, "--count", "12", "--queries", "3")
     assert lines[0].startswith("extraction phases: n=12 ")
     slowest = lines.index("the five slowest extractions, by phase (ms):")
-    timed = {line[:32].strip(): [float(v) for v in line[32:].split()] for line in lines[1:slowest]}
+    timed = _phase_table(lines[1:slowest], 32)
     assert {"extraction (wall)", "transaction, one trip", "upsert nodes", "resolve"} <= set(timed), timed
     assert all(len(v) == 4 for v in timed.values()), timed  # mean, p50, p95, p99
     assert 0 < timed["upsert nodes"][0] < timed["transaction, one trip"][0] < timed["extraction (wall)"][0]
@@ -185,3 +173,18 @@ def test_the_extraction_profile_times_phases_and_counts_the_pages_a_commit_write
     pages = {line.split()[1]: float(line.split()[0]) for line in lines[log + 1 :]}
     assert pages.get("nodes", 0) >= 1 and len(pages) >= 5, pages
     assert store.read_bytes() == before  # worked on copies
+
+
+def _profile(mode: str, store: Path, *args: str) -> list[str]:
+    """The lines ``benchmarks/run --profile MODE --db STORE ARGS`` prints (it must succeed)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.profile", mode, "--db", str(store), *args],
+        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=240, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout.splitlines()
+
+
+def _phase_table(rows: list[str], width: int) -> dict[str, list[float]]:
+    """A phase profile's table: each phase's label (``width`` columns) → mean, p50, p95, p99."""
+    return {line[:width].strip(): [float(v) for v in line[width:].split()] for line in rows}
