@@ -19,6 +19,7 @@ from osmia.memory.types import Kind, Observation, RunSummary, Subject
 from osmia.taskrun import Phase, TaskRun, short_repository
 
 MAX_TESTS = 20
+MAX_PROSE_TESTS = 60  # runs of words of a fix statement tried as a test's name (test_ids.phrases)
 MAX_HOT_PATHS = 3
 MAX_LEARNINGS = 10
 
@@ -61,7 +62,7 @@ FAILURE_CLASSES: tuple[tuple[str, str, LinearPattern], ...] = (
     (
         "resources",
         "resources",
-        linear(r"(?i)\boom\b|out of memory|memory limit|evicted|quota|disk|cpu|exit code 137"),
+        linear(r"(?i)\boom\b|oomkilled|out of memory|memory limit|evicted|quota|disk|cpu|exit code 137"),
     ),
     (
         "build_failed",
@@ -80,7 +81,11 @@ def classify_failure(run: TaskRun) -> str:
         return "timeout"
     if result is not None and result.success:
         return ""
-    reason = result.failure_reason if result else ""
+    reason = (
+        without_test_names(result.failure_reason, (*result.tests_failed, *result.flaky_tests))
+        if result
+        else ""
+    )
     for code, _label, pattern in FAILURE_CLASSES:
         if code == "tests_failed" and result is not None and result.tests_failed:
             return code
@@ -89,6 +94,23 @@ def classify_failure(run: TaskRun) -> str:
     if result is not None and result.exit_code == 137:
         return "resources"
     return "unknown"
+
+
+def without_test_names(reason: str, named: tuple[str, ...] = ()) -> str:
+    """``reason`` with each test it names replaced by the word "test": a test's name is not a cause.
+
+    ``PolicyCacheIT > evictsOnPolicyUpdate()``, ``test_upload_timeout`` and ``TestDiskQuota`` hold
+    "policy", "timeout" and "disk", and "tests failed: PolicyCacheIT > ..." was filed as a
+    guard-rail block. Replaced: the names the run listed as failed or flaky, then every name
+    written in a test form of any language (:func:`osmia.memory.test_ids.mentions`, strong ones
+    only: a bare identifier such as ``deadline_exceeded`` may be the cause).
+    """
+    for name in sorted({n.strip() for n in named if n.strip()}, key=len, reverse=True):
+        reason = reason.replace(name, " test ")
+    strong, _weak = test_ids.mentions(reason)
+    for name in sorted(strong, key=len, reverse=True):
+        reason = reason.replace(name, " test ")
+    return reason
 
 
 def succeeded(run: TaskRun) -> bool:
@@ -274,17 +296,22 @@ class _Context:
         reported = {test_ids.parse(t).key.lower() for t in (*result.tests_failed, *result.flaky_tests)}
         strong: list[str] = []
         weak: list[str] = []
+        prose: list[str] = []
         for text in (result.summary, *result.learnings):
             for sentence in test_ids.fix_statements(text):
                 found, maybe = test_ids.mentions(sentence)
                 strong.extend(found)
                 weak.extend(maybe)
+                prose.extend(test_ids.phrases(sentence))
         out: list[Observation] = []
         seen: set[str] = set()
-        for name, tentative in [(n, False) for n in strong] + [(n, True) for n in weak]:
+        # Tests named in prose come last, with a cap of their own: most runs of words name no test.
+        named = [(n, False, MAX_TESTS) for n in strong] + [(n, True, MAX_TESTS) for n in weak]
+        named += [(n, True, MAX_TESTS + MAX_PROSE_TESTS) for n in prose]
+        for name, tentative, cap in named:
             test = _clean_test(name)
             canonical = test_ids.parse(test).key.lower()
-            if not test or canonical in reported or canonical in seen or len(out) >= MAX_TESTS:
+            if not test or canonical in reported or canonical in seen or len(out) >= cap:
                 continue
             seen.add(canonical)
             out.append(
@@ -384,9 +411,12 @@ class _Context:
         ticket = clean_text(ticket_key(self.run.ticket.id), 60)
         content = f"Earlier attempt at {ticket}, {self.run.ref} ({engines}): {outcome}"
         if result is not None:
-            failing = [_clean_test(t) for t in (*result.tests_failed, *result.flaky_tests)][:3]
-            if failing:
-                content += "; failing: " + ", ".join(f"`{t}`" for t in failing)
+            # At most three tests in all; a flaky one (it failed, then passed) is not called failing.
+            failing = [_clean_test(t) for t in result.tests_failed][:3]
+            flaky = [_clean_test(t) for t in result.flaky_tests][: 3 - len(failing)]
+            for label, tests in (("failing", failing), ("flaky", flaky)):
+                if tests:
+                    content += f"; {label}: " + ", ".join(f"`{t}`" for t in tests)
             learned = [
                 clean_text(redact_secrets(x), 120)
                 for x in result.learnings[:MAX_LEARNINGS]

@@ -31,9 +31,12 @@ _GENERIC_TEXT = (
     "check again locally suite now still really well great correct correctly went smoothly smooth "
     "successful successfully complete completed finished finish straightforward simple easy change changes "
     "changed updated update before after it this that things thing stuff as expected problem problems "
-    "no none worked first try all green nice clean cleanly"
+    "no none worked first try all green nice clean cleanly found implemented implement feature features "
+    "requested request task tasks required needed without error errors any"
 )
 GENERIC_WORDS = frozenset(_GENERIC_TEXT.split())
+# Compared by stem too: "issues", "implementing" and "requests" say no more than the words above.
+_GENERIC_STEMS = stems(_GENERIC_TEXT)
 # Command heads shared by many lessons: an identifier made only of these is not distinctive.
 _COMMON_HEADS_TEXT = (
     "make run go npm npx yarn pnpm cargo python python3 pip poetry uv git test tests build install "
@@ -94,7 +97,11 @@ class Lesson:
         if self.identifiers or self.versions or self.settings:
             return True
         content = [w.lower() for w in _WORD.findall(self.text)]
-        informative = {w for w in content if w not in STOPWORDS and w not in GENERIC_WORDS and len(w) > 2}
+        informative = {
+            w
+            for w in content
+            if w not in STOPWORDS and w not in GENERIC_WORDS and len(w) > 2 and not stems(w) <= _GENERIC_STEMS
+        }
         return len(informative) >= 2
 
 

@@ -113,10 +113,13 @@ async def resolve(store: Store, tenant: str, observations: list[Observation]) ->
         known[repository] = await known_facts(store, tenant, repository, lessons=repository in learned)
     out: list[Observation] = []
     batch: dict[str, list[tuple[str, Lesson]]] = {}
+    tests: dict[str, KnownTests] = {}
     for obs in observations:
         nodes = known.get(obs.subject.repository, [])
         if obs.kind in TEST_KINDS:
-            resolved = resolve_test(obs, nodes)
+            if obs.subject.repository not in tests:
+                tests[obs.subject.repository] = KnownTests(nodes)
+            resolved = resolve_test(obs, tests[obs.subject.repository])
             if resolved is not None:
                 out.append(resolved)
         elif obs.kind is Kind.LEARNING:
@@ -140,12 +143,32 @@ def _test_id(canonical: str) -> test_ids.TestId:
     return test_ids.TestId(scope, leaf) if sep else test_ids.TestId("", canonical)
 
 
-def resolve_test(obs: Observation, nodes: list[Known]) -> Observation | None:
+class KnownTests:
+    """A repository's known tests, as :func:`resolve_test` compares them: all, and the open ones.
+
+    A tentative mention can only name an open test with the same leaf (or a Go parent/subtest of
+    it, or the same key): :meth:`may_name` checks that in a set, so the dozens of runs of words of
+    a fix statement (:func:`osmia.memory.test_ids.phrases`) cost a lookup each.
+    """
+
+    def __init__(self, nodes: list[Known]) -> None:
+        self.all = [_test_id(_canonical(n.key)) for n in nodes if n.kind in TEST_KINDS]
+        self.open = [_test_id(_canonical(n.key)) for n in nodes if n.kind in _OPEN_TEST_KINDS]
+        leaves = {t.leaf.lower() for t in self.open}
+        self._names = leaves | {leaf.split("/")[0] for leaf in leaves} | {t.key.lower() for t in self.open}
+
+    def may_name(self, mention: test_ids.TestId) -> bool:
+        """False only when ``mention`` matches no open test (what :func:`test_ids.matches` needs)."""
+        leaf = mention.leaf.lower()
+        return leaf in self._names or leaf.split("/")[0] in self._names or mention.key.lower() in self._names
+
+
+def resolve_test(obs: Observation, tests: KnownTests) -> Observation | None:
     """A test fact keyed by the form of the test the repository already knows (None: drop it)."""
     mention = _test_id(_canonical(obs.key))
-    tests = [n for n in nodes if n.kind in TEST_KINDS]
-    candidates = tests if not obs.tentative else [n for n in tests if n.kind in _OPEN_TEST_KINDS]
-    found = test_ids.resolve(mention, (_test_id(_canonical(n.key)) for n in candidates))
+    if obs.tentative and not tests.may_name(mention):
+        return None
+    found = test_ids.resolve(mention, tests.open if obs.tentative else tests.all)
     if found is None:
         return None if obs.tentative else obs
     if found.key == mention.key:

@@ -14,10 +14,12 @@ pytest node id.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from osmia.memory.linear import LinearPattern, linear
+from osmia.memory.text import STOPWORDS
 
 # RE2 (osmia/memory/linear.py): test names and the prose around them are text a run wrote.
 _JEST_SEP = linear(r"\s+(?:›|>|»)\s+")
@@ -48,8 +50,13 @@ class TestId:
         return tail.strip().lower()
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def parse(name: str) -> TestId:
-    """The :class:`TestId` of a test name in any of the supported forms."""
+    """The :class:`TestId` of a test name in any of the supported forms.
+
+    Cached (a :class:`TestId` is frozen): a run's test is parsed for its key, its kind's and the
+    keys it replaces, and the same flaky tests come back run after run.
+    """
     text = _STATUS.sub("", " ".join(name.split())).strip().strip("`'\"")
     if _JEST_SEP.search(text):
         parts = [p.strip() for p in _JEST_SEP.split(text) if p.strip()]
@@ -185,3 +192,40 @@ def fix_statements(text: str) -> list[str]:
             continue
         out.append(sentence)
     return out
+
+
+_PROSE_WORD = linear(r"[A-Za-z][\w'-]*")
+MAX_PHRASE_WORDS = 6  # a test named in prose: Jest's "applies coupon", RSpec's "rejects an expired token"
+# Words around a test's prose name that are not part of it: "the flaky `applies coupon` spec".
+_FILLER_TEXT = (
+    "flaky flake flakes test tests spec specs case cases suite e2e unit integration jest vitest mocha "
+    "playwright cypress rspec it describe is was no longer now"
+)
+_FILLER = STOPWORDS | frozenset(_FILLER_TEXT.split())
+PATTERNS += (_PROSE_WORD,)
+
+
+def phrases(sentence: str) -> list[str]:
+    """Runs of 2 to 6 words next to a fix statement's verb that may be a test named in prose.
+
+    "Deflaked applies coupon by waiting" and "The shows the discounted total spec is no longer
+    flaky" name ``Checkout › applies coupon`` and ``OrderSummary > shows the discounted total`` by
+    their ``it`` text (Jest, Mocha, RSpec), which no identifier pattern finds. Tried: the runs that
+    start at the first word after the verb, and those that end at the last word before it, less
+    the filler around them (articles, "flaky", "spec"); at most ten. Tentative, like weak
+    mentions: one counts only when it is the name of a test the repository knows as flaky or failing.
+    """
+    found = _FIX.search(sentence)
+    if not found:
+        return []
+    after = _PROSE_WORD.findall(sentence[found.end() :])
+    before = _PROSE_WORD.findall(sentence[: found.start()])
+    while after and after[0].lower() in _FILLER:
+        after.pop(0)
+    while before and before[-1].lower() in _FILLER:
+        before.pop()
+    out = [" ".join(after[:n]) for n in range(2, min(len(after), MAX_PHRASE_WORDS) + 1)]
+    out += [" ".join(before[-n:]) for n in range(2, min(len(before), MAX_PHRASE_WORDS) + 1)]
+    return [
+        p for p in out if p.split()[-1].lower() not in STOPWORDS and p.split()[0].lower() not in STOPWORDS
+    ]

@@ -96,6 +96,33 @@ def test_engine_errors_are_classified(reason: str, expected: str) -> None:
     assert FAILURE_LABELS["engine_error"] == "engine error"
 
 
+@pytest.mark.parametrize(
+    ("reason", "listed", "expected"),
+    [
+        # A test's name holds words of other classes: it is not the cause.
+        ("tests failed: PolicyCacheIT > evictsOnPolicyUpdate()", ("PolicyCacheIT > evictsOnPolicyUpdate()",),
+         "tests_failed"),
+        ("tests failed: PolicyCacheIT > evictsOnPolicyUpdate()", (), "tests_failed"),
+        ("tests failed: tests/test_s3.py::test_multipart_resume_after_timeout", (), "tests_failed"),
+        ("TestDiskQuotaExceeded failed", (), "tests_failed"),
+        ("com.acme.build.BuildInfoTest#parsesCpuCount failed", (), "tests_failed"),
+        ("assertion error in deny_list_blocks_forbidden_paths", ("deny_list_blocks_forbidden_paths",),
+         "tests_failed"),
+        # The cause is still read around the names.
+        ("build failed: TestMain does not compile", (), "build_failed"),
+        ("go test timed out after 10m running TestLongPoll", ("TestLongPoll",), "timeout"),
+        ("Job deadline_exceeded", (), "timeout"),
+        ("container OOMKilled while running test_large_upload", (), "resources"),
+        ("policy denied: kubectl delete namespace", (), "guardrail"),
+    ],
+)  # fmt: skip
+def test_a_test_name_in_a_reason_is_not_its_cause(
+    reason: str, listed: tuple[str, ...], expected: str
+) -> None:
+    run = make_run("x", success=False, reason=reason, tests_failed=listed)
+    assert classify_failure(run) == expected
+
+
 def test_two_statements_about_one_folder_are_two_lessons() -> None:
     from osmia.memory.lessons import lesson, same_lesson
 

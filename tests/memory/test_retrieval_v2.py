@@ -70,6 +70,25 @@ async def test_content_free_learnings_are_not_stored(memory: Memory) -> None:
     assert lesson("Run `make sqlc` after editing queries").specific
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["No issues found", "Implemented the feature as requested", "Task completed without errors",
+     "Everything is working as expected now", "Requests handled, checks passing"],
+)  # fmt: skip
+def test_generic_words_in_other_forms_say_nothing(text: str) -> None:
+    # Compared by stem: "issues", "implementing" and "requests" are the generic "issue", "implement", "request".
+    assert not lesson(text).specific
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Checkout emails are sent asynchronously by the worker", "Timezones are stored as UTC in the orders table",
+     "Feature flags must be removed after launch", "Error messages must be translated"],
+)  # fmt: skip
+def test_a_lesson_with_two_content_words_says_something(text: str) -> None:
+    assert lesson(text).specific
+
+
 async def test_a_frequent_generic_learning_ranks_below_a_specific_one(tmp_path, clock: Clock) -> None:
     settings = MemorySettings(store_path=tmp_path / "m.db", min_pattern_samples=3)
     memory = await Memory.open(settings, clock=clock, update_gauges=False)
@@ -128,6 +147,20 @@ async def test_a_retry_is_told_about_the_earlier_attempt_first(memory: Memory, c
     assert all(n.kind != "attempt" for n in other.injected)
 
 
+async def test_an_attempt_calls_a_flaky_test_flaky_not_failing(memory: Memory, clock: Clock) -> None:
+    await memory.ingest(
+        make_run("web-1", ticket="WEB-1", tests_failed=("TestCart",), flaky=("Checkout › applies coupon",),
+                 success=False)
+    )  # fmt: skip
+    await memory.ingest(make_run("web-2", ticket="WEB-2", flaky=("Checkout › applies coupon",)))
+    clock.advance(DAY)
+    first = (await memory.context(make_run("web-1-b", ticket="WEB-1", finished=False))).injected[0]
+    assert "; failing: `TestCart`; flaky: `Checkout › applies coupon`" in first.content
+    second = (await memory.context(make_run("web-2-b", ticket="WEB-2", finished=False))).injected[0]
+    assert second.content.endswith("succeeded; flaky: `Checkout › applies coupon`")
+    assert "failing" not in second.content
+
+
 async def test_the_ticket_and_the_rescued_engines_are_recorded_with_the_run(memory: Memory, settings) -> None:
     await memory.ingest(make_run("a", ticket="ops-7", attempts=("aider", "claude-code")))
     await memory.close()
@@ -184,6 +217,10 @@ def test_different_tests_stay_different(a: str, b: str) -> None:
         ("Cart › applies discount", PY, "typescript", "`Cart › applies discount` is no longer flaky."),
         ("payments::tests::refund_rounds", PY, "rust", "refund_rounds no longer flaky after seeding the RNG."),
         ("TestConcurrentLogin", PY, "go", "Fixed flaky TestConcurrentLogin by waiting for the queue."),
+        # Named in prose by its ``it`` text, which no identifier pattern finds.
+        ("Checkout › applies coupon", PY, "typescript", "Deflaked applies coupon by waiting for the banner."),
+        ("OrderSummary > shows the discounted total", PY, "typescript",
+         "The shows the discounted total spec is no longer flaky."),
     ],
 )  # fmt: skip
 async def test_a_fix_closes_the_flaky_node_whichever_form_it_uses(
@@ -211,6 +248,28 @@ async def test_a_denied_fix_closes_nothing(memory: Memory, clock: Clock) -> None
 async def test_a_bare_identifier_that_is_no_known_test_makes_no_fixed_node(memory: Memory) -> None:
     await memory.ingest(make_run("a", summary="Fixed parseHeader to accept empty values."))
     assert await _nodes(memory, Kind.TEST_FIXED) == []
+
+
+async def test_words_of_a_fix_statement_close_only_a_known_test(memory: Memory, clock: Clock) -> None:
+    await memory.ingest(make_run("a", language="typescript", flaky=("Checkout › applies coupon",)))
+    clock.advance(DAY)
+    # "applies discount" and "the banner" name no known test: nothing is fixed, nothing is closed.
+    await memory.ingest(
+        make_run("b", language="typescript", summary="Fixed applies discount to wait for the banner.")
+    )
+    assert await _nodes(memory, Kind.TEST_FIXED) == []
+    assert [n.valid for n in await _nodes(memory, Kind.FLAKY_TEST)] == [True]
+
+
+def test_phrases_are_the_runs_of_words_next_to_the_fix() -> None:
+    found = test_ids.phrases("Deflaked applies coupon by waiting for the banner.")
+    assert found == [
+        "applies coupon",
+        "applies coupon by waiting",
+    ]  # at most six words, none edged by a stopword
+    before = test_ids.phrases("The shows the discounted total spec is no longer flaky.")
+    assert "shows the discounted total" in before and "discounted total" in before
+    assert test_ids.phrases("Fixed.") == [] and test_ids.phrases("Added a retry.") == []
 
 
 async def test_a_bare_name_reinforces_the_node_of_the_node_id(memory: Memory) -> None:
