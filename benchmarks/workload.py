@@ -171,7 +171,8 @@ def fix_mention(repo: Repo, test: str, variant: int) -> str:
     elif repo.language == "rust":
         short = test.rsplit("::", 1)[1]
     elif repo.language == "typescript":
-        short = f"`{test}`"
+        # Jest: the full title in a code span, or only the ``it`` text, in prose (test_ids.phrases).
+        short = f"`{test}`" if variant % 2 else test.split(" › ")[-1]
     else:
         short = test
     return (f"Fixed flaky {short} by waiting for the queue to drain",
