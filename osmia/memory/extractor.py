@@ -105,7 +105,8 @@ def without_test_names(reason: str, named: tuple[str, ...] = ()) -> str:
     written in a test form of any language (:func:`osmia.memory.test_ids.mentions`, strong ones
     only: a bare identifier such as ``deadline_exceeded`` may be the cause).
     """
-    for name in sorted({n.strip() for n in named if n.strip()}, key=len, reverse=True):
+    # As many as the extractor keeps (a run's list is untrusted and unbounded; each is a pass).
+    for name in sorted({n.strip() for n in named[:MAX_TESTS] if n.strip()}, key=len, reverse=True):
         reason = reason.replace(name, " test ")
     strong, _weak = test_ids.mentions(reason)
     for name in sorted(strong, key=len, reverse=True):
