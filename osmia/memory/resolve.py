@@ -54,6 +54,14 @@ _KNOWN_SQL = (
     "WHERE n.tenant = ? AND n.repository = ? AND n.valid_to IS NULL "
     "AND n.kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed') ORDER BY n.id"
 )
+# Only the test facts (a run that reported no learning in the repository): the index's own
+# condition is repeated so that SQLite uses it, and the second ``IN`` reads only the tests' keys.
+_KNOWN_TESTS_SQL = (
+    "SELECT n.seq, n.kind, n.key, n.content, NULL FROM nodes n "
+    "WHERE n.tenant = ? AND n.repository = ? AND n.valid_to IS NULL "
+    "AND n.kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed') "
+    "AND n.kind IN ('flaky_test', 'failing_test', 'test_fixed') ORDER BY n.id"
+)
 
 
 _KINDS = {kind.value: kind for kind in Kind}  # a dict lookup: ``Kind(value)`` costs ten times more
@@ -83,9 +91,9 @@ async def known_facts(store: Store, tenant: str, repository: str, *, lessons: bo
     With ``lessons``, each learning comes with its :class:`Lesson`: one whose stored form is
     missing or stale is parsed here, and its form written back (inside the caller's
     transaction), so the next extraction in the repository reads it. Without (a run that
-    reported no learning there), learnings are left unparsed.
+    reported no learning there: only its test facts are resolved), only the test facts are read.
     """
-    rows = await store.rows(_KNOWN_SQL, (tenant, repository))
+    rows = await store.rows(_KNOWN_SQL if lessons else _KNOWN_TESTS_SQL, (tenant, repository))
     out: list[Known] = []
     missing: list[tuple[int, str]] = []
     for seq, kind_name, key, content, form in rows:

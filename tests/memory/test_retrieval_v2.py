@@ -261,6 +261,24 @@ async def test_words_of_a_fix_statement_close_only_a_known_test(memory: Memory, 
     assert [n.valid for n in await _nodes(memory, Kind.FLAKY_TEST)] == [True]
 
 
+async def test_a_run_without_learnings_reads_only_the_test_facts_of_its_repository(memory: Memory) -> None:
+    from osmia.memory import resolve
+
+    await memory.ingest(
+        make_run("a", flaky=("TestConcurrentLogin",), learnings=("Run `make sqlc` after editing queries",))
+    )
+    store, tenant, repo = memory._store, "ticketing", "github.com/org/api"
+    both = await resolve.known_facts(store, tenant, repo)
+    tests = await resolve.known_facts(store, tenant, repo, lessons=False)
+    assert {k.kind for k in both} == {Kind.LEARNING, Kind.FLAKY_TEST}
+    assert [k.key for k in tests] == [k.key for k in both if k.kind is not Kind.LEARNING]
+    for sql in (resolve._KNOWN_SQL, resolve._KNOWN_TESTS_SQL):  # both read the partial index's range
+        plan = " ".join(str(r[3]) for r in await store.rows("EXPLAIN QUERY PLAN " + sql, (tenant, repo)))
+        assert "USING INDEX nodes_lessons (tenant=? AND repository=?" in plan, plan
+    tests_plan = await store.rows("EXPLAIN QUERY PLAN " + resolve._KNOWN_TESTS_SQL, (tenant, repo))
+    assert "kind=?" in " ".join(str(r[3]) for r in tests_plan)  # the tests' keys only, not every learning
+
+
 def test_phrases_are_the_runs_of_words_next_to_the_fix() -> None:
     found = test_ids.phrases("Deflaked applies coupon by waiting for the banner.")
     assert found == [
