@@ -102,16 +102,13 @@ def without_test_names(reason: str, named: tuple[str, ...] = ()) -> str:
     ``PolicyCacheIT > evictsOnPolicyUpdate()``, ``test_upload_timeout`` and ``TestDiskQuota`` hold
     "policy", "timeout" and "disk", and "tests failed: PolicyCacheIT > ..." was filed as a
     guard-rail block. Replaced: the names the run listed as failed or flaky, then every name
-    written in a test form of any language (:func:`osmia.memory.test_ids.mentions`, strong ones
-    only: a bare identifier such as ``deadline_exceeded`` may be the cause).
+    written in a test form of any language (:func:`osmia.memory.test_ids.without_test_names`; a
+    bare identifier such as ``deadline_exceeded`` is kept: it may be the cause).
     """
     # As many as the extractor keeps (a run's list is untrusted and unbounded; each is a pass).
     for name in sorted({n.strip() for n in named[:MAX_TESTS] if n.strip()}, key=len, reverse=True):
         reason = reason.replace(name, " test ")
-    strong, _weak = test_ids.mentions(reason)
-    for name in sorted(strong, key=len, reverse=True):
-        reason = reason.replace(name, " test ")
-    return reason
+    return test_ids.without_test_names(reason)
 
 
 def succeeded(run: TaskRun) -> bool:
@@ -308,11 +305,13 @@ class _Context:
         seen: set[str] = set()
         # Tests named in prose come last, with a cap of their own: most runs of words name no test.
         named = [(n, False, MAX_TESTS) for n in strong] + [(n, True, MAX_TESTS) for n in weak]
-        named += [(n, True, MAX_TESTS + MAX_PROSE_TESTS) for n in prose]
+        named += [(n, True, MAX_TESTS + MAX_PROSE_TESTS) for n in prose[:MAX_PROSE_TESTS]]
         for name, tentative, cap in named:
+            if len(out) >= cap:  # checked first: a summary a run wrote may hold any number of names
+                continue
             test = _clean_test(name)
             canonical = test_ids.parse(test).key.lower()
-            if not test or canonical in reported or canonical in seen or len(out) >= cap:
+            if not test or canonical in reported or canonical in seen:
                 continue
             seen.add(canonical)
             out.append(

@@ -148,6 +148,15 @@ def mentions(sentence: str) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(strong)), list(dict.fromkeys(w for w in weak if w not in strong))
 
 
+def without_test_names(text: str, placeholder: str = " test ") -> str:
+    """``text`` with every name written in a test form (and every quoted Jest title) replaced.
+
+    The strong forms of :func:`mentions`, in one linear pass each: a reason that lists tens of
+    thousands of tests is still read once, where replacing each name found was a pass per name.
+    """
+    return _STRONG.sub(placeholder, _QUOTED.sub(placeholder, text))
+
+
 def _looks_like_test(text: str) -> bool:
     return bool(_STRONG.fullmatch(text.strip()) or _JEST_SEP.search(text) or "::" in text)
 
@@ -196,6 +205,7 @@ def fix_statements(text: str) -> list[str]:
 
 _PROSE_WORD = linear(r"[A-Za-z][\w'-]*")
 MAX_PHRASE_WORDS = 6  # a test named in prose: Jest's "applies coupon", RSpec's "rejects an expired token"
+_PHRASE_WINDOW = 300  # characters read each side of the fix word
 # Words around a test's prose name that are not part of it: "the flaky `applies coupon` spec".
 _FILLER_TEXT = (
     "flaky flake flakes test tests spec specs case cases suite e2e unit integration jest vitest mocha "
@@ -218,12 +228,16 @@ def phrases(sentence: str) -> list[str]:
     found = _FIX.search(sentence)
     if not found:
         return []
-    after = _PROSE_WORD.findall(sentence[found.end() :])
-    before = _PROSE_WORD.findall(sentence[: found.start()])
-    while after and after[0].lower() in _FILLER:
-        after.pop(0)
-    while before and before[-1].lower() in _FILLER:
-        before.pop()
+    # A window each side (the sentence is text a run wrote, of any length): a name in prose, after
+    # a few words of filler, is well inside it.
+    after = [w.strip("'") for w in _PROSE_WORD.findall(sentence[found.end() : found.end() + _PHRASE_WINDOW])]
+    before = [
+        w.strip("'")
+        for w in _PROSE_WORD.findall(sentence[max(0, found.start() - _PHRASE_WINDOW) : found.start()])
+    ]
+    start = next((i for i, w in enumerate(after) if w.lower() not in _FILLER), len(after))
+    end = next((i for i in range(len(before), 0, -1) if before[i - 1].lower() not in _FILLER), 0)
+    after, before = after[start:], before[:end]
     out = [" ".join(after[:n]) for n in range(2, min(len(after), MAX_PHRASE_WORDS) + 1)]
     out += [" ".join(before[-n:]) for n in range(2, min(len(before), MAX_PHRASE_WORDS) + 1)]
     return [

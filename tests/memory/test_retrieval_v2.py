@@ -288,6 +288,9 @@ def test_phrases_are_the_runs_of_words_next_to_the_fix() -> None:
     before = test_ids.phrases("The shows the discounted total spec is no longer flaky.")
     assert "shows the discounted total" in before and "discounted total" in before
     assert test_ids.phrases("Fixed.") == [] and test_ids.phrases("Added a retry.") == []
+    assert test_ids.phrases("Fixed the flaky 'applies coupon' spec")[0] == "applies coupon"
+    # Text a run wrote: a megabyte of filler around the fix word is read in a window, not whole.
+    assert test_ids.phrases("the " * 250_000 + "fixed " + "the " * 250_000) == []
 
 
 async def test_a_bare_name_reinforces_the_node_of_the_node_id(memory: Memory) -> None:
