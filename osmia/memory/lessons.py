@@ -46,9 +46,35 @@ _REPLACES = linear(
     r"|\bnot\s+any\s*more\b|\banymore\b|\bmoved\s+(?:from|to)\b|\bnow\b"
 )
 _NON_ALNUM = linear(r"[^a-z0-9]+")
+# What a learning says is replaced or no longer done, in words ("`pnpm install` instead of npm ci",
+# "alembic upgrade head is no longer needed"): the thing follows (group 1 of the first patterns) or
+# precedes (the last two) the marker, within one clause of at most 60 characters.
+_CLAUSE = r"[^,.;:()!?]"
+_INSTEAD_OF = linear(rf"(?i)\binstead\s+of\s+({_CLAUSE}{{1,60}})")
+_MOVED_FROM = linear(
+    rf"(?i)\b(?:switched|migrated|moved)\s+(?:away\s+)?from\s+({_CLAUSE}{{1,60}}?)\s+(?:to|in\s+favou?r\s+of)\b"
+)
+_REPLACED_WITH = linear(rf"(?i)\breplaced\s+({_CLAUSE}{{1,60}}?)\s+(?:with|by)\b")
+_NO_LONGER_USES = linear(
+    rf"(?i)\bno\s+longer\s+(?:uses?|used|needs?|needed|runs?|requires?|required|calls?)\s+({_CLAUSE}{{1,60}})"
+)
+_NOT_NEEDED = linear(
+    rf"(?i)({_CLAUSE}{{1,60}}?)\s+(?:is|are|was|were)\s+(?:no\s+longer|not)\s+"
+    r"(?:needed|used|required|necessary|supported)\b"
+)
+_DEPRECATED = linear(rf"(?i)({_CLAUSE}{{1,60}}?)\s+(?:is|are|was|were)\s+deprecated\b")
+_OBSOLETE_AFTER = (_INSTEAD_OF, _MOVED_FROM, _REPLACED_WITH, _NO_LONGER_USES)
+_OBSOLETE_BEFORE = (_NOT_NEEDED, _DEPRECATED)
+# An older lesson that itself warns against something ("never edit", "instead of") is not told to
+# do the thing a newer one calls obsolete.
+_WARNS = linear(r"(?i)\b(?:never|don't|do\s+not|avoid|not|no\s+longer|instead\s+of|without)\b")
+_OBSOLETE_WORDS = 4  # the words of the thing, next to the marker
 # Every compiled pattern of this module (tests check that each is an RE2 one); the parsing ones are
 # osmia.memory.lesson_parse.PATTERNS.
-PATTERNS: tuple[LinearPattern, ...] = (_REPLACES, _NON_ALNUM)
+PATTERNS: tuple[LinearPattern, ...] = (
+    _REPLACES, _NON_ALNUM, _INSTEAD_OF, _MOVED_FROM, _REPLACED_WITH, _NO_LONGER_USES, _NOT_NEEDED,
+    _DEPRECATED, _WARNS,
+)  # fmt: skip
 
 
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
@@ -143,7 +169,7 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
         return False
     # Which identifiers each side finds in the other, once: every rule below counts from these.
     a_in_b, b_in_a = _found_flags(a, b), _found_flags(b, a)
-    if _replaces(a, b, a_in_b) or _replaces(b, a, b_in_a):
+    if _replaces(a, b, a_in_b) or _replaces(b, a, b_in_a) or _obsoletes(a, b) or _obsoletes(b, a):
         return False
     sim = similarity(a, b)
     shared = sum(a_in_b.values())
@@ -204,9 +230,44 @@ def _says_replaces(text: str) -> bool:
 
 
 def supersedes(new: Lesson, old: Lesson) -> bool:
-    """True when ``new`` replaces ``old``: another version, another value, or "instead of" what it named."""
+    """True when ``new`` replaces ``old``: another version, another value, "instead of" what it named,
+    or it calls what ``old`` tells to do obsolete (:func:`_obsoletes`)."""
     if new.text == old.text:
         return False
     if _newer_version(new, old) or _other_value(new, old):
         return _overlap(new.words, old.words) >= 0.2
-    return _replaces(new, old)
+    return _replaces(new, old) or _obsoletes(new, old)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _obsolete_things(text: str) -> tuple[frozenset[str], ...]:
+    """The words of each thing ``text`` says is replaced or no longer needed ("instead of npm ci")."""
+    if not _says_replaces(text):
+        return ()
+    found = [
+        lesson_words(" ".join(m.split()[:_OBSOLETE_WORDS])) for p in _OBSOLETE_AFTER for m in p.findall(text)
+    ]
+    found += [
+        lesson_words(" ".join(m.split()[-_OBSOLETE_WORDS:]))
+        for p in _OBSOLETE_BEFORE
+        for m in p.findall(text)
+    ]
+    return tuple(f for f in found if f)
+
+
+def _obsoletes(new: Lesson, old: Lesson) -> bool:
+    """``new`` calls obsolete what ``old`` tells to do, in words ``old`` uses.
+
+    "Use `pnpm install` instead of npm ci" against "Install dependencies with npm ci", or
+    "alembic upgrade head is no longer needed" against "Run migrations with alembic upgrade head":
+    the older lesson is replaced, not restated, whether or not either has an identifier the other
+    shares. Only when ``old`` warns against nothing itself ("never edit by hand" is not told to
+    edit), and when the two are as alike as :func:`same_lesson` asks of lessons without a shared
+    identifier, with two words in common (so resolving's screen passes the pair).
+    """
+    things = _obsolete_things(new.text)
+    if not things or new.text == old.text or _WARNS.search(old.text):
+        return False
+    if len(new.words & old.words) < 2 or similarity(new, old) < SAME_WITHOUT_IDENTIFIER:
+        return False
+    return any(thing <= old.words for thing in things)

@@ -242,7 +242,8 @@ def may_act(mine: Lesson, theirs: Lesson) -> bool:
       least ``SAME_WITH_IDENTIFIER`` (the lowest threshold of that branch), or without one at
       ``SAME_WITHOUT_IDENTIFIER`` or more (the lowest of the other branch);
     * ``supersedes`` needs another version of a tool both name, another value of a setting both
-      name, or an "instead of" with a shared identifier at a similarity of 0.2.
+      name, an "instead of" with a shared identifier at a similarity of 0.2, or (calling
+      obsolete what the other tells to do) a similarity of ``SAME_WITHOUT_IDENTIFIER``.
 
     Cheaper than the comparison: one similarity, and identifiers looked up one way until one is
     found, where the comparison looks up every identifier both ways and runs the other rules.

@@ -214,9 +214,13 @@ def _generated_texts() -> list[str]:
 
 # Taken with the comparison before it was made faster (main at 1a1443c): every decision on every
 # ordered pair of the labelled texts (52,212 pairs) and of 250 generated sentences (62,250 pairs).
+# Retaken once since, for a change of rule, not of speed: a lesson that calls obsolete what an older
+# one tells to do replaces it (lessons._obsoletes, seventh session). No labelled decision moved; of
+# the generated pairs, 6 "same" became "replaced" or apart and 4 more are "replaced" (2688 / 4843
+# before), each a word salad with "instead of X" against one that names X.
 GOLDEN = {
     "labelled": (441, 43, "d5f8524fc97d839ca0456b48d7a297dce7404945cf26015082deaf1076591e13"),
-    "generated": (2688, 4843, "88641af71ef9eff77ee169738e795d3f300d87e18d355ab949ab1f29b68af2b4"),
+    "generated": (2682, 4850, "d578b0a854ff888f5f61dc59fec2459535b77bf621ea159448466db016f0c4f4"),
 }
 
 

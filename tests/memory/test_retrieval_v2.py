@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from benchmarks.lesson_pairs import evaluate
-from osmia.memory import test_ids
+from osmia.memory import lessons, test_ids
 from osmia.memory.lessons import lesson, same_lesson, supersedes
 from osmia.memory.ranking import DEFAULT, PRESETS, preset
 from osmia.memory.service import Memory, MemorySettings
@@ -310,6 +310,10 @@ async def test_a_bare_name_reinforces_the_node_of_the_node_id(memory: Memory) ->
         ("The project is on Node 18 via .nvmrc", "Node 20 via .nvmrc"),
         ("Set HTTP_TIMEOUT=30 for the slow partner API", "Set HTTP_TIMEOUT=90 for the slow partner API"),
         ("Use `pnpm` not npm: the lock file is pnpm-lock.yaml", "Use `bun` now: pnpm-lock.yaml was replaced by bun.lockb"),
+        # What the older one tells to do, called obsolete in its own words (no shared identifier).
+        ("Install dependencies with npm ci", "Use `pnpm install` instead of npm ci; the repo moved to pnpm"),
+        ("Run migrations with alembic upgrade head", "Migrations now run automatically on start; alembic upgrade head is no longer needed"),
+        ("Build the docs with mkdocs build", "We switched from mkdocs build to sphinx-build for the docs"),
     ],
 )  # fmt: skip
 async def test_a_newer_statement_supersedes_the_older_one(
@@ -323,6 +327,19 @@ async def test_a_newer_statement_supersedes_the_older_one(
     assert by_text[old].valid_to is not None and by_text[new].valid
     shown = (await memory.context(make_run("q", finished=False))).section
     assert new in shown and old not in shown
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # The older one warns against the thing too: one lesson, not a replacement.
+        ("internal/mocks is generated; never edit the mocks by hand", "Regenerate the mocks with mockery instead of editing the mocks by hand"),
+        # The obsolete thing is not what the older one tells to do.
+        ("Run the integration tests with make itest", "Use `uv run pytest` instead of tox for the unit tests"),
+    ],
+)  # fmt: skip
+def test_calling_something_obsolete_replaces_only_a_lesson_that_tells_to_do_it(old: str, new: str) -> None:
+    assert not lessons._obsoletes(lesson(new), lesson(old))
 
 
 # --- 6. engine profiles count rescued failures ------------------------------------------------
