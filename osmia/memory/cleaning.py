@@ -69,6 +69,10 @@ _HOSTILE = linear(
     r"(?i)ignore\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above)|disregard|you are now|"
     r"<\|[a-z_ ]*\|>|\[/?INST\]|<<\s*/?SYS\s*>>|</?(?:system|assistant)>"
     r"|^\W*(?:system|assistant|developer)\s*:"
+    # A later line of a learning that opens a role or a markdown section ("\n## Instructions",
+    # "\nsystem: ..."): a learning is one statement, and cleaning would fold the line into it. Only
+    # after a line break, so one-line text (every stored node's content) is judged as before.
+    r"|[\n\r\x{2028}\x{2029}]\W*(?:system|assistant|developer)\s*:|[\n\r\x{2028}\x{2029}][ \t]*#{1,6}[ \t]+\S"
 )
 
 
