@@ -105,8 +105,10 @@ def without_test_names(reason: str, named: tuple[str, ...] = ()) -> str:
     written in a test form of any language (:func:`osmia.memory.test_ids.without_test_names`; a
     bare identifier such as ``deadline_exceeded`` is kept: it may be the cause).
     """
-    # As many as the extractor keeps (a run's list is untrusted and unbounded; each is a pass).
-    for name in sorted({n.strip() for n in named[:MAX_TESTS] if n.strip()}, key=len, reverse=True):
+    # As many as the extractor keeps (a run's list is untrusted and unbounded; each is a pass), and
+    # none shorter than three characters: a "test" named "a" would cut every word with an "a" in it.
+    listed = {n.strip() for n in named[:MAX_TESTS] if len(n.strip()) >= 3}
+    for name in sorted(listed, key=len, reverse=True):
         reason = reason.replace(name, " test ")
     return test_ids.without_test_names(reason)
 

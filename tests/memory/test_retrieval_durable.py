@@ -114,6 +114,8 @@ def test_engine_errors_are_classified(reason: str, expected: str) -> None:
         ("Job deadline_exceeded", (), "timeout"),
         ("container OOMKilled while running test_large_upload", (), "resources"),
         ("policy denied: kubectl delete namespace", (), "guardrail"),
+        # A listed "test" too short to be a name does not cut the reason's words.
+        ("Job deadline exceeded", ("e",), "timeout"),
     ],
 )  # fmt: skip
 def test_a_test_name_in_a_reason_is_not_its_cause(
