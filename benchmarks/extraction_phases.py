@@ -92,9 +92,8 @@ async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> l
         MemorySettings(store_path=db), clock=clock, update_gauges=False, deferred_checkpoints=True
     )
     with OperatorHeap(MAINTENANCE_SECONDS) as heap:  # as the operator does once it has started
-        for (
-            ticket
-        ) in tickets:  # as the serve step does before its extractions: the caches fill, the heap grows
+        # As the serve step does before its extractions: the caches fill, the heap grows.
+        for ticket in tickets:
             heap.between()
             await memory.context(ticket)
         rows: list[dict[str, float]] = []

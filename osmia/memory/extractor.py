@@ -82,7 +82,7 @@ def classify_failure(run: TaskRun) -> str:
     if result is not None and result.success:
         return ""
     reason = (
-        without_test_names(result.failure_reason, (*result.tests_failed, *result.flaky_tests))
+        reason_without_tests(result.failure_reason, (*result.tests_failed, *result.flaky_tests))
         if result
         else ""
     )
@@ -96,7 +96,7 @@ def classify_failure(run: TaskRun) -> str:
     return "unknown"
 
 
-def without_test_names(reason: str, named: tuple[str, ...] = ()) -> str:
+def reason_without_tests(reason: str, named: tuple[str, ...] = ()) -> str:
     """``reason`` with each test it names replaced by the word "test": a test's name is not a cause.
 
     ``PolicyCacheIT > evictsOnPolicyUpdate()``, ``test_upload_timeout`` and ``TestDiskQuota`` hold

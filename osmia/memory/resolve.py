@@ -49,17 +49,18 @@ from osmia.memory.types import Kind, Observation
 TEST_KINDS = (Kind.FLAKY_TEST, Kind.FAILING_TEST, Kind.TEST_FIXED)
 _OPEN_TEST_KINDS = (Kind.FLAKY_TEST, Kind.FAILING_TEST)
 # The partial index ``nodes_lessons`` (schema v6) holds exactly these valid nodes of a repository.
+_KNOWN_WHERE = (
+    "WHERE n.tenant = ? AND n.repository = ? AND n.valid_to IS NULL "
+    "AND n.kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed')"
+)
 _KNOWN_SQL = (
     "SELECT n.seq, n.kind, n.key, n.content, f.form FROM nodes n LEFT JOIN lesson_forms f ON f.seq = n.seq "
-    "WHERE n.tenant = ? AND n.repository = ? AND n.valid_to IS NULL "
-    "AND n.kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed') ORDER BY n.id"
+    f"{_KNOWN_WHERE} ORDER BY n.id"
 )
 # Only the test facts (a run that reported no learning in the repository): the index's own
-# condition is repeated so that SQLite uses it, and the second ``IN`` reads only the tests' keys.
+# condition stays so that SQLite uses it, and the second ``IN`` reads only the tests' keys.
 _KNOWN_TESTS_SQL = (
-    "SELECT n.seq, n.kind, n.key, n.content, NULL FROM nodes n "
-    "WHERE n.tenant = ? AND n.repository = ? AND n.valid_to IS NULL "
-    "AND n.kind IN ('learning', 'flaky_test', 'failing_test', 'test_fixed') "
+    f"SELECT n.seq, n.kind, n.key, n.content, NULL FROM nodes n {_KNOWN_WHERE} "
     "AND n.kind IN ('flaky_test', 'failing_test', 'test_fixed') ORDER BY n.id"
 )
 
@@ -160,8 +161,9 @@ class KnownTests:
     """
 
     def __init__(self, nodes: list[Known]) -> None:
-        self.all = [_test_id(_canonical(n.key)) for n in nodes if n.kind in TEST_KINDS]
-        self.open = [_test_id(_canonical(n.key)) for n in nodes if n.kind in _OPEN_TEST_KINDS]
+        tests = [(n.kind, _test_id(_canonical(n.key))) for n in nodes if n.kind in TEST_KINDS]
+        self.all = [test for _kind, test in tests]
+        self.open = [test for kind, test in tests if kind in _OPEN_TEST_KINDS]
         leaves = {t.leaf.lower() for t in self.open}
         self._names = leaves | {leaf.split("/")[0] for leaf in leaves} | {t.key.lower() for t in self.open}
 
