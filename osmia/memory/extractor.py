@@ -12,7 +12,7 @@ import hashlib
 from collections import Counter
 
 from osmia.memory import test_ids
-from osmia.memory.lessons import lesson
+from osmia.memory.lessons import informative
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import clean_text, looks_hostile, redact_secrets, words
 from osmia.memory.types import Kind, Observation, RunSummary, Subject
@@ -381,7 +381,7 @@ class _Context:
             if looks_hostile(raw):
                 continue
             text = clean_text(redact_secrets(raw))
-            if len(words(text)) < 2 or not lesson(text).specific:
+            if len(words(text)) < 2 or not informative(text):
                 continue  # "Tests pass", "Looks good": nothing to remember
             digest = hashlib.sha256(" ".join(sorted(set(words(text)))).encode()).hexdigest()[:16]
             out.append(
@@ -422,7 +422,7 @@ class _Context:
             learned = [
                 clean_text(redact_secrets(x), 120)
                 for x in result.learnings[:MAX_LEARNINGS]
-                if not looks_hostile(x) and lesson(clean_text(x)).specific
+                if not looks_hostile(x) and informative(clean_text(x))
             ][:MAX_ATTEMPT_LEARNINGS]
             if learned:
                 content += "; learned: " + "; ".join(learned)

@@ -36,7 +36,7 @@ _GENERIC_TEXT = (
 )
 GENERIC_WORDS = frozenset(_GENERIC_TEXT.split())
 # Compared by stem too: "issues", "implementing" and "requests" say no more than the words above.
-_GENERIC_STEMS = stems(_GENERIC_TEXT)
+GENERIC_STEMS = stems(_GENERIC_TEXT)
 # Command heads shared by many lessons: an identifier made only of these is not distinctive.
 _COMMON_HEADS_TEXT = (
     "make run go npm npx yarn pnpm cargo python python3 pip poetry uv git test tests build install "
@@ -100,7 +100,7 @@ class Lesson:
         informative = {
             w
             for w in content
-            if w not in STOPWORDS and w not in GENERIC_WORDS and len(w) > 2 and not stems(w) <= _GENERIC_STEMS
+            if w not in STOPWORDS and w not in GENERIC_WORDS and len(w) > 2 and not stems(w) <= GENERIC_STEMS
         }
         return len(informative) >= 2
 

@@ -22,8 +22,9 @@ is read into a :class:`Lesson` (and whether it says anything at all,
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
-from osmia.memory.lesson_parse import GENERIC_WORDS, RUNTIMES, Lesson, lesson, lesson_words
+from osmia.memory.lesson_parse import GENERIC_STEMS, GENERIC_WORDS, RUNTIMES, Lesson, lesson, lesson_words
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import stems
 
@@ -33,6 +34,7 @@ __all__ = [
     "Lesson",
     "found_in",
     "identifier_part_stems",
+    "informative",
     "lesson",
     "lesson_words",
     "same_lesson",
@@ -63,17 +65,33 @@ _NOT_NEEDED = linear(
     r"(?:needed|used|required|necessary|supported)\b"
 )
 _DEPRECATED = linear(rf"(?i)({_CLAUSE}{{1,60}}?)\s+(?:is|are|was|were)\s+deprecated\b")
-_OBSOLETE_AFTER = (_INSTEAD_OF, _MOVED_FROM, _REPLACED_WITH, _NO_LONGER_USES)
-_OBSOLETE_BEFORE = (_NOT_NEEDED, _DEPRECATED)
-# An older lesson that itself warns against something ("never edit", "instead of") is not told to
-# do the thing a newer one calls obsolete.
+# "make test was removed", "black was dropped in favour of ruff", "Jenkins is gone", "flake8 has been
+# replaced by ruff": the thing is the subject of a verb of removal (not "Removed the unused helper",
+# which says what the run did, not what the repository no longer has).
+_GONE = linear(
+    rf"(?i)({_CLAUSE}{{1,60}}?)\s+(?:is|are|was|were|has\s+been|have\s+been|got)\s+(?:now\s+)?"
+    r"(?:removed|dropped|deleted|retired|decommissioned|gone|obsolete|replaced|abandoned)\b"
+)
+_NO_MORE = linear(rf"(?i)\bno\s+more\s+({_CLAUSE}{{1,60}})")
+_OBSOLETE_AFTER = (_INSTEAD_OF, _MOVED_FROM, _REPLACED_WITH, _NO_LONGER_USES, _NO_MORE)
+_OBSOLETE_BEFORE = (_NOT_NEEDED, _DEPRECATED, _GONE)
+# Whether a text may say that something is obsolete at all (the patterns above run only then).
+_SAYS_OBSOLETE = linear(
+    r"(?i)\binstead\s+of\b|\b(?:switched|migrated|moved)\s+(?:away\s+)?from\b|\breplaced\b|\bno\s+longer\b"
+    r"|\bno\s+more\b|\bdeprecated\b|\bnot\s+(?:needed|used|required|necessary|supported)\b"
+    r"|\b(?:removed|dropped|deleted|retired|decommissioned|gone|obsolete|abandoned)\b"
+)
+# A clause of an older lesson that warns against something ("never edit", "not npm") does not tell
+# to do the thing a newer one calls obsolete; another clause of it may ("Use pnpm, not npm").
 _WARNS = linear(r"(?i)\b(?:never|don't|do\s+not|avoid|not|no\s+longer|instead\s+of|without)\b")
+_CLAUSES = linear(r"[,.;:()!?]+|\s+(?:but|and|so)\s+")
 _OBSOLETE_WORDS = 4  # the words of the thing, next to the marker
+
 # Every compiled pattern of this module (tests check that each is an RE2 one); the parsing ones are
 # osmia.memory.lesson_parse.PATTERNS.
 PATTERNS: tuple[LinearPattern, ...] = (
     _REPLACES, _NON_ALNUM, _INSTEAD_OF, _MOVED_FROM, _REPLACED_WITH, _NO_LONGER_USES, _NOT_NEEDED,
-    _DEPRECATED, _WARNS,
+    _DEPRECATED, _GONE, _NO_MORE, _SAYS_OBSOLETE, _WARNS, _CLAUSES,
 )  # fmt: skip
 
 
@@ -239,35 +257,93 @@ def supersedes(new: Lesson, old: Lesson) -> bool:
     return _replaces(new, old) or _obsoletes(new, old)
 
 
+class Thing(NamedTuple):
+    """Something a learning says is obsolete: its words, and the phrase as written (normalised)."""
+
+    words: frozenset[str]
+    phrase: str
+
+    def named_in(self, words: frozenset[str], normalised: str) -> bool:
+        """Whether a text with these words (and this :func:`_normalised` form) names the thing: all
+        its words, when one of them is not a generic one ("tests", "build"), or the whole phrase."""
+        if self.words <= words and not self.words <= GENERIC_STEMS:
+            return True
+        return " " in self.phrase and f" {self.phrase} " in normalised
+
+
+def _normalised(text: str) -> str:
+    """Lower-case words of ``text`` joined by single spaces, with a space at each end."""
+    return f" {' '.join(_NON_ALNUM.split(text.lower())).strip()} "
+
+
+def _thing(text: str) -> Thing | None:
+    words = lesson_words(text)
+    return Thing(words, _normalised(text).strip()) if words else None
+
+
 @functools.lru_cache(maxsize=1 << 14)
-def _obsolete_things(text: str) -> tuple[frozenset[str], ...]:
-    """The words of each thing ``text`` says is replaced or no longer needed ("instead of npm ci")."""
-    if not _says_replaces(text):
+def obsolete_things(text: str) -> tuple[Thing, ...]:
+    """Each thing ``text`` says is replaced, removed or no longer needed ("instead of npm ci", "make
+    test was removed", "switched from pnpm to bun"): at most four words next to the marker, within
+    its clause."""
+    if _SAYS_OBSOLETE.search(text) is None:
         return ()
-    found = [
-        lesson_words(" ".join(m.split()[:_OBSOLETE_WORDS])) for p in _OBSOLETE_AFTER for m in p.findall(text)
-    ]
+    found = [_thing(" ".join(m.split()[:_OBSOLETE_WORDS])) for p in _OBSOLETE_AFTER for m in p.findall(text)]
     found += [
-        lesson_words(" ".join(m.split()[-_OBSOLETE_WORDS:]))
-        for p in _OBSOLETE_BEFORE
-        for m in p.findall(text)
+        _thing(" ".join(m.split()[-_OBSOLETE_WORDS:])) for p in _OBSOLETE_BEFORE for m in p.findall(text)
     ]
-    return tuple(f for f in found if f)
+    return tuple(t for t in found if t is not None)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _told(text: str) -> tuple[tuple[frozenset[str], str], ...]:
+    """Each clause of ``text`` that warns against nothing (what it tells to do): words, normalised."""
+    return tuple(
+        (lesson_words(clause), _normalised(clause))
+        for clause in _CLAUSES.split(text)
+        if clause.strip() and _WARNS.search(clause) is None
+    )
 
 
 def _obsoletes(new: Lesson, old: Lesson) -> bool:
-    """``new`` calls obsolete what ``old`` tells to do, in words ``old`` uses.
+    """``new`` calls obsolete what ``old`` tells to do.
 
-    "Use `pnpm install` instead of npm ci" against "Install dependencies with npm ci", or
-    "alembic upgrade head is no longer needed" against "Run migrations with alembic upgrade head":
-    the older lesson is replaced, not restated, whether or not either has an identifier the other
-    shares. Only when ``old`` warns against nothing itself ("never edit by hand" is not told to
-    edit), and when the two are as alike as :func:`same_lesson` asks of lessons without a shared
-    identifier, with two words in common (so resolving's screen passes the pair).
+    "Use `pnpm install` instead of npm ci" against "Install dependencies with npm ci", "make test
+    was removed" against "Run tests with `make test`", "switched from pnpm to bun" against "Use
+    pnpm, not npm": the older lesson is replaced, not restated, whether or not either has an
+    identifier the other shares. Only when a clause of ``old`` that warns against nothing names
+    the thing ("never edit by hand" is not told to edit; in "Use pnpm, not npm" pnpm is told, npm
+    is not), and when the two are as alike as :func:`same_lesson` asks of lessons without a shared
+    identifier, with two words in common, or the thing is one word that is not an act (a tool:
+    pnpm, Jenkins; "instead of editing" is not one) or a phrase ``old`` has word for word.
     """
-    things = _obsolete_things(new.text)
-    if not things or new.text == old.text or _WARNS.search(old.text):
+    if new.text == old.text:
         return False
-    if len(new.words & old.words) < 2 or similarity(new, old) < SAME_WITHOUT_IDENTIFIER:
+    told = _told(old.text)
+    things = [t for t in obsolete_things(new.text) if any(t.named_in(*clause) for clause in told)]
+    if not things:
         return False
-    return any(thing <= old.words for thing in things)
+    if len(new.words & old.words) >= 2 and similarity(new, old) >= SAME_WITHOUT_IDENTIFIER:
+        return True
+    normalised = _normalised(old.text)
+    return any(
+        f" {t.phrase} " in normalised if " " in t.phrase else not t.phrase.endswith("ing") for t in things
+    )
+
+
+def may_be_obsoleted(things: tuple[Thing, ...], old: Lesson) -> bool:
+    """False only when :func:`_obsoletes` is False for a lesson naming ``things`` obsolete: a cheap
+    necessary condition (``old`` names one of them somewhere), for resolving's screen."""
+    if not things:
+        return False
+    normalised = _normalised(old.text)
+    return any(t.named_in(old.words, normalised) for t in things)
+
+
+def informative(text: str) -> bool:
+    """Whether a learning says something worth storing: :attr:`Lesson.specific`, or it names a
+    thing it calls obsolete ("make test was removed; use `just test` now" names only common
+    commands, and says that one of them is gone)."""
+    if lesson(text).specific:
+        return True
+    return any(" " in t.phrase or not t.words <= GENERIC_STEMS for t in obsolete_things(text))

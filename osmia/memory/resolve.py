@@ -39,6 +39,8 @@ from osmia.memory.lessons import (
     Lesson,
     found_in,
     lesson,
+    may_be_obsoleted,
+    obsolete_things,
     same_lesson,
     similarity,
     supersedes,
@@ -230,8 +232,16 @@ def resolve_lesson(
 
 
 def _related(a: Lesson, b: Lesson) -> bool:
-    """A cheap pre-check: two lessons with nothing in common are not compared further."""
-    return len(a.words & b.words) >= 2 or bool(a.identifiers & b.identifiers)
+    """A cheap pre-check: two lessons with nothing in common are not compared further.
+
+    In common: two words, an identifier, or a thing ``a`` calls obsolete that ``b`` names (a tool
+    named in one word, "switched from pnpm to bun" against "Use pnpm, not npm").
+    """
+    return (
+        len(a.words & b.words) >= 2
+        or bool(a.identifiers & b.identifiers)
+        or may_be_obsoleted(obsolete_things(a.text), b)
+    )
 
 
 def may_act(mine: Lesson, theirs: Lesson) -> bool:
@@ -245,11 +255,14 @@ def may_act(mine: Lesson, theirs: Lesson) -> bool:
       ``SAME_WITHOUT_IDENTIFIER`` or more (the lowest of the other branch);
     * ``supersedes`` needs another version of a tool both name, another value of a setting both
       name, an "instead of" with a shared identifier at a similarity of 0.2, or (calling
-      obsolete what the other tells to do) a similarity of ``SAME_WITHOUT_IDENTIFIER``.
+      obsolete what the other tells to do) the other naming the thing (:func:`may_be_obsoleted`,
+      checked before relatedness: a tool named in one word is one word in common).
 
     Cheaper than the comparison: one similarity, and identifiers looked up one way until one is
     found, where the comparison looks up every identifier both ways and runs the other rules.
     """
+    if may_be_obsoleted(obsolete_things(mine.text), theirs):
+        return True
     if mine.text == theirs.text:
         return True
     sim = similarity(mine, theirs)
@@ -275,8 +288,11 @@ def screen(mine: Lesson) -> Callable[[Lesson], bool]:
     size = len(words)
     tools = frozenset(tool for tool, _ in mine.versions)
     names = frozenset(name for name, _ in mine.settings)
+    things = obsolete_things(text)
 
     def worth_comparing(theirs: Lesson) -> bool:
+        if things and may_be_obsoleted(things, theirs):
+            return True
         shared = len(words & theirs.words)
         if shared < 2 and identifiers.isdisjoint(theirs.identifiers):
             return False  # not _related

@@ -89,6 +89,15 @@ def test_a_lesson_with_two_content_words_says_something(text: str) -> None:
     assert lesson(text).specific
 
 
+async def test_a_learning_that_a_named_thing_is_gone_says_something(memory: Memory) -> None:
+    # Only common commands, so not "specific"; but it says one of them is gone, and that is news.
+    gone = ("make test was removed; use `just test` now", "Use `just test` instead of make test")
+    nothing = ("Tests are no longer needed", "Ran the tests before pushing")  # a generic thing, no thing
+    assert all(lessons.informative(t) for t in gone) and not any(lessons.informative(t) for t in nothing)
+    await memory.ingest(make_run("a", learnings=(*gone, *nothing)))
+    assert sorted(n.content for n in await _nodes(memory, Kind.LEARNING)) == sorted(gone)
+
+
 async def test_a_frequent_generic_learning_ranks_below_a_specific_one(tmp_path, clock: Clock) -> None:
     settings = MemorySettings(store_path=tmp_path / "m.db", min_pattern_samples=3)
     memory = await Memory.open(settings, clock=clock, update_gauges=False)
@@ -314,6 +323,14 @@ async def test_a_bare_name_reinforces_the_node_of_the_node_id(memory: Memory) ->
         ("Install dependencies with npm ci", "Use `pnpm install` instead of npm ci; the repo moved to pnpm"),
         ("Run migrations with alembic upgrade head", "Migrations now run automatically on start; alembic upgrade head is no longer needed"),
         ("Build the docs with mkdocs build", "We switched from mkdocs build to sphinx-build for the docs"),
+        # ... in one word: a tool the older one tells to use, however little else the two share.
+        ("Use pnpm, not npm: npm install rewrites the lockfile", "The repo switched from pnpm to bun; run bun install"),
+        ("Install dependencies with pip install -r requirements.txt", "We use uv now instead of pip: uv sync"),
+        ("Deploy via the Jenkins job deploy-prod", "Jenkins is gone, deploys now go through Argo CD"),
+        # ... removed, dropped or replaced, as the subject of the sentence (before: "the same lesson").
+        ("Run the unit tests with `make test` from the repo root", "make test was removed; use `just test` now"),
+        ("Use black for formatting", "black was dropped in favour of ruff format"),
+        ("Lint with flake8 before pushing", "flake8 has been replaced by ruff; run ruff check ."),
     ],
 )  # fmt: skip
 async def test_a_newer_statement_supersedes_the_older_one(
@@ -336,6 +353,11 @@ async def test_a_newer_statement_supersedes_the_older_one(
         ("internal/mocks is generated; never edit the mocks by hand", "Regenerate the mocks with mockery instead of editing the mocks by hand"),
         # The obsolete thing is not what the older one tells to do.
         ("Run the integration tests with make itest", "Use `uv run pytest` instead of tox for the unit tests"),
+        # The older one tells to use pnpm and warns against npm: npm going is no news to it.
+        ("Never run npm install, use pnpm", "The repo switched from npm to pnpm"),
+        # A generic word is not a thing ("tests" were removed), and a run's own act is not a removal.
+        ("Run the unit tests with pytest -q", "The flaky tests were removed from the smoke job"),
+        ("Use black for formatting", "Removed the unused black config from setup.cfg"),
     ],
 )  # fmt: skip
 def test_calling_something_obsolete_replaces_only_a_lesson_that_tells_to_do_it(old: str, new: str) -> None:
