@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.secret_values import (
     basic_credentials,
+    generated_value,
     key_shaped,
+    mixed_value,
     not_placeholder,
     number_like,
     plain_words,
@@ -101,7 +103,7 @@ RULES: tuple[Rule, ...] = (
     _rule("discord-webhook", r"(?i)discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{20,}"),
     _rule("discord-bot", r"\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b"),
     _rule("teams-webhook", r"(?i)\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{40,}"),
-    _rule("telegram", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}"),
+    _rule("telegram", r"\b\d{5,16}:AA[A-Za-z0-9_-]{32,33}\b"),
     _rule("twilio", r"\bSK[0-9a-fA-F]{32}\b"),
     _rule("sendgrid", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}"),
     _rule("mailgun", r"\bkey-[0-9a-f]{32}\b"),
@@ -157,4 +159,46 @@ RULES: tuple[Rule, ...] = (
         1,
         lambda value: not_placeholder(value) and not number_like(value) and not plain_words(value),
     ),
+    # ... with a few words between ("the password for the admin UI is Summer2024!"): a value that
+    # mixes letters with digits or signs, as a password does and a word or size does not.
+    _rule(
+        "prose-apart",
+        r"(?i)\b(?:password|passphrase|passwd|secret|token|api[ _-]?key)(?:[ \t]+[A-Za-z][\w.-]{0,30}){1,4}?"
+        r"[ \t]+(?:is|was)[ \t]+[\"'`]?([^\s\"'`,;]{8,})",
+        1,
+        mixed_value,
+    ),
+    # ... or right after the noun ("with secret wJalrXUtnFEMI/K7MDENG…", "auth token 0123…-…"): only a
+    # value shaped like a generated one (random, or a UUID).
+    _rule(
+        "prose-adjacent",
+        r"(?i)\b(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key)"
+        r"[ \t]+[\"'`]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
+        1,
+        generated_value,
+    ),
+    # Short password flags of the CLIs that take one: mysql -pS3cret (no space), sshpass -p and the
+    # registry logins' -p, redis-cli -a. Elsewhere -p is a port, a path or a profile.
+    _rule(
+        "mysql-password",
+        r"\b(?i:mysql|mysqldump|mysqladmin|mysqlimport|mariadb|mariadb-dump)\b[^\n|;&]{0,120}?[ \t]"
+        r"-p[\"']?([^\s\"']{3,})",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "login-password",
+        r"\b(?i:sshpass|(?:docker|podman|buildah|skopeo|nerdctl|oras)[ \t]+login"
+        r"|helm[ \t]+registry[ \t]+login)\b[^\n|;&]{0,120}?[ \t]-p[ \t]+[\"']?([^\s\"']{3,})",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "redis-password",
+        r"\b(?i:redis-cli)\b[^\n|;&]{0,120}?[ \t]-a[ \t]+[\"']?([^\s\"']{3,})",
+        1,
+        not_placeholder,
+    ),
+    # Password hashes (htpasswd, /etc/shadow, bcrypt): offline cracking material.
+    _rule("password-hash", r"\$(?:apr1|2[abxy]|1|5|6|y|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+]{16,}"),
 )

@@ -13,6 +13,8 @@ import math
 from collections import Counter
 from collections.abc import Callable
 
+from osmia.memory.linear import linear
+
 REDACTED = "[redacted]"
 
 
@@ -110,3 +112,21 @@ def number_like(value: str) -> bool:
     """A number, version or size (``1.2.3``, ``4096``, ``12k``), trailing punctuation aside."""
     core = value.rstrip(".,:;!?)").lower().removesuffix("k").removesuffix("m")
     return core.replace(".", "").replace("_", "").isdigit() and len(core) < 12
+
+
+_UUID = linear(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+def generated_value(value: str) -> bool:
+    """A value shaped like a generated secret: random (:func:`looks_random`), or a UUID."""
+    value = value.rstrip(".,:;!?)")
+    return looks_random(value, 16) or _UUID.search(value) is not None
+
+
+def mixed_value(value: str) -> bool:
+    """A password-like value: letters mixed with digits or signs, not a number, size or placeholder."""
+    value = value.rstrip(".,:;)")
+    if is_placeholder(value) or number_like(value) or plain_words(value):
+        return False
+    letters = any(c.isalpha() for c in value)
+    return letters and any(c.isdigit() or not c.isalnum() for c in value)

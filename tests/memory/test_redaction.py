@@ -91,8 +91,17 @@ def test_redaction_is_idempotent_and_keeps_the_name(planted: list[Planted]) -> N
         ("APP_SECRET_TOKEN=Zx9kQ2mN8vL4pR7t", "APP_SECRET_TOKEN="),
         ("x-api-token: Zx9kQ2mN8vL4pR7tZZ", "x-api-token: "),
         ("  - name: DB_PASSWORD\n    value: 'Tiger1991!'", "value: '"),
+        # Found by the eighth session's hostile history: a secret named in prose, short CLI flags, a hash.
+        ("AWS secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY works", "AWS secret "),
+        ("Connect with mysql -u root -pS3cr3tP4ss! -h db.internal", "mysql -u root -p"),
+        ("mysqldump -uadmin -p'Tr0ub4dor&3' shop > dump.sql", "-p'"),
+        ("sshpass -p 'hunter22' ssh admin@box", "sshpass -p '"),
+        ("redis-cli -a 8fJ2kL9qWz3xR7tY -h cache.internal", "redis-cli -a "),
+        ("the password for the admin UI is Summer2024!", "admin UI is "),
+        ("heroku auth token 01234567-89ab-cdef-0123-456789abcdef", "auth token "),
+        ("htpasswd admin:$apr1$xyz12345$AbCdEfGhIjKlMnOpQrSt1/", "htpasswd admin:"),
     ],
-)
+)  # fmt: skip
 def test_formats_the_issue_found_leaking(text: str, kept: str) -> None:
     out = redact(text)
     assert REDACTED in out and kept in out
