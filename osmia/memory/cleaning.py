@@ -73,7 +73,33 @@ _HOSTILE = linear(
     # "\nsystem: ..."): a learning is one statement, and cleaning would fold the line into it. Only
     # after a line break, so one-line text (every stored node's content) is judged as before.
     r"|[\n\r\x{2028}\x{2029}]\W*(?:system|assistant|developer)\s*:|[\n\r\x{2028}\x{2029}][ \t]*#{1,6}[ \t]+\S"
+    # The section a learning is shown in, forged or closed: "## Prior Knowledge", "</prior_knowledge>",
+    # "end of memory". No lesson about a repository names it.
+    r"|#+[ \t]*prior[ \t_-]*knowledge|</?[ \t]*prior[ \t_-]*knowledge[ \t]*>"
+    r"|\bend[ \t]+of[ \t]+(?:the[ \t]+)?(?:prior[ \t]+knowledge|memory|recalled[ \t]+data)\b"
+    # A prompt of its own ("New system prompt:", "Updated instructions:"), or the reader addressed
+    # as the model ("as an AI agent you should", "note to the assistant").
+    r"|\b(?:new|updated|real|actual|true|hidden)[ \t]+(?:system[ \t]+)?(?:prompt|instructions)[ \t]*:"
+    r"|\bas[ \t]+(?:an?|the)[ \t]+(?:ai|llm|language[ \t]+model)(?:[ \t]+(?:agent|assistant|model))?\b"
+    r"|\bnote[ \t]+(?:to|for)[ \t]+(?:the[ \t]+)?(?:ai|llm|assistant|agent|model)\b"
 )
+# What no lesson tells to do, unless it warns against it ("never print secrets"): wipe a disk or a
+# home, send keys or credentials away, print the secrets (judged per clause, see ``_acts``).
+_HOSTILE_ACTS = linear(
+    r"(?i)\brm[ \t]+-[a-z]*(?:rf|fr)[a-z]*[ \t]+(?:--no-preserve-root[ \t]+)?"
+    r"(?:/\*?|~/?\*?|\$HOME/?\*?)(?:[ \t;&|]|$)"
+    r"|\bexfiltrat"
+    r"|\b(?:cat|send|upload|post|curl|scp|mail|leak|share)\b[^.;\n]{0,60}?"
+    r"(?:~/\.ssh|\bid_rsa\b|\bid_ed25519\b|\.aws/credentials|/etc/shadow|\.netrc\b)"
+    r"|\b(?:print|reveal|dump|leak|send|post|share|upload|echo|output)[ \t]+(?:out[ \t]+)?"
+    r"(?:all[ \t]+|the[ \t]+|your[ \t]+|any[ \t]+)?"
+    r"(?:secrets|credentials|api[ \t]+keys|private[ \t]+keys?)\b"
+)
+_WARNING = linear(
+    r"(?i)\b(?:never|don't|do[ \t]+not|avoid|must[ \t]+not|mustn't|shouldn't|should[ \t]+not|no)\b"
+)
+_CLAUSE_MARKS = ".;!?\n"
+_CLAUSE_WINDOW = 200
 
 
 def _sub(pattern: LinearPattern, replacement: str) -> Callable[[str], str]:
@@ -233,9 +259,22 @@ def looks_hostile(text: str) -> bool:
     Checked on the text as written and as it reads once invisible characters,
     comments and tags are gone (``ign\\u200bore previous``, ``<b>system</b>:``).
     """
-    if _HOSTILE.search(text):
+    if _HOSTILE.search(text) or _acts(text):
         return True
     seen = text[:MAX_INPUT]
     for step in _STEPS[:4]:
         seen = step(seen)
-    return bool(_HOSTILE.search(seen)) or bool(_HOSTILE.search(_ROLE_MARKERS.sub("", seen)))
+    return bool(_HOSTILE.search(seen)) or bool(_HOSTILE.search(_ROLE_MARKERS.sub("", seen))) or _acts(seen)
+
+
+def _acts(text: str) -> bool:
+    """Whether ``text`` tells to do one of :data:`_HOSTILE_ACTS`: a clause naming one, with no warning
+    word before it in that clause ("Never print secrets in logs" warns; "print the secrets" tells)."""
+    text = text[:MAX_INPUT]
+    for match in _HOSTILE_ACTS.finditer(text):
+        start = match.start()
+        window = max(0, start - _CLAUSE_WINDOW)  # the clause, or as much of it as a warning needs
+        clause_start = max(text.rfind(mark, window, start) for mark in _CLAUSE_MARKS) + 1
+        if _WARNING.search(text[max(window, clause_start) : start]) is None:
+            return True
+    return False
