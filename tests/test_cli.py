@@ -399,6 +399,26 @@ def test_search_show_forget(osmia: Osmia, history_db: Path) -> None:
     assert osmia("memory", "--db", history_db, "forget", node_id).code == 1
 
 
+def test_search_marks_a_closed_node(osmia: Osmia, db: Path, tmp_path: Path) -> None:
+    runs = [
+        taskrun_doc(
+            "pin", learnings=["Pin numpy 1.26 in requirements.txt"], finished_at="2026-11-01T10:00:00Z"
+        ),
+        taskrun_doc(
+            "bump", learnings=["Now on numpy 2.1 in requirements.txt"], finished_at="2026-11-05T10:00:00Z"
+        ),
+    ]
+    assert (
+        osmia("memory", "--db", db, "ingest", write_yaml(tmp_path / "h.yaml", kubectl_list(runs))).code == 0
+    )
+    lines = {
+        line.split("  ", 1)[1].strip()
+        for line in osmia("memory", "--db", db, "search", "numpy").out.splitlines()
+    }
+    assert any(line.endswith("[closed] Pin numpy 1.26 in requirements.txt") for line in lines), lines
+    assert any(line.endswith("0.40  Now on numpy 2.1 in requirements.txt") for line in lines), lines
+
+
 def test_search_without_matches(osmia: Osmia, history_db: Path) -> None:
     assert osmia("memory", "--db", history_db, "search", "kubernetes").out == "no matches\n"
     assert osmia("memory", "--db", history_db, "--json", "search", "kubernetes").json() == []

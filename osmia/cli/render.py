@@ -76,10 +76,11 @@ def print_status(status: dict[str, Any]) -> None:
 
 
 def print_search_hit(node: Node) -> None:
-    """One ``search`` result line."""
+    """One ``search`` result line; a closed node (superseded, or fixed) says so before its content."""
+    closed = "" if node.valid else "[closed] "
     print(
         f"{inline(node.id)}  {node.kind.value:<17} {inline(node.tenant):<15} {node.confidence:.2f}  "
-        f"{inline(node.content)}"
+        f"{closed}{inline(node.content)}"
     )
 
 
