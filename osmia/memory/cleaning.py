@@ -50,8 +50,10 @@ _WHITESPACE = linear(r"[\s\p{Z}\x{0085}]+")
 _HTML_COMMENT = linear(r"(?s)<!--.*?(?:-->|$)|<!\[CDATA\[.*?(?:\]\]>|$)|<![A-Za-z][^<>]*>|<\?[^<>]*\?>")
 # Innermost tags first ([^<>] inside), so ``<<b>b>`` takes two passes and never rebuilds a tag.
 _HTML_TAG = linear(r"</?[A-Za-z][^<>]*>")
-_MD_IMAGE = linear(r"!\[([^\[\]]*)\]\([^()\s]*(?:\s+\"[^\"]*\")?\)")
-_MD_LINK = linear(r"\[([^\[\]]*)\]\([^()\s]*(?:\s+\"[^\"]*\")?\)")
+# A link target may hold one level of parentheses (``javascript:alert(1)``, Wikipedia-style URLs).
+_MD_TARGET = r"\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\)"
+_MD_IMAGE = linear(rf"!\[([^\[\]]*)\]{_MD_TARGET}")
+_MD_LINK = linear(rf"\[([^\[\]]*)\]{_MD_TARGET}")
 _MD_REFERENCE = linear(r"\[[^\[\]]+\]:[ \t]*<?[A-Za-z][A-Za-z0-9+.-]*:[^\s>]*>?")
 _MD_REF_LINK = linear(r"\[([^\[\]]+)\]\[[^\[\]]*\]")
 _ROLE_MARKERS = linear(

@@ -35,6 +35,8 @@ def invisible(text: str) -> list[str]:
         ("as<!-- x -->sistant: hi", "hi"),
         ("read [the docs](https://evil.example/x) first", "read the docs first"),
         ("see ![diagram](https://evil.example/p.png?leak=1) here", "see diagram here"),
+        ("[click here](javascript:alert(1)) for the dashboard", "click here for the dashboard"),
+        ("see [Foo](https://en.wikipedia.org/wiki/Foo_(bar)) first", "see Foo first"),
         ("[click][1] then\n[1]: https://evil.example", "click then"),
         ("zero\u200bwidth\u2066bidi\u202e text\x07\x1b[31m", "zerowidthbidi text[31m"),
         ("## Heading\n```bash\nrm -rf /\n```", "Heading 'bash rm -rf / '"),
