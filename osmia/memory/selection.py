@@ -1,9 +1,9 @@
 """Selection: the verdict on each candidate, in score order, given what is already kept.
 
 A candidate is dropped below the thresholds, as a tenant-wide statistic that says nothing about
-the ticket's engine and task type, past ``max_facts``, as a near-twin of a kept node, over its
-kind's cap (deferred: it may still fill room left once every kind had its turn), or over the
-token budget; otherwise it is kept.
+the ticket's engine and task type, past ``max_facts``, as a near-twin of a kept node or as what a
+kept earlier attempt at the ticket already quotes, over its kind's cap (deferred: it may still fill
+room left once every kind had its turn), or over the token budget; otherwise it is kept.
 """
 
 from __future__ import annotations
@@ -50,6 +50,18 @@ def select(
     )
     if twin is not None:
         return f"dropped: near-twin of {twin.id}"
+    # An earlier attempt at the ticket quotes its learnings (cut at 120 characters) and its failure
+    # reason: a fact every word of which it already holds would be said twice.
+    quoted = next(
+        (
+            k
+            for k in kept
+            if k.kind is Kind.ATTEMPT and node.kind is not Kind.ATTEMPT and containment(mine, bag(k)) == 1.0
+        ),
+        None,
+    )
+    if quoted is not None:
+        return f"dropped: said by the earlier attempt {quoted.id}"
     cap = c.cap(node.kind)
     group = _cap_group(node)
     if capped and sum(1 for k in kept if _cap_group(k) == group) >= cap:
@@ -82,6 +94,13 @@ def _cap_group(node: Node) -> tuple[Kind, bool]:
     tenant-wide ones crowded the failure mode out (docs/performance.md).
     """
     return node.kind, bool(node.subject.repository)
+
+
+def containment(part: frozenset[str], whole: frozenset[str]) -> float:
+    """The share of ``part``'s words that ``whole`` holds (0 for an empty ``part``)."""
+    if not part:
+        return 0.0
+    return len(part & whole) / len(part)
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -151,9 +151,15 @@ async def test_a_retry_is_told_about_the_earlier_attempt_first(memory: Memory, c
     assert "failing: `TestRefundRounding`" in first
     assert "learned: Refund amounts are rounded in `ledger/round.go`" in first
     assert context.injected[0].kind == "attempt"
+    # The learning it quotes is not said again on a line of its own (the other ticket still gets it).
+    assert all(n.kind != "learning" for n in context.injected)
+    explained = await memory.explain(make_run("pay-181-2", ticket="pay-181", finished=False))
+    said = [c for c in explained if c.verdict.startswith("dropped: said by the earlier attempt ")]
+    assert [c.node.kind for c in said] == [Kind.LEARNING]
     # Another ticket is not told about it.
     other = await memory.context(make_run("pay-200", ticket="PAY-200", finished=False))
     assert all(n.kind != "attempt" for n in other.injected)
+    assert any(n.kind == "learning" and "ledger/round.go" in n.content for n in other.injected)
 
 
 async def test_an_attempt_calls_a_flaky_test_flaky_not_failing(memory: Memory, clock: Clock) -> None:
