@@ -236,10 +236,19 @@ def phrases(sentence: str) -> list[str]:
         for w in _PROSE_WORD.findall(sentence[max(0, found.start() - _PHRASE_WINDOW) : found.start()])
     ]
     start = next((i for i, w in enumerate(after) if w.lower() not in _FILLER), len(after))
-    end = next((i for i in range(len(before), 0, -1) if before[i - 1].lower() not in _FILLER), 0)
+    end = next((i for i in range(len(before), 0, -1) if _may_end(before[i - 1].lower(), _FILLER)), 0)
     after, before = after[start:], before[:end]
     out = [" ".join(after[:n]) for n in range(2, min(len(after), MAX_PHRASE_WORDS) + 1)]
     out += [" ".join(before[-n:]) for n in range(2, min(len(before), MAX_PHRASE_WORDS) + 1)]
     return [
-        p for p in out if p.split()[-1].lower() not in STOPWORDS and p.split()[0].lower() not in STOPWORDS
+        p for p in out if _may_end(p.split()[-1].lower(), STOPWORDS) and p.split()[0].lower() not in STOPWORDS
     ]
+
+
+# A test's prose name may end with a particle ("rounds half up", "logs out", "signs in"), never
+# with another stopword ("applies the").
+_PARTICLES = frozenset(["up", "down", "out", "off", "in", "on", "over", "back", "away", "through"])
+
+
+def _may_end(word: str, skipped: frozenset[str]) -> bool:
+    return word not in skipped or word in _PARTICLES

@@ -236,6 +236,7 @@ def test_different_tests_stay_different(a: str, b: str) -> None:
         ("Checkout › applies coupon", PY, "typescript", "Deflaked applies coupon by waiting for the banner."),
         ("OrderSummary > shows the discounted total", PY, "typescript",
          "The shows the discounted total spec is no longer flaky."),
+        ("Cart › totals › rounds half up", PY, "typescript", "The rounds half up spec is no longer flaky."),
     ],
 )  # fmt: skip
 async def test_a_fix_closes_the_flaky_node_whichever_form_it_uses(
@@ -303,6 +304,9 @@ def test_phrases_are_the_runs_of_words_next_to_the_fix() -> None:
     before = test_ids.phrases("The shows the discounted total spec is no longer flaky.")
     assert "shows the discounted total" in before and "discounted total" in before
     assert test_ids.phrases("Fixed.") == [] and test_ids.phrases("Added a retry.") == []
+    # A name may end with a particle: "rounds half up", "logs out" (never with "the").
+    assert "rounds half up" in test_ids.phrases("The rounds half up spec is no longer flaky")
+    assert "logs out" in test_ids.phrases("Fixed logs out on expiry by awaiting the redirect")
     assert test_ids.phrases("Fixed the flaky 'applies coupon' spec")[0] == "applies coupon"
     # Text a run wrote: a megabyte of filler around the fix word is read in a window, not whole.
     assert test_ids.phrases("the " * 250_000 + "fixed " + "the " * 250_000) == []
