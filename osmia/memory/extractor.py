@@ -53,23 +53,49 @@ FAILURE_CLASSES: tuple[tuple[str, str, LinearPattern], ...] = (
             r"|\bprompt\s+is\s+too\s+long\b"
         ),
     ),
-    ("timeout", "timeout", linear(r"(?i)time[sd]?[ -]?out|deadline|took too long")),
+    # Out of time, or of the turns an engine is given ("max turns reached").
+    (
+        "timeout",
+        "timeout",
+        linear(
+            r"(?i)time[sd]?[ -]?out|deadline|took too long|\bmax(?:imum)?[ _-]?turns\b|\bturn[ _-]limit\b"
+            r"|\biteration[ _-]limit\b"
+        ),
+    ),
     (
         "guardrail",
         "guard-rail block",
-        linear(r"(?i)guard[ -]?rail|policy|blocked|forbidden|not allowed|denied"),
+        linear(r"(?i)guard[ -]?rail|policy|blocked|forbidden|not allowed|denied|protected[ -]branch"),
     ),
     (
         "resources",
         "resources",
-        linear(r"(?i)\boom\b|oomkilled|out of memory|memory limit|evicted|quota|disk|cpu|exit code 137"),
+        linear(
+            r"(?i)\boom\b|oomkilled|out of memory|memory limit|evicted|quota|disk|cpu|exit code 137"
+            r"|\bENOSPC\b|no space left|\bsignal 9\b|\bSIGKILL\b|\bKilled: 9\b|\bpreempted\b"
+        ),
     ),
+    # Compilers, type checkers, linters and dependency resolution, by the words their output uses.
     (
         "build_failed",
         "build failed",
-        linear(r"(?i)build|compil|lint|syntax|type ?check|does not compile"),
+        linear(
+            r"(?i)build|compil|lint|syntax|type ?check|does not compile"
+            r"|\berror\[E\d{4}\]|\berror TS\d{4}\b|\bmypy\b|\bruff\b|\beslint\b|\bclippy\b|\bgo vet\b"
+            r"|cannot find module|module not found|unresolved import|\bERESOLVE\b|dependency tree"
+            r"|could not resolve dependenc"
+        ),
     ),
-    ("tests_failed", "tests failed", linear(r"(?i)\btests?\b.*fail|fail.*\btests?\b|assert")),
+    # Test runners' own summaries: pytest's "3 failed", Go's "FAIL pkg" / "--- FAIL:", cargo's "test
+    # result: FAILED", a coverage gate.
+    (
+        "tests_failed",
+        "tests failed",
+        linear(
+            r"(?i)\btests?\b.*fail|fail.*\btests?\b|assert|\b\d+ failed\b|^\W*(?-i:FAIL)\b|(?-i:--- FAIL:)"
+            r"|\b(?:pytest|jest|vitest|rspec|junit|surefire)\b.*\bfail|\bcoverage\b.*\b(?:below|threshold|under)\b"
+        ),
+    ),
 )
 FAILURE_LABELS = {code: label for code, label, _ in FAILURE_CLASSES} | {"unknown": "unknown reason"}
 

@@ -97,6 +97,33 @@ def test_engine_errors_are_classified(reason: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("reason", "expected"),
+    [
+        # What tools print, as agents paste it (eighth session): these were "unknown reason".
+        ("pytest: 3 failed, 120 passed", "tests_failed"),
+        ("FAIL github.com/acme/api/internal/auth 0.21s", "tests_failed"),
+        ("--- FAIL: TestRefund (0.02s)", "tests_failed"),
+        ("Tests passed but coverage dropped below the 80% threshold", "tests_failed"),
+        ("error[E0308]: mismatched types in src/lib.rs", "build_failed"),
+        ("mypy found 12 errors in 3 files", "build_failed"),
+        ("ruff: 14 errors (E501 line too long)", "build_failed"),
+        ("Cannot find module '@acme/ui' from 'src/App.tsx'", "build_failed"),
+        ("npm ERR! code ERESOLVE unable to resolve dependency tree", "build_failed"),
+        ("Killed: 9 (signal 9) while running webpack", "resources"),
+        ("ENOSPC: no space left on device", "resources"),
+        ("SIGTERM: the pod was preempted by a higher priority workload", "resources"),
+        ("git push rejected: protected branch main requires review", "guardrail"),
+        ("max turns reached (200)", "timeout"),
+        # ... and what stays unknown: no class says it.
+        ("Fail: could not connect to postgres at db:5432", "unknown"),
+        ("merge conflict in go.mod; could not rebase onto main", "unknown"),
+    ],
+)
+def test_what_tools_print_is_classified(reason: str, expected: str) -> None:
+    assert classify_failure(make_run("x", success=False, reason=reason)) == expected
+
+
+@pytest.mark.parametrize(
     ("reason", "listed", "expected"),
     [
         # A test's name holds words of other classes: it is not the cause.
