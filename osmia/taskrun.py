@@ -51,12 +51,16 @@ EXECUTION_MODES = ("job", "external")
 # Label or title words that name a task type, in priority order.
 _TYPE_HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("incident", ("incident", "outage", "sev1", "sev2", "pagerduty", "alert")),
-    ("bug", ("bug", "fix", "defect", "regression", "crash", "error", "broken", "fails")),
-    ("docs", ("docs", "doc", "documentation", "readme", "typo")),
-    ("refactor", ("refactor", "cleanup", "clean-up", "restructure", "rename")),
+    ("bug", ("bug", "fix", "defect", "regression", "crash", "error", "broken", "fails", "failing", "flaky",
+             "flake", "wrong", "incorrect", "exception", "panic", "hang", "hangs", "leak")),
+    ("docs", ("docs", "doc", "documentation", "readme", "typo", "document", "changelog", "docstring",
+              "docstrings", "guide", "runbook", "adr")),
+    ("refactor", ("refactor", "cleanup", "clean-up", "restructure", "rename", "dead", "unused", "simplify",
+                  "tidy")),
     ("chore", ("chore", "deps", "dependency", "dependencies", "bump", "upgrade", "ci")),
-    ("feature", ("feature", "feat", "enhancement", "add", "implement", "support")),
-)
+    ("feature", ("feature", "feat", "enhancement", "add", "implement", "support", "improve", "allow",
+                 "enable")),
+)  # fmt: skip
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
@@ -169,7 +173,7 @@ class TaskRun:
 def infer_task_type(labels: Sequence[str], title: str) -> str:
     """Guess the task type from labels first, then title words; ``other`` if unsure."""
     for text in (" ".join(labels), title):
-        words = set(_WORD.findall(text.lower()))
+        words = set(_WORD.findall(text.lower().replace("clean up", "cleanup")))
         for task_type, hints in _TYPE_HINTS:
             if words.intersection(hints):
                 return task_type

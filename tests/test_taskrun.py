@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from osmia.taskrun import CRD_LIMITS, Limit, TaskRunError, parse_taskrun
+from osmia.taskrun import CRD_LIMITS, Limit, TaskRunError, infer_task_type, parse_taskrun
 from tests.helpers import taskrun_doc
 
 CRD_PATH = Path(__file__).resolve().parents[1] / "deploy" / "crds" / "taskruns.osmia.dev.yaml"
@@ -260,3 +260,23 @@ def test_a_repository_url_that_urllib_refuses_still_has_a_slug() -> None:
 
     assert normalize_repository("https://[github.com/org/api") == "[github.com/org/api"
     assert normalize_repository("https://GitHub.com/Org/API.git") == "github.com/org/api"
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Crash when cart is empty", "bug"),
+        ("Flaky TestConcurrentLogin", "bug"),
+        ("Wrong total shown for discounted orders", "bug"),
+        ("Write the November changelog", "docs"),
+        ("Document the retry policy", "docs"),
+        ("Remove dead code in billing", "refactor"),
+        ("Clean up unused feature flags", "refactor"),
+        ("Bump lodash to 4.17.21", "chore"),
+        ("Improve search relevance", "feature"),
+        ("Add CSV export", "feature"),
+        ("Payments queue not draining", "other"),
+    ],
+)
+def test_a_task_type_is_inferred_from_the_title(title: str, expected: str) -> None:
+    assert infer_task_type([], title) == expected
