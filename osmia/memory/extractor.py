@@ -236,7 +236,7 @@ class _Context:
             label = FAILURE_LABELS[self.summary.failure_class]
             content = f"{self.engine} failed {_a(self.task_type)} task{self.in_where}: {label}"
             reason = self.run.result.failure_reason if self.run.result else ""
-            detail = clean_text(redact_secrets(reason), 160)
+            detail = _detail(reason, 160)
             if detail and detail.lower().strip(" .") != label:
                 content += f" ({detail})"
             kind = Kind.FAILURE
@@ -432,7 +432,7 @@ class _Context:
             outcome = "succeeded"
         else:
             outcome = f"failed, {FAILURE_LABELS[self.summary.failure_class]}"
-            reason = clean_text(redact_secrets(result.failure_reason if result else ""), 120)
+            reason = _detail(result.failure_reason if result else "", 120)
             if reason and reason.lower().strip(" .") != FAILURE_LABELS[self.summary.failure_class]:
                 outcome += f" ({reason})"
         engines = " → ".join(self.run.engine_attempts) or self.engine
@@ -440,8 +440,8 @@ class _Context:
         content = f"Earlier attempt at {ticket}, {self.run.ref} ({engines}): {outcome}"
         if result is not None:
             # At most three tests in all; a flaky one (it failed, then passed) is not called failing.
-            failing = [_clean_test(t) for t in result.tests_failed][:3]
-            flaky = [_clean_test(t) for t in result.flaky_tests][: 3 - len(failing)]
+            failing = [t for t in map(_clean_test, result.tests_failed) if t][:3]
+            flaky = [t for t in map(_clean_test, result.flaky_tests) if t][: 3 - len(failing)]
             for label, tests in (("failing", failing), ("flaky", flaky)):
                 if tests:
                     content += f"; {label}: " + ", ".join(f"`{t}`" for t in tests)
@@ -472,7 +472,13 @@ def _a(word: str) -> str:
 
 
 def _clean_test(name: str) -> str:
-    return clean_text(redact_secrets(name), 160).replace("`", "'")
+    """A test's name as stored; ``""`` (no test) for one that gives orders ("TestA; rm -rf / #")."""
+    return "" if looks_hostile(name) else clean_text(redact_secrets(name), 160).replace("`", "'")
+
+
+def _detail(reason: str, max_len: int) -> str:
+    """A failure reason as quoted in a fact; ``""`` (not quoted) for one that gives orders."""
+    return "" if looks_hostile(reason) else clean_text(redact_secrets(reason), max_len)
 
 
 def _folder(path: str) -> str:
@@ -480,4 +486,5 @@ def _folder(path: str) -> str:
     parts = [p for p in path.strip().strip("/").split("/") if p and p not in (".", "..")]
     if len(parts) < 2:
         return ""
-    return clean_text("/".join(parts[: min(2, len(parts) - 1)]) + "/", 120).replace("`", "'")
+    folder = "/".join(parts[: min(2, len(parts) - 1)]) + "/"
+    return "" if looks_hostile(folder) else clean_text(folder, 120).replace("`", "'")
