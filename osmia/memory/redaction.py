@@ -44,7 +44,7 @@ _IDENT = r"[A-Za-z0-9_.-]*"
 _STRONG = (
     r"(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key"
     r"|client[_.-]?key|credentials?|creds|auth[_.-]?key|signing[_.-]?key|encryption[_.-]?key"
-    r"|master[_.-]?key|account[_.-]?key|service[_.-]?key|webhook[_.-]?url|dsn)"
+    r"|master[_.-]?key|account[_.-]?key|service[_.-]?key|webhook[_.-]?url|dsn|[_.-]pass)"
 )
 _WEAK = r"(?:key|auth|session|cookie|salt|seed|sig|signature|hmac|cert|license|pass|jwt|bearer)"
 # What a name must not end with to be a secret itself: it names, counts or points at one.

@@ -118,6 +118,14 @@ RULES: tuple[Rule, ...] = (
         1,
     ),
     _rule("linear", r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b"),
+    # SaaS tokens with a prefix of their own.
+    _rule("planetscale", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"),
+    _rule("figma", r"\bfigd_[A-Za-z0-9_-]{40,}"),
+    _rule("notion", r"\b(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,})\b"),
+    _rule("airtable", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b"),
+    _rule("mapbox-secret", r"\bsk\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}"),
+    _rule("okta", r"(?i)\bSSWS[ \t]+([A-Za-z0-9_-]{40,})", 1),
+    _rule("nuget", r"\boy2[a-z0-9]{43}\b"),
     _rule("databricks", r"\bdapi[a-f0-9]{32}(?:-\d)?\b"),
     # Web credentials: JWTs, HTTP auth headers and bearer tokens, credentials in URLs.
     _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
@@ -172,11 +180,31 @@ RULES: tuple[Rule, ...] = (
     # value shaped like a generated one (random, or a UUID).
     _rule(
         "prose-adjacent",
-        r"(?i)\b(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key)"
+        r"(?i)\b(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key|pat"
+        r"|personal[ _-]access[ _-]token)"
         r"[ \t]+[\"'`]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
         1,
         generated_value,
     ),
+    # ... or quoted: "with password 'Tr0ub4dor&3'" (a password-like value, not "the password reset
+    # email says 'Reset your password'"), "the passphrase for the GPG key is 'correct horse battery
+    # staple'" (a passphrase is words).
+    _rule(
+        "prose-quoted",
+        r"(?i)\b(?:password|passwd)(?:[ \t]+[A-Za-z][\w.-]{0,30}){0,3}?[ \t]+"
+        r"(?:is[ \t]+|was[ \t]+)?[\"'`]([^\"'`\r\n]{4,})[\"'`]",
+        1,
+        mixed_value,
+    ),
+    _rule(
+        "prose-passphrase",
+        r"(?i)\bpassphrase(?:[ \t]+[A-Za-z][\w.-]{0,30}){0,5}?[ \t]+(?:is[ \t]+|was[ \t]+)?"
+        r"[\"'`]([^\"'`\r\n]{4,})[\"'`]",
+        1,
+        not_placeholder,
+    ),
+    # A .pgpass line: host:port:database:user:password.
+    _rule("pgpass", r"\b[A-Za-z*][\w.*-]*:(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})", 1, not_placeholder),
     # Short password flags of the CLIs that take one: mysql -pS3cret (no space), sshpass -p and the
     # registry logins' -p, redis-cli -a. Elsewhere -p is a port, a path or a profile.
     _rule(

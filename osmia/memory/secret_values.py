@@ -124,9 +124,10 @@ def generated_value(value: str) -> bool:
 
 
 def mixed_value(value: str) -> bool:
-    """A password-like value: letters mixed with digits or signs, not a number, size or placeholder."""
+    """A password-like value: one token of letters mixed with digits or signs, not a number, size or
+    placeholder (a phrase with spaces is prose)."""
     value = value.rstrip(".,:;)")
-    if is_placeholder(value) or number_like(value) or plain_words(value):
+    if is_placeholder(value) or number_like(value) or plain_words(value) or any(c.isspace() for c in value):
         return False
     letters = any(c.isalpha() for c in value)
     return letters and any(c.isdigit() or not c.isalnum() for c in value)
