@@ -271,8 +271,10 @@ class Thing(NamedTuple):
         return " " in self.phrase and f" {self.phrase} " in normalised
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _normalised(text: str) -> str:
-    """Lower-case words of ``text`` joined by single spaces, with a space at each end."""
+    """Lower-case words of ``text`` joined by single spaces, with a space at each end (cached: a
+    repository's lessons are read again at each extraction)."""
     return f" {' '.join(_NON_ALNUM.split(text.lower())).strip()} "
 
 
@@ -317,10 +319,11 @@ def _obsoletes(new: Lesson, old: Lesson) -> bool:
     identifier, with two words in common, or the thing is one word that is not an act (a tool:
     pnpm, Jenkins; "instead of editing" is not one) or a phrase ``old`` has word for word.
     """
-    if new.text == old.text:
-        return False
+    things = obsolete_things(new.text)
+    if not things or new.text == old.text or not may_be_obsoleted(things, old):
+        return False  # most lessons call nothing obsolete: no clause of ``old`` is read for them
     told = _told(old.text)
-    things = [t for t in obsolete_things(new.text) if any(t.named_in(*clause) for clause in told)]
+    things = tuple(t for t in things if any(t.named_in(*clause) for clause in told))
     if not things:
         return False
     if len(new.words & old.words) >= 2 and similarity(new, old) >= SAME_WITHOUT_IDENTIFIER:
@@ -333,11 +336,20 @@ def _obsoletes(new: Lesson, old: Lesson) -> bool:
 
 def may_be_obsoleted(things: tuple[Thing, ...], old: Lesson) -> bool:
     """False only when :func:`_obsoletes` is False for a lesson naming ``things`` obsolete: a cheap
-    necessary condition (``old`` names one of them somewhere), for resolving's screen."""
-    if not things:
-        return False
-    normalised = _normalised(old.text)
-    return any(t.named_in(old.words, normalised) for t in things)
+    necessary condition (``old`` names one of them somewhere), for resolving's screen.
+
+    A phrase is looked for in ``old``'s normalised text only when each of its words occurs in the
+    text at all (a substring test): most lessons of a repository name none of them.
+    """
+    lowered: str | None = None
+    for t in things:
+        if t.words <= old.words and not t.words <= GENERIC_STEMS:
+            return True
+        if " " in t.phrase:
+            lowered = old.text.lower() if lowered is None else lowered
+            if all(w in lowered for w in t.phrase.split()) and f" {t.phrase} " in _normalised(old.text):
+                return True
+    return False
 
 
 def informative(text: str) -> bool:
