@@ -62,6 +62,10 @@ def select(
     )
     if quoted is not None:
         return f"dropped: said by the earlier attempt {quoted.id}"
+    # ... and an outcome ("codex failed a bug task in …: timeout (…)") that only those attempts'
+    # runs reported says what their lines say.
+    if node.kind in _OUTCOMES and _only_from_attempts(node, kept):
+        return "dropped: said by the earlier attempts"
     cap = c.cap(node.kind)
     group = _cap_group(node)
     if capped and sum(1 for k in kept if _cap_group(k) == group) >= cap:
@@ -70,6 +74,17 @@ def select(
     if cost(node, parts) > budget:
         return "dropped: over the token budget"
     return "kept"
+
+
+_OUTCOMES = (Kind.SUCCESS, Kind.FAILURE)
+
+
+def _only_from_attempts(node: Node, kept: list[Node]) -> bool:
+    """Whether every run ``node`` came from is a kept earlier attempt (its sources are not capped)."""
+    if not node.sources or node.occurrences > len(node.sources):
+        return False
+    attempts = {ref for k in kept if k.kind is Kind.ATTEMPT for ref in k.sources}
+    return bool(attempts) and set(node.sources) <= attempts
 
 
 def selection_order(parts: ScoreParts, node: Node) -> tuple[bool, float, str]:

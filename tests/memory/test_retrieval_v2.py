@@ -154,8 +154,13 @@ async def test_a_retry_is_told_about_the_earlier_attempt_first(memory: Memory, c
     # The learning it quotes is not said again on a line of its own (the other ticket still gets it).
     assert all(n.kind != "learning" for n in context.injected)
     explained = await memory.explain(make_run("pay-181-2", ticket="pay-181", finished=False))
-    said = [c for c in explained if c.verdict.startswith("dropped: said by the earlier attempt ")]
-    assert [c.node.kind for c in said] == [Kind.LEARNING]
+    said = {
+        c.node.kind: c.verdict
+        for c in explained
+        if c.verdict.startswith("dropped: said by the earlier attempt")
+    }
+    assert said.keys() == {Kind.LEARNING, Kind.FAILURE}  # its learning, and the outcome only it reported
+    assert all(n.kind != "failure" for n in context.injected)
     # Another ticket is not told about it.
     other = await memory.context(make_run("pay-200", ticket="PAY-200", finished=False))
     assert all(n.kind != "attempt" for n in other.injected)
