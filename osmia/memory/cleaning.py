@@ -96,6 +96,13 @@ _HOSTILE_ACTS = linear(
     r"|\b(?:print|reveal|dump|leak|send|post|share|upload|echo|output)[ \t]+(?:out[ \t]+)?"
     r"(?:all[ \t]+|the[ \t]+|your[ \t]+|any[ \t]+)?"
     r"(?:secrets|credentials|api[ \t]+keys|private[ \t]+keys?)\b"
+    # The reader told, as the model or the agent, to switch off what guards the work.
+    r"|\b(?:the|this)[ \t]+(?:ai|assistant|llm|model|language[ \t]+model|(?:ai|coding)[ \t]+agent|agent)"
+    r"[ \t]+(?:must|should|shall|needs?[ \t]+to|has[ \t]+to|is[ \t]+required[ \t]+to)[ \t]+"
+    r"(?:now[ \t]+|always[ \t]+|first[ \t]+)?"
+    r"(?:disable|skip|bypass|ignore|turn[ \t]+off|remove|delete|comment[ \t]+out)[ \t]+"
+    r"(?:all[ \t]+|the[ \t]+|any[ \t]+|every[ \t]+)?"
+    r"(?:tests?|test[ \t]+suite|checks?|ci|reviews?|guard[ \t-]?rails?|safety|hooks?|verification|linters?)\b"
 )
 _WARNING = linear(
     r"(?i)\b(?:never|don't|do[ \t]+not|avoid|must[ \t]+not|mustn't|shouldn't|should[ \t]+not|no)\b"
