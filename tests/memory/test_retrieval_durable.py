@@ -182,6 +182,22 @@ async def test_room_left_after_the_caps_goes_to_capped_nodes_last(memory: Memory
     assert [n.id for n in ctx.injected] == [c.node.id for c in kept]
 
 
+async def test_success_outcomes_over_their_cap_do_not_fill_the_room_left(
+    memory: Memory, clock: Clock
+) -> None:
+    # Five outcomes ("<engine> succeeded on a <type> task in …"), and little else in a young repository.
+    for i, (engine, task) in enumerate(
+        [("claude-code", "feature"), ("claude-code", "bug"), ("claude-code", "chore"), ("aider", "chore"),
+         ("codex", "docs")]
+    ):  # fmt: skip
+        await memory.ingest(make_run(f"s{i}", repo=REPO, engine=engine, task_type=task))
+        clock.advance(DAY)
+    candidates = await memory.explain(make_run("new", repo=REPO, task_type="feature", finished=False))
+    outcomes = [c for c in candidates if c.node.kind is Kind.SUCCESS]
+    assert len(outcomes) == 5 and [c.kept for c in outcomes].count(True) == 2  # the cap, and no more
+    assert outcomes[0].kept and "feature" in outcomes[0].node.content  # the ticket's own kind of work first
+
+
 async def test_a_strength_ranks_below_a_warning(memory: Memory, clock: Clock) -> None:
     for i in range(4):
         await memory.ingest(make_run(f"ok{i}", engine="codex", task_type="bug"))
