@@ -473,12 +473,13 @@ def _a(word: str) -> str:
 
 def _clean_test(name: str) -> str:
     """A test's name as stored; ``""`` (no test) for one that gives orders ("TestA; rm -rf / #")."""
-    return "" if looks_hostile(name) else clean_text(redact_secrets(name), 160).replace("`", "'")
+    return _detail(name, 160).replace("`", "'")
 
 
-def _detail(reason: str, max_len: int) -> str:
-    """A failure reason as quoted in a fact; ``""`` (not quoted) for one that gives orders."""
-    return "" if looks_hostile(reason) else clean_text(redact_secrets(reason), max_len)
+def _detail(text: str, max_len: int) -> str:
+    """Text a run wrote (a failure reason, a test's name) as quoted in a fact; ``""`` (not quoted)
+    for text that gives orders."""
+    return "" if looks_hostile(text) else clean_text(redact_secrets(text), max_len)
 
 
 def _folder(path: str) -> str:

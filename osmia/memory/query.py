@@ -334,8 +334,7 @@ class Ranker:
                 budget -= cost(node, parts)
             capped = verdict.startswith(CAPPED)
             if explain or verdict == "kept" or capped:  # a prompt needs the capped ones for the second pass
-                # ... all but a success outcome: two say the work can be done here, a third says no more.
-                if capped and node.kind is not Kind.SUCCESS:
+                if capped and node.kind not in self.config.no_fill_kinds:
                     deferred.append(len(out))
                 out.append(Candidate(node, parts, verdict == "kept", verdict))
         if not deferred or len(kept) >= max_facts:

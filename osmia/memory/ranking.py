@@ -77,6 +77,10 @@ class RankingConfig:
         )
     )
     default_max_per_kind: int = 2
+    # ... and kinds whose nodes over the cap do not fill room left once every kind had its turn:
+    # two "<engine> succeeded on a <type> task in …" lines say the work can be done here, a third
+    # says no more.
+    no_fill_kinds: frozenset[Kind] = frozenset({Kind.SUCCESS})
     # --- candidate set sizes ---
     limit_repository: int = 60
     limit_engine: int = 60
@@ -92,6 +96,7 @@ class RankingConfig:
         """Plain data for ``explain --json`` and the benchmark report."""
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["max_per_kind"] = {k.value: v for k, v in self.max_per_kind.items()}
+        data["no_fill_kinds"] = sorted(k.value for k in self.no_fill_kinds)
         return data
 
     def describe(self) -> str:
