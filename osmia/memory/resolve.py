@@ -167,12 +167,17 @@ class KnownTests:
         self.all = [test for _kind, test in tests]
         self.open = [test for kind, test in tests if kind in _OPEN_TEST_KINDS]
         leaves = {t.leaf.lower() for t in self.open}
-        self._names = leaves | {leaf.split("/")[0] for leaf in leaves} | {t.key.lower() for t in self.open}
+        spoken = {t.spoken for t in self.open if t.scope and t.spoken}
+        self._names = (
+            leaves | {leaf.split("/")[0] for leaf in leaves} | {t.key.lower() for t in self.open} | spoken
+        )
 
     def may_name(self, mention: test_ids.TestId) -> bool:
         """False only when ``mention`` matches no open test (what :func:`test_ids.matches` needs)."""
         leaf = mention.leaf.lower()
-        return leaf in self._names or leaf.split("/")[0] in self._names or mention.key.lower() in self._names
+        if leaf in self._names or leaf.split("/")[0] in self._names or mention.key.lower() in self._names:
+            return True
+        return not mention.scope and " ".join(leaf.split()) in self._names
 
 
 def resolve_test(obs: Observation, tests: KnownTests) -> Observation | None:

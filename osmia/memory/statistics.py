@@ -80,9 +80,13 @@ def states_strength(node: Node, req: QueryRequest) -> bool:
 
     Good news: it changes nothing the run would do, where a weakness is a warning to act on
     (another engine, smaller steps), so a strength ranks below warnings and repository facts.
+    A success outcome of no repository (an incident run without one: "claude-code succeeded on
+    an incident task in about 10 min") is such a statistic too: every such run reinforces it.
     """
     if node.subject.repository:
         return False
+    if node.kind is Kind.SUCCESS:
+        return node.subject.engine == req.engine and node.subject.task_type == req.task_type
     if node.kind is Kind.ENGINE_PROFILE:
         return profile_traits(node.content).get(req.task_type) == "strong"
     return (

@@ -44,6 +44,15 @@ class TestId:
         return f"{self.scope}::{self.leaf}" if self.scope else self.leaf
 
     @property
+    def spoken(self) -> str:
+        """A test titled in words (Jest, Mocha, RSpec) as prose names it: its describe blocks and
+        title in one lower-case phrase (``Cart › applies coupon`` → ``cart applies coupon``); ""
+        for a test named by an identifier."""
+        if " " not in self.leaf.strip():
+            return ""
+        return " ".join(_JEST_SEP.sub(" ", f"{self.scope} {self.leaf}").split()).lower()
+
+    @property
     def scope_tail(self) -> str:
         """The innermost part of the scope (``com.acme.CacheIT`` → ``cacheit``), lower-case."""
         tail = _SCOPE_SEP.split(self.scope)[-1] if self.scope else ""
@@ -86,16 +95,24 @@ def matches(a: TestId, b: TestId) -> bool:
 
     Same leaf (case-insensitive) and either scopes whose innermost parts agree or
     one side named without a scope; a Go parent test (``TestX``) also matches
-    its subtests (``TestX/case``).
+    its subtests (``TestX/case``), and a title in words with its describe blocks
+    spoken before it (``Cart applies coupon``) the test they name (:attr:`TestId.spoken`).
     """
     la, lb = a.leaf.lower(), b.leaf.lower()
     if la != lb:
-        if a.scope or b.scope:
-            return False
-        return la.split("/")[0] == lb or lb.split("/")[0] == la
+        if not a.scope and not b.scope:
+            return la.split("/")[0] == lb or lb.split("/")[0] == la
+        if not a.scope:
+            return _speaks(la, b)
+        return not b.scope and _speaks(lb, a)
     if not a.scope or not b.scope:
         return True
     return a.scope_tail == b.scope_tail
+
+
+def _speaks(words: str, test: TestId) -> bool:
+    """Whether the scope-less ``words`` are ``test``'s describe blocks and title, spoken."""
+    return bool(test.spoken) and " ".join(words.split()) == test.spoken
 
 
 def resolve(mention: TestId, known: Iterable[TestId]) -> TestId | None:

@@ -81,10 +81,15 @@ def search_terms(text: str) -> str:
 
 
 def query_terms(text: str, max_terms: int = 64) -> list[str]:
-    """The distinct words of a ticket worth searching for: no stopwords, template words or numbers."""
+    """The distinct words of a ticket worth searching for: no stopwords, template words or short numbers.
+
+    A number of one or two digits is a count or a duration ("3 retries", "10 min"); from three
+    digits on it is a status or exit code, a port, an error number ("502", "137", "5432"): often
+    the most specific word of an incident ticket, and the one its runbook names.
+    """
     seen: dict[str, None] = {}
     for word in words(text) + search_terms(text).split():
-        if len(word) > 1 and not word.isdigit() and word not in TEMPLATE_WORDS:
+        if len(word) > 1 and not (word.isdigit() and len(word) < 3) and word not in TEMPLATE_WORDS:
             seen.setdefault(word, None)
         if len(seen) >= max_terms:
             break

@@ -208,6 +208,8 @@ async def test_the_ticket_and_the_rescued_engines_are_recorded_with_the_run(memo
         ("Cart › applies discount", "Cart > applies discount"),
         ("payments::tests::refund_rounds", "crate::payments::tests::refund_rounds"),
         ("payments::tests::refund_rounds", "refund_rounds"),
+        ("Cart › applies coupon", "Cart applies coupon"),  # the describe block spoken before the title
+        ("Cart › totals › rounds half up", "cart totals rounds half up"),
     ],
 )
 def test_one_test_in_two_forms_is_one_test(a: str, b: str) -> None:
@@ -220,6 +222,9 @@ def test_one_test_in_two_forms_is_one_test(a: str, b: str) -> None:
         ("PolicyCacheIT.evictsOnPolicyUpdate", "UserCacheIT.evictsOnPolicyUpdate"),
         ("tests/test_s3.py::test_resume", "test_upload"),
         ("TestLogin", "TestLogout"),
+        ("Cart › applies coupon", "Checkout applies coupon"),  # another describe block
+        ("Cart › applies coupon", "Cart applies"),
+        ("CartTest.appliesCoupon", "CartTest appliesCoupon"),  # only a title in words is spoken
     ],
 )
 def test_different_tests_stay_different(a: str, b: str) -> None:
@@ -242,6 +247,8 @@ def test_different_tests_stay_different(a: str, b: str) -> None:
         ("OrderSummary > shows the discounted total", PY, "typescript",
          "The shows the discounted total spec is no longer flaky."),
         ("Cart › totals › rounds half up", PY, "typescript", "The rounds half up spec is no longer flaky."),
+        # ... or by its describe block and title without the separator.
+        ("Cart › applies coupon", PY, "typescript", "Deflaked 'Cart applies coupon' (awaited the debounce)."),
     ],
 )  # fmt: skip
 async def test_a_fix_closes_the_flaky_node_whichever_form_it_uses(
@@ -427,6 +434,43 @@ async def test_a_statistic_about_this_engine_and_task_type_enters_when_it_says_s
     other_language = dataclasses.replace(run, repository=dataclasses.replace(run.repository, language="rust"))
     explained = await memory.explain(other_language)
     assert any(c.verdict == "dropped: success rate of another language" for c in explained)
+
+
+async def test_an_incident_runbook_without_a_repository_beats_the_engine_s_success_outcome(
+    memory: Memory, clock: Clock
+) -> None:
+    """Incident runs need no repository: the runbook is found by its words alone (the status code
+    among them), and the outcome every such run reinforces is a strength, not a lesson."""
+    said = (
+        "When checkout returns 502, first check the envoy upstream health: kubectl -n edge get pods -l app=envoy",
+        "For checkout 502 errors look at envoy upstream health first (kubectl -n edge get pods -l app=envoy)",
+        "Checkout 502: check envoy pods in the edge namespace before anything else",
+    )
+    for i, text in enumerate(said):
+        await memory.ingest(
+            make_run(f"inc-{i}", repo="", flow="incident-triage", task_type="incident",
+                     title="Checkout errors", description="Customers see errors", learnings=(text,))
+        )  # fmt: skip
+        clock.advance(DAY)
+    ticket = make_run(
+        "inc-9", repo="", flow="incident-triage", task_type="incident", finished=False,
+        title="Checkout returning 502 again", description="Checkout returning 502 again",
+    )  # fmt: skip
+    injected = (await memory.context(ticket)).injected
+    assert injected[0].kind == "learning" and "envoy" in injected[0].content, injected
+    assert "success" not in [n.kind for n in injected]
+    explained = {c.node.kind: c for c in await memory.explain(ticket)}
+    assert "a strength, not a warning" in str(explained[Kind.SUCCESS].parts.discounts)
+
+
+def test_a_long_number_is_a_search_term_and_a_short_one_is_not() -> None:
+    from osmia.memory.text import query_terms
+
+    terms = query_terms(
+        "Checkout 502 after 3 retries in 10 min; pods OOMKilled with exit code 137 on port 5432"
+    )
+    assert {"502", "137", "5432"} <= set(terms)
+    assert not {"3", "10"} & set(terms)
 
 
 # --- 8. ranking as data -----------------------------------------------------------------------
