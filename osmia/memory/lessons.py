@@ -323,7 +323,9 @@ def _obsoletes(new: Lesson, old: Lesson) -> bool:
     if not things or new.text == old.text or not may_be_obsoleted(things, old):
         return False  # most lessons call nothing obsolete: no clause of ``old`` is read for them
     told = _told(old.text)
-    things = tuple(t for t in things if any(t.named_in(*clause) for clause in told))
+    things = tuple(
+        t for t in things if any(t.named_in(*clause) for clause in told) and not _only_runs(t, old.text)
+    )
     if not things:
         return False
     if len(new.words & old.words) >= 2 and similarity(new, old) >= SAME_WITHOUT_IDENTIFIER:
@@ -332,6 +334,35 @@ def _obsoletes(new: Lesson, old: Lesson) -> bool:
     return any(
         f" {t.phrase} " in normalised if " " in t.phrase else not t.phrase.endswith("ing") for t in things
     )
+
+
+# A command that runs another: ``poetry run pytest``, ``bundle exec rspec``, ``npx prettier``.
+_RUNNER_VERBS = frozenset(["run", "exec", "dlx"])
+
+
+def _only_runs(thing: Thing, text: str) -> bool:
+    """Whether ``text`` names ``thing`` only as the runner of another command.
+
+    "Run `poetry run python manage.py makemigrations --check` before pushing" teaches the
+    migration check; "we moved from poetry to uv: use `uv run` instead of `poetry run`" changes
+    how it is run, not what it teaches, so it does not close it ("Use pnpm, not npm" and "Run
+    `pnpm install`" name pnpm as the tool to use, and are closed by a switch away from pnpm).
+    """
+    words = _normalised(text).split()
+    phrase = thing.phrase.split()
+    size = len(phrase)
+    seen = False
+    for i in range(len(words) - size + 1):
+        if words[i : i + size] != phrase:
+            continue
+        seen = True
+        rest = words[i + size :]
+        if phrase[-1] in _RUNNER_VERBS:
+            if not rest:
+                return False
+        elif len(rest) < 2 or rest[0] not in _RUNNER_VERBS:
+            return False
+    return seen
 
 
 def may_be_obsoleted(things: tuple[Thing, ...], old: Lesson) -> bool:

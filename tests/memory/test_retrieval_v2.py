@@ -353,6 +353,8 @@ async def test_a_bare_name_reinforces_the_node_of_the_node_id(memory: Memory) ->
         ("Run the unit tests with `make test` from the repo root", "make test was removed; use `just test` now"),
         ("Use black for formatting", "black was dropped in favour of ruff format"),
         ("Lint with flake8 before pushing", "flake8 has been replaced by ruff; run ruff check ."),
+        # ... a runner named as the tool to run with, not only as the runner of another command.
+        ("Install dependencies with `poetry install`", "We moved from poetry to uv: use `uv run` instead of `poetry run`"),
     ],
 )  # fmt: skip
 async def test_a_newer_statement_supersedes_the_older_one(
@@ -380,6 +382,10 @@ async def test_a_newer_statement_supersedes_the_older_one(
         # A generic word is not a thing ("tests" were removed), and a run's own act is not a removal.
         ("Run the unit tests with pytest -q", "The flaky tests were removed from the smoke job"),
         ("Use black for formatting", "Removed the unused black config from setup.cfg"),
+        # The thing only runs what the older one teaches: the lesson holds under the new runner.
+        ("Run `poetry run python manage.py makemigrations --check` before pushing; CI fails on missing migrations",
+         "We moved from poetry to uv: use `uv run` instead of `poetry run`"),
+        ("Run `pnpm run build` before committing", "The repo switched from pnpm to bun"),
     ],
 )  # fmt: skip
 def test_calling_something_obsolete_replaces_only_a_lesson_that_tells_to_do_it(old: str, new: str) -> None:
