@@ -3,7 +3,9 @@
 Each :class:`Rule` names a format, its pattern, the group that is the secret
 (0: the whole match) and an optional check that may veto a candidate
 (:mod:`osmia.memory.secret_values`). Shapes, not examples: a prefix and the
-alphabet and length that follow it, as gitleaks and detect-secrets describe them.
+alphabet and length that follow it, as gitleaks and detect-secrets describe them. Where the
+prefix alone is unmistakable (``npm_``, ``lin_api_``, ``AGE-SECRET-KEY-1``), the length is a
+minimum: a token one character longer than the format says is still that secret, never text.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ RULES: tuple[Rule, ...] = (
         rf"(?is)-----BEGIN {_BLOCK_KEY}-----.*?(?:-----END {_BLOCK_KEY}-----|$)",
     ),
     _rule("putty-key", r"(?s)PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)"),
-    _rule("age-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b"),
+    _rule("age-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58,}"),
     # Source hosts and registries.
     _rule("github", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}"),
     _rule("github-fine-grained", r"\bgithub_pat_[A-Za-z0-9_]{40,}"),
@@ -57,16 +59,16 @@ RULES: tuple[Rule, ...] = (
     _rule("gitlab-runner", r"\bGR1348941[A-Za-z0-9_-]{20,}"),
     _rule("bitbucket", r"\bATBB[A-Za-z0-9_=.-]{28,}"),
     _rule("atlassian", r"\bATATT3[A-Za-z0-9_=.-]{40,}"),
-    _rule("npm", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    _rule("npm", r"\bnpm_[A-Za-z0-9]{36,}"),
     _rule("pypi", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
     _rule("docker-hub", r"\bdckr_pat_[A-Za-z0-9_-]{24,}"),
     _rule("hugging-face", r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}"),
     _rule("artifactory", r"\b(?:AKCp[A-Za-z0-9]{60,}|cmVmdGtu[A-Za-z0-9]{50,})"),
-    _rule("rubygems", r"\brubygems_[a-f0-9]{48}\b"),
+    _rule("rubygems", r"\brubygems_[a-f0-9]{48,}"),
     _rule("vault", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
     _rule("terraform", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),
     _rule("doppler", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
-    _rule("pulumi", r"\bpul-[a-f0-9]{40}\b"),
+    _rule("pulumi", r"\bpul-[a-f0-9]{40,}"),
     # Clouds.
     # Real key ids use base32 ([A-Z2-7]); any digit is accepted, as in older scanner rules: a
     # 20-character upper-case token with one of these prefixes is a key id in practice.
@@ -79,7 +81,7 @@ RULES: tuple[Rule, ...] = (
     _rule("azure-key", r"(?i)\b(?:AccountKey|SharedAccessKey|SharedSecret)=([A-Za-z0-9+/=]{20,})", 1),
     _rule("azure-sas", r"(?i)[?&]sig=([A-Za-z0-9%+/=]{20,})", 1),
     _rule("azure-client-secret", r"\b[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
-    _rule("digitalocean", r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
+    _rule("digitalocean", r"\bdo[opr]_v1_[a-f0-9]{64,}"),
     _rule("alibaba", r"\bLTAI[A-Za-z0-9]{20}\b"),
     _rule(
         "ibm-cloud",
@@ -96,7 +98,7 @@ RULES: tuple[Rule, ...] = (
     _rule("stripe", r"\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{16,}"),
     _rule("stripe-webhook", r"\bwhsec_[A-Za-z0-9+/=]{24,}"),
     _rule("square", r"\b(?:sq0atp|sq0csp|sq0idp)-[A-Za-z0-9_-]{22,}|\bEAAA[A-Za-z0-9_-]{60}\b"),
-    _rule("shopify", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
+    _rule("shopify", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32,}"),
     _rule("slack-token", r"\bxox[abporsce]-[A-Za-z0-9-]{10,}|\bxoxe\.xox[bp]-[A-Za-z0-9-]{10,}"),
     _rule("slack-app-token", r"\bxapp-\d-[A-Za-z0-9-]{10,}"),
     _rule("slack-webhook", r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}"),
@@ -117,7 +119,7 @@ RULES: tuple[Rule, ...] = (
         r"(?i)\b(?:dd|datadog)[_-]?(?:api|app)[_-]?key[\"']?\s*[:=]\s*[\"']?([a-f0-9]{32,40})",
         1,
     ),
-    _rule("linear", r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b"),
+    _rule("linear", r"\blin_(?:api|oauth)_[A-Za-z0-9]{40,}"),
     # SaaS tokens with a prefix of their own.
     _rule("planetscale", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"),
     _rule("figma", r"\bfigd_[A-Za-z0-9_-]{40,}"),

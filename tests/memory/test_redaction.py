@@ -113,6 +113,23 @@ def test_formats_the_issue_found_leaking(text: str, kept: str) -> None:
     assert REDACTED in out and kept in out
 
 
+@pytest.mark.parametrize(
+    "token",
+    [
+        "lin_api_" + "aB3" * 14,  # 42 characters where the format says 40
+        "AGE-SECRET-KEY-1" + "QPZRY9X8GF" * 6,  # 60 for 58
+        "npm_" + "aB3" * 13,
+        "shpat_" + "0a" * 17,
+        "pul-" + "0a" * 21,
+        "dop_v1_" + "0a" * 33,
+    ],
+)
+def test_a_token_longer_than_its_format_is_still_the_secret(token: str) -> None:
+    """A prefix that is unmistakable makes the length a minimum: one character more (a format
+    revised, a copy with a stray character) must not leave the whole value in the store."""
+    assert redact(f"the token {token} works") == f"the token {REDACTED} works"
+
+
 def test_a_key_block_is_redacted_across_lines_and_to_the_end_when_unterminated() -> None:
     block = (
         "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAAbm9uZQ==\n"
