@@ -42,8 +42,10 @@ DECAY_PASSES = 3  # ``decay(cycles=1)`` passes timed after the extractions (each
 
 
 async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool = False) -> dict[str, Any]:
+    from benchmarks.scenarios import scenarios
     from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, OperatorHeap, summary_ms, timed_extractions
-    from benchmarks.workload import Clock, GroundTruth, World, scenarios
+    from benchmarks.stores import Clock
+    from benchmarks.workload import GroundTruth, World
     from osmia.memory.service import Memory, MemorySettings
     from osmia.taskrun import parse_taskrun
 
@@ -123,7 +125,8 @@ def _copy_store(db: Path, to: Path) -> Path:
 
 async def _upgrade(db: Path) -> None:
     """Open and close ``db`` with this engine at the store's own clock: its schema upgrade, if any."""
-    from benchmarks.workload import Clock, GroundTruth
+    from benchmarks.stores import Clock
+    from benchmarks.workload import GroundTruth
     from osmia.memory.service import Memory, MemorySettings
 
     truth = GroundTruth.from_json(db.with_suffix(".truth.json").read_text())

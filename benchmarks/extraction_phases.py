@@ -31,8 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.phase_timing import table, timed
+from benchmarks.scenarios import scenarios
 from benchmarks.stats import EXTRACTION_WARMUP, OperatorHeap
-from benchmarks.workload import Clock, GroundTruth, World, scenarios
+from benchmarks.stores import Clock
+from benchmarks.workload import GroundTruth, World
 from osmia.memory import merge, resolve, service
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import Store

@@ -44,8 +44,10 @@ from typing import Any
 
 from benchmarks.extraction_phases import unseen_runs
 from benchmarks.phase_timing import table, timed
+from benchmarks.scenarios import Scenario, scenarios
 from benchmarks.stats import QUERY_WARMUP
-from benchmarks.workload import Clock, GroundTruth, Scenario, scenarios
+from benchmarks.stores import Clock
+from benchmarks.workload import GroundTruth
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun
 

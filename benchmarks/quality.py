@@ -1,6 +1,6 @@
 """Retrieval quality: does a new ticket receive the facts it should, and nothing from elsewhere?
 
-Every scenario is a new ticket (:func:`benchmarks.workload.scenarios`) whose
+Every scenario is a new ticket (:func:`benchmarks.scenarios.scenarios`) whose
 answer key comes from the simulation, not from the store. Each stored node is
 judged against that key (docs/performance.md defines the judgements):
 
@@ -50,7 +50,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.workload import NOISE, TICKETING, GroundTruth, RepoTruth, Scenario
+from benchmarks.scenarios import Scenario
+from benchmarks.workload import NOISE, TICKETING, GroundTruth, RepoTruth
 from osmia.memory import test_ids
 from osmia.memory.extractor import FAILURE_LABELS, attempt_key
 from osmia.memory.store import EPOCH_SQL

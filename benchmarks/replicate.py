@@ -46,7 +46,7 @@ VOCABULARY_INSERT_TRIGGER = "nodes_vocabulary_insert"
 
 
 def copy_sql(column: str, copy: int) -> str:
-    """SQL renaming ``column``'s organisations for replica ``copy`` (see ``workload.copy_name``)."""
+    """SQL renaming ``column``'s organisations for replica ``copy`` (see ``scenarios.copy_name``)."""
     expr = column
     for org in ORGS:
         expr = f"replace({expr}, '{org}/', '{org}-c{copy}/')"

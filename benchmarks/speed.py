@@ -42,8 +42,10 @@ from typing import Any
 from benchmarks import lifecycle
 from benchmarks.quality import evaluate
 from benchmarks.replicate import replicate_store
+from benchmarks.scenarios import scenarios
 from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, OperatorHeap, summary_ms, timed_extractions
-from benchmarks.workload import Clock, GroundTruth, World, build_store, scenarios
+from benchmarks.stores import Clock, build_store
+from benchmarks.workload import GroundTruth, World
 from osmia.controller.handlers import MAINTENANCE_SECONDS
 from osmia.memory.service import Memory, MemorySettings, request_for
 from osmia.memory.text import fts_query

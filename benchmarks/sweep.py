@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.quality import evaluate
-from benchmarks.workload import Clock, GroundTruth, scenarios
+from benchmarks.scenarios import scenarios
+from benchmarks.stores import Clock
+from benchmarks.workload import GroundTruth
 from osmia.memory.ranking import PRESETS
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun

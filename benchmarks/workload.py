@@ -24,10 +24,9 @@ The generator simulates an organisation running coding agents for six months:
 Everything is a pure function of ``(seed, number of runs)``: the same inputs
 produce the same runs, byte for byte, and the same final :class:`GroundTruth`.
 
-The module also builds stores: :func:`build_store` ingests a history through
-the real ``Memory`` facade (decaying once per simulated day, as the operator
-does); :func:`benchmarks.replicate.replicate_store` turns such a store into a much
-larger one with bulk SQL, which is how the 100k- and 1M-node stores are made.
+New tickets with known answers are :mod:`benchmarks.scenarios`; stores are built from a history
+by :mod:`benchmarks.stores` (ingested through the real ``Memory`` facade) and
+:mod:`benchmarks.replicate` (made much larger with bulk SQL: the 100k- and 1M-node stores).
 """
 
 from __future__ import annotations
@@ -35,14 +34,11 @@ from __future__ import annotations
 import json
 import math
 import random
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
-from osmia.memory.service import Memory, MemorySettings
-from osmia.taskrun import normalize_repository, parse_taskrun
+from osmia.taskrun import normalize_repository
 
 DAY = 86400.0
 T0 = 1_780_000_000.0  # 2026-05-28T20:26:40Z: the first run of every history
@@ -632,167 +628,6 @@ def tenant_of(task_type: str) -> str:
     return INCIDENT if task_type == "incident" else TICKETING
 
 
-# --- scenarios (new tickets with known answers) -------------------------------------
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """A new ticket about to start, and where its answer key lives."""
-
-    name: str
-    tenant: str
-    repository: str  # slug, as stored (a replica's name in a replicated store)
-    base_repository: str  # slug in the ground truth
-    language: str
-    engine: str
-    task_type: str
-    doc: dict[str, Any]
-    retry_of: str = ""  # the ticket id of an earlier failed attempt this ticket retries
-
-
-UNRELATED_SHARE = 0.05
-RETRY_SHARE = 0.15
-
-
-def scenarios(truth: GroundTruth, count: int, seed: int = 99, *, copies: int = 1) -> list[Scenario]:
-    """New tickets: every repository and tenant, half of them on the engine's weak task type.
-
-    With ``copies`` > 1 (a replicated store), each scenario picks one copy of its
-    repository at random (see :func:`benchmarks.replicate.replicate_store`).
-    """
-    rng = random.Random(seed)
-    world = World(truth.seed)  # same repositories and vocabulary; its history is not used
-    out: list[Scenario] = []
-    for i in range(count):
-        incident = rng.random() < INCIDENT_SHARE
-        tenant = INCIDENT if incident else TICKETING
-        repo = rng.choice(world.service_repos if incident else world.repos)
-        engine = rng.choice(ENGINES)
-        if incident:
-            task_type = "incident"
-        elif repo.is_docs:
-            task_type = "docs"
-        elif rng.random() < 0.5:
-            task_type = weak_task_type(engine)
-        else:
-            task_type = rng.choices(TASK_TYPES, TASK_WEIGHTS)[0]
-        world.rng = random.Random(rng.random())
-        ticket = world._ticket(repo, task_type, 900_000 + i)
-        copy = rng.randrange(copies) if copies > 1 else 0
-        slug, url = repo.slug, repo.url
-        if copy:
-            slug, url = copy_name(slug, copy), copy_name(url, copy)
-        base = repo.slug
-        retry_of = ""
-        failed = truth.repos[repo.slug].failed_tickets.get(tenant, []) if repo.slug in truth.repos else []
-        draw = rng.random()
-        if draw < UNRELATED_SHARE:  # a repository no run has touched, with text of its own
-            slug = base = url = f"github.com/umbrella/brand-new-{i}"
-            url = f"https://{slug}"
-            ticket.update(title="Write the onboarding checklist",
-                          description="New service: describe the first steps for contributors.")  # fmt: skip
-        elif draw < UNRELATED_SHARE + RETRY_SHARE and failed and not copy:
-            retry_of = failed[rng.randrange(len(failed))]
-            ticket["id"] = retry_of
-        doc = {
-            "apiVersion": "osmia.dev/v1alpha1",
-            "kind": "TaskRun",
-            "metadata": {"name": f"new-{i}", "namespace": "sre" if incident else "agents", "uid": f"new-{i}"},
-            "spec": {
-                "flow": tenant,
-                "engine": engine,
-                "ticket": ticket,
-                "repository": {"url": url, "language": repo.language},
-            },
-        }
-        out.append(
-            Scenario(f"new-{i}", tenant, slug, base, repo.language, engine, task_type, doc, retry_of=retry_of)
-        )
-    return out
-
-
-# --- stores ---------------------------------------------------------------------------
-
-
-@dataclass
-class BuildStats:
-    """What building a store by real ingestion measured."""
-
-    runs: int = 0
-    ingest_seconds: float = 0.0
-    parse_seconds: float = 0.0
-    latencies: list[float] = field(default_factory=list)
-    decay_seconds: list[float] = field(default_factory=list)
-    pruned: int = 0
-
-
-class Clock:
-    """A clock the benchmark moves by hand (the simulated time of the history)."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-async def build_store(
-    path: Path,
-    runs: int,
-    seed: int = 7,
-    *,
-    settings: MemorySettings | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> tuple[BuildStats, GroundTruth]:
-    """Ingest a ``runs``-long history into a new store at ``path`` through ``Memory``.
-
-    The clock follows the runs' finish times; whenever a decay interval has
-    passed, ``Memory.decay()`` applies the due cycle, exactly as the operator's
-    background task would. Ingest latency excludes generating and parsing the
-    runs and the decay passes (both are reported separately).
-    """
-    settings = settings or MemorySettings(store_path=path)
-    world = World(seed)
-    clock = Clock(T0)
-    memory = await Memory.open(settings, clock=clock, update_gauges=False)
-    stats = BuildStats()
-    next_decay = T0 + settings.decay_interval_seconds
-    perf = time.perf_counter
-    try:
-        for i, (doc, at) in enumerate(world.runs(runs)):
-            clock.now = at
-            if at >= next_decay:
-                started = perf()
-                result = await memory.decay()
-                stats.decay_seconds.append(perf() - started)
-                stats.pruned += result.pruned
-                while next_decay <= at:
-                    next_decay += settings.decay_interval_seconds
-            started = perf()
-            run = parse_taskrun(doc)
-            parsed = perf()
-            await memory.ingest(run, finished_at=at)
-            done = perf()
-            stats.parse_seconds += parsed - started
-            stats.latencies.append(done - parsed)
-            stats.ingest_seconds += done - parsed
-            stats.runs += 1
-            if progress is not None and i % 1000 == 999:
-                progress(i + 1)
-    finally:
-        await memory.close()
-    truth = world.truth()
-    path.with_suffix(".truth.json").write_text(truth.to_json())
-    return stats, truth
-
-
-def copy_name(text: str, copy: int) -> str:
-    """The name of ``text``'s repositories in replica ``copy``: ``acme/x`` → ``acme-c3/x``."""
-    for org in ORGS:
-        text = text.replace(f"{org}/", f"{org}-c{copy}/")
-    return text
-
-
 def main() -> None:  # pragma: no cover - a convenience for poking at the generator
     import argparse
 
@@ -813,15 +648,9 @@ __all__ = [
     "INCIDENT",
     "T0",
     "TICKETING",
-    "BuildStats",
-    "Clock",
     "GroundTruth",
-    "Scenario",
     "World",
-    "build_store",
-    "copy_name",
     "is_weak",
-    "scenarios",
     "tenant_of",
     "weak_task_type",
 ]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from benchmarks.replicate import replicate_store
-from benchmarks.workload import Clock, build_store
+from benchmarks.stores import Clock, build_store
 from osmia.memory.merge import node_id
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import run_id

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from benchmarks.workload import World, scenarios
+from benchmarks.scenarios import scenarios
+from benchmarks.workload import World
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 
 from benchmarks.profile import TripCounter
-from benchmarks.workload import GroundTruth, build_store, scenarios
+from benchmarks.scenarios import scenarios
+from benchmarks.stores import build_store
+from benchmarks.workload import GroundTruth
 from osmia.memory.extractor import attempt_key
 from osmia.memory.ranking import DEFAULT
 from osmia.memory.service import Memory, MemorySettings, request_for
