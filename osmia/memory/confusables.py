@@ -7,8 +7,8 @@ Latin letter or digit each such character is mistaken for. :func:`latin_skeleton
 for the hostility check only: stored text keeps its letters (a German or Russian lesson is not
 rewritten).
 
-The package's table holds ~9,600 characters (10 MB as Python objects); the ~500 that imitate one
-ASCII letter or digit are kept, read once on the first text that is not ASCII.
+The package's table holds ~9,600 characters (10 MB as Python objects); the ~1,300 that imitate
+one ASCII letter or digit are kept, read once on the first text that is not ASCII.
 """
 
 from __future__ import annotations
