@@ -123,9 +123,9 @@ def measure(scales: tuple[Scale, ...], out: Path, seed: int, log: Any) -> dict[s
         # changes it (a few more runs, decay cycles). Copying the 3 GB one would cost a minute.
         served = out / f"{scale.name}.db"
         print(f"# serve {scale.name}", file=log, flush=True)
-        # The stores just built are gigabytes of dirty pages: left to the kernel, their writeback
-        # lands in the timed step (every commit waits behind it; the 1M step's open took 206 s
-        # instead of a few, its extraction p99 258 ms). Written out first, as benchmarks.ab does.
+        # The stores just built are gigabytes of dirty pages: written out first, as benchmarks.ab
+        # does, so that their writeback cannot land in a timed step (every commit would wait
+        # behind it). The time it took is reported with the step.
         started = time.perf_counter()
         os.sync()
         synced = time.perf_counter() - started
