@@ -264,6 +264,9 @@ def scale_table(name: str, r: dict[str, Any]) -> str:
     lines.append(_row("peak RSS (ru_maxrss, per process)", rss, "", ""))
     load = f"{serve['load_before']:.1f} / {serve['load_after']:.1f}"
     lines.append(_row("machine load (1-min average) before / after serving", load, "", ""))
+    if "sync_seconds" in serve:  # results of an older harness have none
+        synced = f"{serve['sync_seconds']:.2f} s"
+        lines.append(_row("writing the stores out before serving (`os.sync`)", synced, "", ""))
     return "\n".join(lines)
 
 

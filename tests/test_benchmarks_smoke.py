@@ -66,6 +66,7 @@ def test_the_report_has_every_table_and_row(smoke: tuple[str, dict[str, Any]]) -
         "| start-up: `Memory.open`",
         "| database size (file + WAL) |",
         "| peak RSS (ru_maxrss, per process) |",
+        "| writing the stores out before serving (`os.sync`) |",
         "| runs-smoke | 60 ",
         "| osmia |",
         "| upstream |",
@@ -104,6 +105,7 @@ def test_every_figure_is_measured(smoke: tuple[str, dict[str, Any]]) -> None:
         assert serve["forget"]["osmia_all"] and serve["forget"]["bare_all"]
         assert serve["threshold_change"]["batches"] > 0
         assert serve["open_seconds"] > 0 and serve["peak_rss_mb"] > 0
+        assert serve["sync_seconds"] >= 0
     assert results["nodes-smoke"]["build"]["counts"]["nodes"] >= 2_000
 
 
