@@ -17,9 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from osmia.memory.cleaning import MAX_LINE, clean_text, drop_invisible
+from osmia.memory.cleaning import MAX_LINE, clean_text, drop_invisible, looks_hostile
+from osmia.memory.linear import linear
 from osmia.memory.redaction import redact, redact_name
 from osmia.taskrun import Repository, Result, TaskRun, Ticket
+
+# Up to four words of letters, digits and the marks language names use (c++, c#, objective-c, .net).
+_LANGUAGE = linear(r"^[a-z0-9.+#-]+(?: [a-z0-9.+#-]+){0,3}$")
 
 
 def redacted(text: str) -> str:
@@ -47,6 +51,15 @@ def stored_text(text: str, max_len: int = MAX_LINE) -> str:
 def redacted_name(text: str) -> str:
     """A name's text as it may be stored (engine, language, branch): see :func:`redact_name`."""
     return redact_name(drop_invisible(text)) if text else text
+
+
+def _language(text: str) -> str:
+    """A repository's language as stored: a name ("go", "c++", "objective-c"); anything else,
+    such as text that gives orders, is no language at all ("")."""
+    name = redacted_name(text)
+    if not _LANGUAGE.match(name) or looks_hostile(name):
+        return ""
+    return name
 
 
 def _all(values: Iterable[str]) -> tuple[str, ...]:
@@ -94,9 +107,7 @@ def sanitized(run: TaskRun) -> TaskRun:
         engine=redacted_name(run.engine),
         ticket=_ticket(run.ticket),
         fallback_engines=_names(run.fallback_engines),
-        repository=Repository(
-            url=redacted(run.repository.url), language=redacted_name(run.repository.language)
-        ),
+        repository=Repository(url=redacted(run.repository.url), language=_language(run.repository.language)),
         instructions=redacted(run.instructions),
         engine_attempts=_names(run.engine_attempts),
         result=_result(run.result) if run.result is not None else None,

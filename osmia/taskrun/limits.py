@@ -43,7 +43,7 @@ CRD_LIMITS: dict[str, Limit] = {
     "spec.instructions": Limit(max_length=65536),
     "spec.execution.timeoutSeconds": Limit(minimum=1, maximum=86400),
     "status.engineAttempts": Limit(max_items=50),
-    "status.engineAttempts[]": Limit(max_length=63),
+    "status.engineAttempts[]": Limit(max_length=63, pattern=DNS_LABEL),
     "status.result.summary": Limit(max_length=65536),
     "status.result.failureReason": Limit(max_length=4096),
     "status.result.mergeRequestURL": Limit(max_length=2048),

@@ -161,11 +161,19 @@ def _conditions(status: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def _finished_at(status: Mapping[str, Any]) -> str:
-    """When the run ended: the ``Succeeded`` condition's transition time (Tekton style)."""
+    """When the run ended: the ``Succeeded`` condition's transition time (Tekton style), else
+    ``status.completionTime`` (what the operator writes too, and what a backfill may carry alone)."""
     for cond in _conditions(status):
-        if cond.get("type") == "Succeeded" and cond.get("status") != "Unknown":
-            return str(cond.get("lastTransitionTime") or "")
-    return ""
+        if (
+            cond.get("type") == "Succeeded"
+            and cond.get("status") != "Unknown"
+            and cond.get("lastTransitionTime")
+        ):
+            return str(cond.get("lastTransitionTime"))
+    completion = status.get("completionTime")
+    if completion is not None and not isinstance(completion, (str, date)):
+        raise TaskRunError("status.completionTime", f"must be a timestamp, got {shown(completion)}")
+    return str(completion or "")
 
 
 def _parse_metadata(body: Mapping[str, Any]) -> tuple[str, str, str]:
