@@ -263,6 +263,24 @@ def test_a_repository_url_that_urllib_refuses_still_has_a_slug() -> None:
 
 
 @pytest.mark.parametrize(
+    ("url", "slug"),
+    [
+        ("https://www.github.com/acme/platform", "github.com/acme/platform"),
+        ("https://github.com/acme/platform/tree/main/services/billing", "github.com/acme/platform"),
+        ("ssh://git@github.com:22/acme/platform.git", "github.com/acme/platform"),
+        ("https://gitlab.com/acme/infra/api/-/tree/main", "gitlab.com/acme/infra/api"),
+        ("https://gitlab.com/acme/infra/api.git", "gitlab.com/acme/infra/api"),  # subgroups stay
+    ],
+)
+def test_one_repository_written_as_its_pages_or_with_www_is_one_slug(url: str, slug: str) -> None:
+    """Found by the tenth session's user probe: a link to a folder of the repository (or with
+    ``www.``) became a repository of its own, with none of the repository's lessons."""
+    from osmia.taskrun import normalize_repository
+
+    assert normalize_repository(url) == slug
+
+
+@pytest.mark.parametrize(
     ("title", "expected"),
     [
         ("Crash when cart is empty", "bug"),

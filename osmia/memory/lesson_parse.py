@@ -32,7 +32,14 @@ _GENERIC_TEXT = (
     "successful successfully complete completed finished finish straightforward simple easy change changes "
     "changed updated update before after it this that things thing stuff as expected problem problems "
     "no none worked first try all green nice clean cleanly found implemented implement feature features "
-    "requested request task tasks required needed without error errors any"
+    "requested request task tasks required needed without error errors any "
+    # What an agent says of its own work, not of the repository ("Resolved. Investigated the issue.",
+    # "Addressed all review comments", "Refactored the code for readability", "Added unit tests").
+    "resolved resolve resolving investigated investigate investigation addressed address review reviews "
+    "reviewed comment comments feedback followed follow instructions instruction refactored refactor "
+    "refactoring readability added add adding unit minor small tweak tweaked tidy tidied polish polished "
+    "cleanup cleaned improved improve improvement handled handle handling requirements criteria acceptance "
+    "described description documented solved solve solution"
 )
 GENERIC_WORDS = frozenset(_GENERIC_TEXT.split())
 # Compared by stem too: "issues", "implementing" and "requests" say no more than the words above.
@@ -66,10 +73,22 @@ _COMMAND = linear(
     r"terraform|helm|kubectl|tflint|alembic|mockery|vale|pre-commit)\s+([a-z][\w:-]+)"
 )
 _VERSION = linear(
-    r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v))?\s*(?:@|==|>=|<=|~=|<|>|\^|~|\s|v)\s*"
+    r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v))?\s*(?:@|==|>=|<=|~=|~>|<|>|\^|~|\s|v)\s*"
     r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?:[^\w.]|$)"
 )
-_SETTING = linear(r"\b([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*[=:]\s*([\w./:@-]+)")
+# A configuration key (dotted or snake case) is also set in words: "java.version is 17".
+_SETTING = linear(
+    r"\b([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*[=:]\s*([\w./:@-]+)"
+    r"|\b([A-Za-z][\w-]*[._][\w.-]*[A-Za-z0-9])\s+is\s+(?:now\s+|set\s+to\s+)?(\d[\w./:@-]*)"
+)
+# Words that stand between a tool and its version ("hashicorp/aws provider pinned to ~> 4.67"): the
+# version is the nearest thing named before them.
+_VERSION_VERBS_TEXT = (
+    "pinned pins pin pinning bumped bump upgraded upgrade moved move requires require required needs "
+    "uses use using constraint constrained locked lock set now stays kept keep provider"
+)
+_VERSION_VERBS = frozenset(_VERSION_VERBS_TEXT.split())
+_NAMED_BEFORE = linear(r"([A-Za-z][\w+-]*(?:[./][\w+-]+)+)[^\w./]+(?:[A-Za-z]+\s+){0,4}$")
 _WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
 # Every compiled pattern of this module (tests check that each is an RE2 one).
 PATTERNS: tuple[LinearPattern, ...] = (
@@ -120,7 +139,7 @@ _NEEDS: dict[int, frozenset[str]] = {
     id(_ENV): frozenset("_"),
     id(_FLAG): frozenset("-"),
     id(_VERSION): frozenset("0123456789"),
-    id(_SETTING): frozenset("=:"),
+    id(_SETTING): frozenset("=:0123456789"),
 }
 _COMMAND_HEADS = (
     "make", "cargo", "npm", "yarn", "npx", "gradle", "mvn", "poetry", "uv", "terraform", "helm", "kubectl",
@@ -210,8 +229,13 @@ def _versions(text: str) -> tuple[tuple[str, str], ...]:
     out = []
     if not _may_match(_VERSION, text):
         return ()
-    for m in _VERSION.finditer(text.replace("`", " ")):
+    plain = text.replace("`", " ")
+    for m in _VERSION.finditer(plain):
         tool, version = (m.group(1) or "").lower(), m.group(2) or ""
+        if tool in _VERSION_VERBS:
+            named = _NAMED_BEFORE.search(plain[: m.start(1)])
+            if named is not None:  # "hashicorp/aws … pinned to ~> 4.67": the version of aws
+                tool = (named.group(1) or "").rsplit("/", 1)[-1].lower()
         if tool in STOPWORDS or tool in GENERIC_WORDS or tool.isdigit() or len(tool) < 2:
             continue
         if "." in version or tool in RUNTIMES:
@@ -224,7 +248,7 @@ def _settings(text: str) -> tuple[tuple[str, str], ...]:
     if not _may_match(_SETTING, text):
         return ()
     for m in _SETTING.finditer(text.replace("`", " ")):
-        name, value = m.group(1) or "", m.group(2) or ""
+        name, value = m.group(1) or m.group(3) or "", m.group(2) or m.group(4) or ""
         if name.lower() in STOPWORDS or name.startswith("http"):
             continue
         out.append((name.lower().lstrip("-"), value.lower()))

@@ -197,7 +197,7 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
         strong_a = sum(1 for i in a.strong if not a_in_b[i])
         strong_b = sum(1 for i in b.strong if not b_in_a[i])
         if strong_a and strong_b:
-            return sim >= SAME_DESPITE_OTHER_STRONG
+            return sim >= SAME_DESPITE_OTHER_STRONG and not _other_places(a_in_b, b_in_a)
         if only_a and only_b:
             return sim >= SAME_DESPITE_OTHER_IDENTIFIERS
         if sim < (SAME_WITH_EXTRA_IDENTIFIER if strong_a or strong_b else SAME_WITH_IDENTIFIER):
@@ -214,6 +214,24 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
     if a.strong or b.strong:
         return sim >= SAME_ONE_SIDED
     return sim >= SAME_WITHOUT_IDENTIFIER
+
+
+def _other_places(a_in_b: dict[str, bool], b_in_a: dict[str, bool]) -> bool:
+    """Each names a path the other lacks, and the two part under a shared folder: two places of a
+    monorepo ("In services/billing run `make generate`" and "In services/search run `make
+    generate`" are two lessons, however alike their words)."""
+    mine = [_segments(i) for i, found in a_in_b.items() if not found and "/" in i.strip("/")]
+    theirs = [_segments(i) for i, found in b_in_a.items() if not found and "/" in i.strip("/")]
+    for x in mine:
+        for y in theirs:
+            shared = next((n for n, (p, q) in enumerate(zip(x, y, strict=False)) if p != q), None)
+            if shared is not None and shared > 0:
+                return True
+    return False
+
+
+def _segments(path: str) -> list[str]:
+    return [p for p in path.strip("/").split("/") if p and p != "."]
 
 
 def _identifier_stems(lesson: Lesson) -> frozenset[str]:

@@ -79,6 +79,14 @@ def _related(result: MergeResult, obs: Observation, node: Node, other: Node) -> 
         result.events.append(Event(other.id, RELATED, None, node.id))
 
 
+def _newer_than_run(obs: Observation, node: Node, old: Node | None, now: float) -> bool:
+    """Whether ``old``, which ``obs`` would close, was stated after the run of ``obs`` finished.
+
+    Recomputed statements (patterns, profiles) describe every run so far and always replace.
+    """
+    return not obs.recomputed and old is not None and old.valid and old.id != node.id and old.last_seen > now
+
+
 def _add_source(sources: list[str], ref: str) -> list[str]:
     kept = [s for s in sources if s != ref] + [ref]
     return kept[-MAX_SOURCES:]
@@ -110,7 +118,7 @@ def _apply_one(existing: Node | None, obs: Observation, tenant: str, ref: str, n
         content=obs.content,
         subject=obs.subject,
         confidence=round(min(1.0, confidence), 6),
-        last_seen=now,
+        last_seen=max(now, existing.last_seen),  # a run ingested late does not make a fact older
         valid_from=now if reopened else existing.valid_from,
         valid_to=None,
         occurrences=existing.occurrences + 1,
@@ -141,6 +149,15 @@ async def merge(
         node = by_key[obs.key]
         for key in obs.replaces:
             old = by_key.get(key)
+            if _newer_than_run(obs, node, old, now):
+                # A backfill in another order (``kubectl get`` lists by name): the stored statement
+                # was made after this run, so this run's is the one it replaces.
+                assert old is not None
+                result.events.append(Event(node.id, CLOSED, None, old.id))
+                if node.valid:
+                    node.valid_to = now
+                    result.edges.append(Edge(old.id, node.id, Relation.SUPERSEDES, 1.0, now))
+                continue
             _closed(result, obs, node, old)
             if old is not None and old.valid and old.id != node.id:
                 old.valid_to = now

@@ -220,7 +220,7 @@ def replay(
             state.epoch = ev.epoch
             if state.valid_to is not None:
                 state.valid_from, state.valid_to = ev.at, None
-            state.last_seen = ev.at
+            state.last_seen = max(state.last_seen, ev.at)
             state.occurrences += 1
             state.sources = _sources(state.sources, ev.ref, max_sources)
             state.runs.append(ev.run)

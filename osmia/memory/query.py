@@ -38,6 +38,10 @@ from osmia.memory.vocabulary import Vocabulary, sentence_key, vocabulary_words
 __all__ = ["Ranker"]
 
 
+# Signals every ticket of the tenant with the same engine, task type or language shares.
+_TENANT_WIDE = frozenset({"engine", "task type", "language"})
+
+
 @dataclass
 class _Signals:
     node: Node
@@ -161,7 +165,13 @@ class Ranker:
         The neighbours' ids come from the edge indexes; only the rows of those not found yet are
         read (at 1M nodes ~12 of the ~150 neighbours of a query's seeds).
         """
-        seeds = sorted(found.values(), key=lambda e: (-noisy_or(e.signals.values()), e.node.id))
+        # Only from what was found for this ticket: a fact found by its engine, task type or language
+        # alone is shared by every ticket of the tenant (an incident runbook's outcome relates every
+        # incident lesson), so its neighbours would be everything, not what this ticket is about.
+        seeds = sorted(
+            (e for e in found.values() if not _TENANT_WIDE.issuperset(e.signals)),
+            key=lambda e: (-noisy_or(e.signals.values()), e.node.id),
+        )
         seeds = seeds[: self.config.hop_seeds]
         value = {seed.node.id: noisy_or(seed.signals.values()) for seed in seeds}
         hop: dict[str, float] = {}

@@ -33,7 +33,8 @@ def infer_task_type(labels: Sequence[str], title: str) -> str:
 
 
 def normalize_repository(url: str) -> str:
-    """``https://GitHub.com/Org/API.git`` and ``git@github.com:org/api`` → ``github.com/org/api``."""
+    """``https://GitHub.com/Org/API.git``, ``git@github.com:org/api``, ``https://www.github.com/org/api``
+    and ``https://github.com/org/api/tree/main/svc`` → ``github.com/org/api``."""
     text = url.strip()
     if not text:
         return ""
@@ -45,10 +46,17 @@ def normalize_repository(url: str) -> str:
             host, path = parts.hostname or "", parts.path
         except ValueError:  # e.g. an unbalanced "[" reads as a broken IPv6 host: keep the text as a path
             host, path = "", text.split("://", 1)[-1]
-    path = path.strip("/")
+    host = host.lower().removeprefix("www.")
+    path = path.strip("/").partition("/-/")[0]  # GitLab's pages of a project: ``group/api/-/tree/main``
+    if host in _OWNER_REPO_HOSTS:  # a page of the repository: ``org/api/tree/main/services/billing``
+        path = "/".join(path.split("/")[:2])
     if path.endswith(".git"):
         path = path[: -len(".git")]
     return f"{host}/{path}".lower().strip("/")
+
+
+# Forges whose repositories are always ``owner/name``: a longer path is a page of one.
+_OWNER_REPO_HOSTS = frozenset({"github.com", "bitbucket.org", "codeberg.org"})
 
 
 def short_repository(slug: str) -> str:

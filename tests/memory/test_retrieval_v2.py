@@ -73,7 +73,10 @@ async def test_content_free_learnings_are_not_stored(memory: Memory) -> None:
 @pytest.mark.parametrize(
     "text",
     ["No issues found", "Implemented the feature as requested", "Task completed without errors",
-     "Everything is working as expected now", "Requests handled, checks passing"],
+     "Everything is working as expected now", "Requests handled, checks passing",
+     # What agents say of their own work (tenth session's user probe: stored, and shown at 0.81).
+     "Resolved. Investigated the issue.", "Addressed all review comments", "Followed the instructions",
+     "Refactored the code for readability", "Added unit tests"],
 )  # fmt: skip
 def test_generic_words_in_other_forms_say_nothing(text: str) -> None:
     # Compared by stem: "issues", "implementing" and "requests" are the generic "issue", "implement", "request".
@@ -83,7 +86,8 @@ def test_generic_words_in_other_forms_say_nothing(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["Checkout emails are sent asynchronously by the worker", "Timezones are stored as UTC in the orders table",
-     "Feature flags must be removed after launch", "Error messages must be translated"],
+     "Feature flags must be removed after launch", "Error messages must be translated",
+     "Review apps need the preview label", "Handle nil pointers in the billing webhook"],
 )  # fmt: skip
 def test_a_lesson_with_two_content_words_says_something(text: str) -> None:
     assert lesson(text).specific
@@ -355,6 +359,11 @@ async def test_a_bare_name_reinforces_the_node_of_the_node_id(memory: Memory) ->
         ("Lint with flake8 before pushing", "flake8 has been replaced by ruff; run ruff check ."),
         # ... a runner named as the tool to run with, not only as the runner of another command.
         ("Install dependencies with `poetry install`", "We moved from poetry to uv: use `uv run` instead of `poetry run`"),
+        # Tenth session's user probe: a constraint (~>), a key set in words, a version named before a verb.
+        ("Keep the hashicorp/aws provider pinned to ~> 4.67 in envs/prod/versions.tf", "envs/prod/versions.tf now pins hashicorp/aws ~> 5.40"),
+        ("java.version is 17 in pom.xml", "java.version is 21 in pom.xml"),
+        ("maven.compiler.release is 17 in services/billing/pom.xml; do not use Java 21 language features",
+         "services/billing moved to Java 21: `.sdkmanrc` now pins java=21.0.3-tem"),
     ],
 )  # fmt: skip
 async def test_a_newer_statement_supersedes_the_older_one(
@@ -469,6 +478,38 @@ async def test_an_incident_runbook_without_a_repository_beats_the_engine_s_succe
     assert "a strength, not a warning" in str(explained[Kind.SUCCESS].parts.discounts)
 
 
+async def test_an_incident_lesson_does_not_reach_an_unrelated_incident_through_the_shared_outcome(
+    memory: Memory, clock: Clock
+) -> None:
+    """Found by the tenth session's user probe: every incident run without a repository relates its
+    lessons to one outcome ("claude-code succeeded on an incident task"), found by the engine for
+    every incident; one hop from it brought every incident lesson to every incident."""
+    lessons_said = (
+        ("Kafka consumer lag", "Rebalance storm on the orders consumer: raise session.timeout.ms to 45000"),
+        (
+            "Postgres serialization failures",
+            "pq: could not serialize access: retry the transaction in db.RetryTx",
+        ),
+    )
+    for i, (title, text) in enumerate(lessons_said * 2):
+        await memory.ingest(
+            make_run(f"inc-{i}", repo="", flow="incident-triage", task_type="incident",
+                     title=title, description=title, learnings=(text,))
+        )  # fmt: skip
+        clock.advance(DAY)
+    tls = make_run(
+        "inc-9", repo="", flow="incident-triage", task_type="incident", finished=False,
+        title="TLS certificate expired on the ingress", description="Browsers show certificate errors",
+    )  # fmt: skip
+    assert [n for n in (await memory.context(tls)).injected if n.kind == "learning"] == []
+    serialization = make_run(
+        "inc-10", repo="", flow="incident-triage", task_type="incident", finished=False,
+        title="Serialization failures again", description="pq: could not serialize access in checkout",
+    )  # fmt: skip
+    shown = [n.content for n in (await memory.context(serialization)).injected if n.kind == "learning"]
+    assert shown == [lessons_said[1][1]]
+
+
 def test_a_long_number_is_a_search_term_and_a_short_one_is_not() -> None:
     from osmia.memory.text import query_terms
 
@@ -493,3 +534,24 @@ def test_the_ranking_configuration_is_one_frozen_object_with_presets() -> None:
         preset("nope")
     assert json.loads(json.dumps(DEFAULT.as_dict()))["max_per_kind"]["learning"] == 3
     assert "signal_repository = 0.7" in DEFAULT.describe()
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("In services/billing run `make generate` after editing the OpenAPI spec",
+         "In services/search run `make generate` after editing the OpenAPI spec"),
+        ("Run ./mvnw -pl services/billing -am verify before pushing", "Run ./mvnw -pl services/search -am verify before pushing"),
+    ],
+)  # fmt: skip
+async def test_one_lesson_about_two_places_of_a_monorepo_is_two_lessons(
+    memory: Memory, a: str, b: str
+) -> None:
+    """Found by the tenth session's user probe: the search service's ticket was told the billing
+    service's command, the two merged at a word similarity above 0.8."""
+    assert not same_lesson(lesson(a), lesson(b)) and not supersedes(lesson(b), lesson(a))
+    await memory.ingest(make_run("a", learnings=(a,)))
+    await memory.ingest(make_run("b", learnings=(b,)))
+    nodes = await _nodes(memory, Kind.LEARNING)
+    assert sorted(n.content for n in nodes if n.valid) == sorted((a, b))
+    assert same_lesson(lesson(a), lesson(a.replace("In services/billing run", "In services/billing/, run")))
