@@ -22,9 +22,13 @@ from osmia.memory.secret_formats import RULES, Rule
 from osmia.memory.secret_values import (
     REDACTED,
     basic_credentials,
+    decoded_text,
     entropy,
+    generated_value,
     is_placeholder,
     looks_random,
+    password_value,
+    private_key_head,
 )
 
 __all__ = [
@@ -92,11 +96,21 @@ _NAME_ONLY = (
     "total",
     "kind",
 )
-_OPERATOR = r"""["']?[ \t]*(:=|=>|==?|:|\+=)[ \t]*"""
+# A quote escaped in JSON inside a JSON string ({\"api_key\":\"…\"}, \\\" twice escaped, \u0022) or
+# in a URL (%22password%22%3A%22…%22); the name's closing quote may be one, and the colon %3A after
+# an encoded quote (not in urn%3Aietf%3Aparams%3Aoauth).
+_ESCAPED_QUOTE = r"""(?:\\+["']|\\+u0022|%22)"""
+_OPERATOR = (
+    rf"""(?:\\*["']|{_ESCAPED_QUOTE})?(?:[ \t]|%20)*(:=|=>|==?|:|\+=|%22(?:%20)*%3[Aa])(?:[ \t]|%20)*"""
+)
+# Groups: a value in double quotes, single quotes, backticks, escaped quotes, or bare.
 _VALUE = (
     r"""(?:"((?:[^"\\\r\n]|\\.)+)"|'([^'\r\n]+)'|`([^`\r\n]+)`"""
-    r"""|([^\s'"`,;)\]}>:=][^\s'"`,;)\]}>]*))"""
+    rf"""|{_ESCAPED_QUOTE}((?:[^"'\\\s%]|\\[^"'\\\su]|%(?:[013-9A-Fa-f]|2[013-9A-Fa-f]))+){_ESCAPED_QUOTE}"""
+    r"""|([^\s'"`,;)\]}>:=\\][^\s'"`,;)\]}>]*))"""
 )
+_QUOTED_GROUPS = (3, 4, 5, 6)
+_BARE_GROUP = 7
 
 
 def _name_allowed(name: str) -> bool:
@@ -134,7 +148,8 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
     if value.replace(".", "").isdigit() and (len(value) < 6 or "." in value):
         return False
     if value.startswith(("/", "./", "../", "~/")) and " " not in value:
-        return False
+        # A path, unless it is one random run after a slash (an AWS secret key may start with one).
+        return value.count("/") == 1 and looks_random(value, 24)
     if not (value.isalpha() and value.islower() and len(value) < 12):
         return True
     return quoted or ("=" in operator and name.lower().strip("'\"").endswith(_HOLDERS))
@@ -162,14 +177,16 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
         whole = m.group(0) or ""
         if not _name_allowed(m.group(1) or ""):
             return whole
-        for g in (3, 4, 5, 6):
+        for g in (*_QUOTED_GROUPS, _BARE_GROUP):
             value = m.group(g)
             if value is None:
                 continue
             if strong:
-                ok = _strong_value(value, g != 6, m.group(2) or "", m.group(1) or "")
+                ok = _strong_value(value, g != _BARE_GROUP, m.group(2) or "", m.group(1) or "")
             else:
-                ok = looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value))
+                # A generated value has no spaces: '\"{Policy name}/{key}\"' is a template in prose.
+                ok = not is_placeholder(value) and not any(c.isspace() for c in value)
+                ok = ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
             if not ok:
                 return whole
             start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
@@ -183,6 +200,89 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
 _FLAG = rf"(?i)(--{_IDENT}{_STRONG}{_IDENT})(?:[ \t]+|=)" + (
     r"""(?:"([^"\r\n]+)"|'([^'\r\n]+)'|([^\s'"`-][^\s'"`]*))"""
 )
+
+
+# A variable set with a space instead of ``=``: fish ``set -gx API_TOKEN …``, csh ``setenv DB_PASSWORD …``,
+# Dockerfile ``ENV API_TOKEN …``, Windows ``setx API_KEY …``, ``gh secret set API_TOKEN --body …``. The
+# name must say secret (or suggest one, and then only a random value is taken).
+_SET_VAR = (
+    rf"(?:^|[\s;&|(`])(?i:set(?:[ \t]+-{{1,2}}[A-Za-z]{{1,12}})*|setenv|env|setx)[ \t]+"
+    rf"((?i:[A-Za-z_][A-Za-z0-9_]*(?:{_STRONG}|{_WEAK})[A-Za-z0-9_]*))[ \t]+"
+    rf"(?:(?:--body|-b)(?:[ \t]+|=))?{_VALUE}"
+)
+_STRONG_NAME = linear(rf"(?i){_STRONG}")
+# ... or given to a call as two strings: os.Setenv("DB_PASSWORD", "…"), ENV.fetch("API_TOKEN", "…").
+_CALL_PAIR = rf"""(?i)["'`]({_IDENT}{_STRONG}{_IDENT})["'`][ \t]*,[ \t]*["'`]([^"'`\s]{{4,}})["'`]"""
+
+
+def _set_var_sub() -> Callable[[str], str]:
+    pattern = linear(_SET_VAR)
+
+    def replace(m: Match) -> str:
+        whole = m.group(0) or ""
+        name = m.group(1) or ""
+        if not _name_allowed(name):
+            return whole
+        for g in range(2, 7):
+            value = m.group(g)
+            if value is None:
+                continue
+            if value.startswith("-"):
+                return whole  # a flag: gh secret set API_TOKEN --body …
+            quoted = g != 6
+            # Read like a bare word after a space: "setenv GITHUB_TOKEN before the tests" is prose.
+            if _STRONG_NAME.search(name) is None:
+                ok = looks_random(value, 16)
+            else:
+                ok = _strong_value(value, quoted, " ", name)
+            if ok and not (name.isupper() or quoted):
+                ok = generated_value(value) or password_value(value)  # set password Summer2024!
+            if not ok:
+                return whole
+            start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
+            return whole[:start] + REDACTED + whole[end:]
+        return whole
+
+    return lambda text: pattern.sub(replace, text)
+
+
+def _call_pair_sub() -> Callable[[str], str]:
+    pattern = linear(_CALL_PAIR)
+
+    def replace(m: Match) -> str:
+        whole = m.group(0) or ""
+        value = m.group(2) or ""
+        # ["password", "email"] and ("API_TOKEN", "API_TOKEN_FILE") are lists of names: only a value
+        # shaped like a password, or a random one with a digit.
+        secret = password_value(value) or (looks_random(value, 16) and any(c.isdigit() for c in value))
+        if not _name_allowed(m.group(1) or "") or not secret:
+            return whole
+        start, end = m.start(2) - m.start(0), m.end(2) - m.start(0)
+        return whole[:start] + REDACTED + whole[end:]
+
+    return lambda text: pattern.sub(replace, text)
+
+
+# A long base64 run (standard or URL-safe, possibly wrapped across whole lines): the encoding of a
+# key file, a credentials file, a kubeconfig or a service-account JSON, with no name to say so.
+_ENCODED = r"(?m)[A-Za-z0-9+/_-]{40,}={0,2}(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{8,}={0,2}[ \t]*$)*"
+
+
+def _encoded_sub() -> Callable[[str], str]:
+    """Redact a base64 run whose decoding is text :func:`redact` would change, or a key's header.
+
+    Each decoding is shorter than its run, so the recursion ends, and the work stays linear.
+    """
+    pattern = linear(_ENCODED)
+
+    def replace(m: Match) -> str:
+        run = m.group(0) or ""
+        text = decoded_text(run)
+        if text is None or (not private_key_head(text) and redact(text) == text):
+            return run
+        return REDACTED + run[len(run.rstrip()) :]
+
+    return lambda text: pattern.sub(replace, text)
 
 
 def _rule_sub(rule: Rule) -> Callable[[str], str]:
@@ -221,6 +321,9 @@ _STEPS: tuple[Callable[[str], str], ...] = (
     _assignment_sub(_ASSIGNMENTS[0], strong=True),
     _assignment_sub(_ASSIGNMENTS[1], strong=False),
     _flag_sub(),
+    _set_var_sub(),
+    _call_pair_sub(),
+    _encoded_sub(),
 )
 # A redaction can join what a rule split (a key block ending a value); a few passes settle it.
 _MAX_PASSES = 4
@@ -228,7 +331,9 @@ _MAX_PASSES = 4
 
 # Every rule's pattern in one: most text matches none of them, and then one search decides.
 CANDIDATES = any_of(
-    [rule.pattern.pattern for rule in RULES] + [p.pattern for p in (*_ASSIGNMENTS, _NAME_VALUE)] + [_FLAG]
+    [rule.pattern.pattern for rule in RULES]
+    + [p.pattern for p in (*_ASSIGNMENTS, _NAME_VALUE)]
+    + [_FLAG, _SET_VAR, _CALL_PAIR, _ENCODED]
 )
 
 

@@ -15,15 +15,21 @@ from dataclasses import dataclass
 
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.secret_values import (
+    aws_secret_key,
     basic_credentials,
+    flag_token,
     generated_value,
     key_shaped,
+    mixed_token,
     mixed_value,
     not_placeholder,
     number_like,
+    password_value,
     plain_words,
     random_value,
+    spoken_password,
     url_password,
+    vault_legacy,
 )
 
 
@@ -41,14 +47,26 @@ def _rule(name: str, pattern: str, group: int = 0, check: Callable[[str], bool] 
     return Rule(name, linear(pattern), group, check)
 
 
-_BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?"
+_BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
+# An AWS key id, and what may stand between it and its secret key: a few signs (" / ", ",", ":",
+# a line break), or up to three short words ("and", "secret key:").
+_AWS_ID = r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}"
+_AWS_GAP = r"(?:[^A-Za-z0-9+]{1,6}|[^A-Za-z0-9+\r\n]{1,4}(?:[A-Za-z]{1,16}[^A-Za-z0-9+\r\n]{1,4}){1,3})"
 
 RULES: tuple[Rule, ...] = (
     # Private keys (PEM, OpenSSH, PGP, PKCS#8, encrypted): the whole block, across lines; an
     # unterminated block is redacted to the end of the text.
+    # The dashes may be set apart by spaces (``----- BEGIN RSA PRIVATE KEY -----``).
     _rule(
         "private-key",
-        rf"(?is)-----BEGIN {_BLOCK_KEY}-----.*?(?:-----END {_BLOCK_KEY}-----|$)",
+        rf"(?is)-{{3,}}[ \t]*BEGIN[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}.*?"
+        rf"(?:-{{3,}}[ \t]*END[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}|$)",
+    ),
+    # ... or left out, the header followed by the base64 body.
+    _rule(
+        "private-key-bare",
+        r"(?i)\bBEGIN[ \t]+(?:[A-Z0-9]+[ \t]+)*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?[ \t:]*\s+"
+        r"[A-Za-z0-9+/=]{40,}(?:\s+[A-Za-z0-9+/=]{16,})*",
     ),
     _rule("putty-key", r"(?s)PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)"),
     _rule("age-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58,}"),
@@ -66,12 +84,30 @@ RULES: tuple[Rule, ...] = (
     _rule("artifactory", r"\b(?:AKCp[A-Za-z0-9]{60,}|cmVmdGtu[A-Za-z0-9]{50,})"),
     _rule("rubygems", r"\brubygems_[a-f0-9]{48,}"),
     _rule("vault", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
+    # Vault's older service tokens: s. and 24 characters (a random mix of cases and digits).
+    _rule("vault-legacy", r"\bs\.[A-Za-z0-9]{24}\b", 0, vault_legacy),
+    _rule("sonarqube", r"\bsq[pua]_[a-f0-9]{40,}"),
     _rule("terraform", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),
     _rule("doppler", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
     _rule("pulumi", r"\bpul-[a-f0-9]{40,}"),
     # Clouds.
     # Real key ids use base32 ([A-Z2-7]); any digit is accepted, as in older scanner rules: a
     # 20-character upper-case token with one of these prefixes is a key id in practice.
+    # A secret access key written right after (or before) its key id with no name of its own
+    # (``AKIA… / wJalr…``, a credentials.csv line): a run of base64 (40 characters in the format, 30 or
+    # more taken) a few signs or words away.
+    _rule(
+        "aws-secret-after-id",
+        rf"\b{_AWS_ID}{_AWS_GAP}([A-Za-z0-9/+]{{30,}})(?:[^A-Za-z0-9/+]|$)",
+        1,
+        aws_secret_key,
+    ),
+    _rule(
+        "aws-secret-before-id",
+        rf"(?:^|[^A-Za-z0-9/+])([A-Za-z0-9/+]{{30,}}){_AWS_GAP}{_AWS_ID}\b",
+        1,
+        aws_secret_key,
+    ),
     _rule(
         "aws-access-key",
         r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}\b",
@@ -80,6 +116,14 @@ RULES: tuple[Rule, ...] = (
     _rule("gcp-oauth", r"\b(?:ya29\.[0-9A-Za-z_-]{30,}|GOCSPX-[A-Za-z0-9_-]{20,}|1//0[A-Za-z0-9_-]{40,})"),
     _rule("azure-key", r"(?i)\b(?:AccountKey|SharedAccessKey|SharedSecret)=([A-Za-z0-9+/=]{20,})", 1),
     _rule("azure-sas", r"(?i)[?&]sig=([A-Za-z0-9%+/=]{20,})", 1),
+    # A function key or authorisation code in a URL's query (Azure Functions' ?code=…, OAuth codes):
+    # any host, a long random value.
+    _rule(
+        "url-code",
+        r"(?i)[?&;](?:code|auth_?code|access_?code)=([A-Za-z0-9%_+/=.~-]{20,})",
+        1,
+        mixed_token(20),
+    ),
     _rule("azure-client-secret", r"\b[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
     _rule("digitalocean", r"\bdo[opr]_v1_[a-f0-9]{64,}"),
     _rule("alibaba", r"\bLTAI[A-Za-z0-9]{20}\b"),
@@ -105,7 +149,8 @@ RULES: tuple[Rule, ...] = (
     _rule("discord-webhook", r"(?i)discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{20,}"),
     _rule("discord-bot", r"\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b"),
     _rule("teams-webhook", r"(?i)\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{40,}"),
-    _rule("telegram", r"\b\d{5,16}:AA[A-Za-z0-9_-]{32,33}\b"),
+    # A bot token, also inside its API URL (https://api.telegram.org/bot123…:AA…/sendMessage).
+    _rule("telegram", r"(?:\b|(?i:bot))(\d{5,16}:AA[A-Za-z0-9_-]{32,})", 1),
     _rule("twilio", r"\bSK[0-9a-fA-F]{32}\b"),
     _rule("sendgrid", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}"),
     _rule("mailgun", r"\bkey-[0-9a-f]{32}\b"),
@@ -116,7 +161,8 @@ RULES: tuple[Rule, ...] = (
     _rule("new-relic", r"\bNR(?:AK|II|JS)-[A-Za-z0-9]{20,}"),
     _rule(
         "datadog",
-        r"(?i)\b(?:dd|datadog)[_-]?(?:api|app)[_-]?key[\"']?\s*[:=]\s*[\"']?([a-f0-9]{32,40})",
+        r"(?i)\b(?:dd|datadog)[_ -]?(?:api|app|application)[_ -]?key[\"']?(?:\s*[:=]\s*|[ \t]+(?:is[ \t]+)?)"
+        r"[\"']?([a-f0-9]{32,40})\b",
         1,
     ),
     _rule("linear", r"\blin_(?:api|oauth)_[A-Za-z0-9]{40,}"),
@@ -183,7 +229,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "prose-adjacent",
         r"(?i)\b(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key|pat"
-        r"|personal[ _-]access[ _-]token)"
+        r"|personal[ _-]access[ _-]token|private[ _-]key|app(?:lication)?[ _-]key|subscription[ _-]key)"
         r"[ \t]+[\"'`]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
         1,
         generated_value,
@@ -204,6 +250,44 @@ RULES: tuple[Rule, ...] = (
         r"[\"'`]([^\"'`\r\n]{4,})[\"'`]",
         1,
         not_placeholder,
+    ),
+    # A password after a label of its own (``PASS=Summer2024!``, ``pw: Winter2025#``), or in prose
+    # right after the noun ("with password Summer2024!", "passphrase zDTn7qLWaYyD"): a value that mixes
+    # letters with digits or signs, as a password does and "password reset" or "pw: see vault" does not.
+    _rule(
+        "password-label",
+        r"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pass|pw)(?:[ \t]*(?:[:=]|=>|->)|[ \t]+[–—-])[ \t]*"
+        r"[\"'`]?([^\s\"'`;]{8,})",
+        1,
+        password_value,
+    ),
+    _rule(
+        "password-adjacent",
+        r"(?i)\b(?:password|passwd|passphrase|passcode)[ \t]+[\"'`]?([^\s\"'`;]{8,})",
+        1,
+        password_value,
+    ),
+    # ... after the loosest labels ("user admin pass Summer2024!", "pw Winter2025#"), and in a user and
+    # password pair ("credentials admin/Summer2024!", "login with admin / xopv152!"), only a value with a
+    # digit and a sign or a random mix of cases ("pass the tests" and "tests pass TestLogin2" are prose).
+    _rule("pass-adjacent", r"(?i)\b(?:pass|pw|pwd)[ \t]+[\"'`]?([^\s\"'`;]{8,})", 1, spoken_password),
+    _rule(
+        "user-password-pair",
+        r"(?i)\b(?:creds?|credentials|logins?|log[ \t]+in|sign[ \t]+in|user(?:name)?)"
+        r"(?:[ \t]+(?:are|is|was|were|with|as|using))*[ \t]*[:=]?[ \t]+[\"'`]?[A-Za-z0-9._@+-]{1,64}"
+        r"[ \t]*[/:][ \t]*([^\s\"'`/:]{8,})",
+        1,
+        spoken_password,
+    ),
+    # A token after a short CLI flag or one that names authentication (``-t …``, ``--auth …``): only a
+    # long random value with a digit (``-t`` is also an image tag or a host, ``--key`` a file, ``-a`` an
+    # action).
+    _rule(
+        "token-flag",
+        r"(?:^|[\s\"'=])(?:-[tak]|--(?i:auth|key|bearer|session|cookie|sig|signature|hmac|jwt|pat|otp|cred|creds"
+        r"|license)[A-Za-z0-9-]*)(?:[ \t]+|=)[\"']?([A-Za-z0-9_+/=.~-]{20,})(?:[\"'\s]|$)",
+        1,
+        flag_token,
     ),
     # A .pgpass line: host:port:database:user:password.
     _rule("pgpass", r"\b[A-Za-z*][\w.*-]*:(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})", 1, not_placeholder),

@@ -131,3 +131,124 @@ def mixed_value(value: str) -> bool:
         return False
     letters = any(c.isalpha() for c in value)
     return letters and any(c.isdigit() or not c.isalnum() for c in value)
+
+
+_SIGNS = frozenset("!@#$%^&*?~+=")
+_HEX = frozenset("0123456789abcdef")
+# A version or date at the start of a value: v1.2.3, 2.0.1-rc1, 2024-01-31.
+_VERSION = linear(r"^[vV]?\d+(?:[._-]\d+)+")
+# Code, not a value: a call or an index (``this.get(path3)``, ``proxy.auth[1]``, ``Optional[str]=None``).
+_CODE = linear(r"^[A-Za-z_$][A-Za-z0-9_$.]*[(\[]")
+# A name written in camel case with a number: TestLogin2, summer2024 (a word, not a generated value).
+_CAMEL = linear(r"^[A-Za-z][a-z]*(?:[A-Z][a-z]+)*\d*$")
+
+
+def password_value(value: str) -> bool:
+    """A password written after a label or in prose (``pw: Winter2025#``, "with password Summer2024!").
+
+    Eight or more characters that mix letters with digits, or with signs inside the value (a
+    sentence's closing ``!`` is no sign); not a word, number, version, date, path, URL, e-mail
+    address, commit hash, file name, code (``writes.get(path4)``), or an upper-case name
+    (``GITHUB_TOKEN``, ``AUTH-1234``).
+    """
+    v = value.rstrip(".,:;)")
+    if len(v) < 8 or is_placeholder(v) or number_like(v) or plain_words(v):
+        return False
+    if "://" in v or v.startswith(("-", "/", "./", "../", "~", "\\")):
+        return False
+    user, at, host = v.rpartition("@")
+    if at and user and "." in host:
+        return False  # an e-mail address or user@host
+    if _VERSION.search(v) is not None or set(v) <= _HEX or _CODE.search(v) is not None:
+        return False
+    if not any(c.isalpha() for c in v):
+        return False
+    if not any(c.islower() for c in v) and not any(c in _SIGNS for c in v):
+        return False  # GITHUB_TOKEN, AUTH-1234: names and ids
+    if any(c.isdigit() for c in v):
+        return not ("." in v and all(c.isalnum() or c in "._-" for c in v))  # python3.12, report2.pdf
+    return any(c in _SIGNS for c in v[:-1])
+
+
+def spoken_password(value: str) -> bool:
+    """A password after the loosest labels (``pass``, ``pw`` in prose, ``admin/…`` pairs), where a
+    word or name is likelier: :func:`password_value` with a digit and a sign, or a random mix of
+    cases and digits (``Summer2024!``, ``ZymYWU7otMdR``; not ``TestLogin2``)."""
+    v = value.rstrip(".,:;)")
+    if not password_value(v) or not any(c.isdigit() for c in v):
+        return False
+    if any(c in _SIGNS for c in v):
+        return True
+    return any(c.isupper() for c in v) and any(c.islower() for c in v) and _CAMEL.search(v) is None
+
+
+def aws_secret_key(value: str) -> bool:
+    """An AWS secret access key: a random run of base64 (40 characters in the format) with both cases
+    and a digit or sign."""
+    return (
+        any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() or c in "+/" for c in value)
+        and looks_random(value, 30)
+    )
+
+
+def mixed_token(min_len: int) -> Callable[[str], bool]:
+    """A check for rules: a random value (:func:`looks_random`) with lower-case letters and digits."""
+
+    def check(value: str) -> bool:
+        return (
+            looks_random(value, min_len)
+            and any(c.islower() for c in value)
+            and any(c.isdigit() for c in value)
+        )
+
+    return check
+
+
+def flag_token(value: str) -> bool:
+    """A token given to a CLI flag: random with lower-case letters and digits, and not a host or
+    Kubernetes name (lower-case words and random parts joined by ``-`` or ``.``:
+    ``bastion-68s1t2ee3-0cnrt``)."""
+    dns_name = all(c.islower() or c.isdigit() or c in "-." for c in value) and ("-" in value or "." in value)
+    return not dns_name and mixed_token(20)(value)
+
+
+def vault_legacy(value: str) -> bool:
+    """A Vault service token of the old form: ``s.`` and 24 random letters and digits of both cases."""
+    body = value[2:]
+    return any(c.isupper() for c in body) and any(c.islower() for c in body) and mixed_token(24)(body)
+
+
+# Printable ASCII and the white space of text files.
+_TEXT_BYTES = bytes(range(32, 127)) + b"\t\n\r"
+_PEM_HEAD = linear(r"-{3,}[ \t]*BEGIN[ \t]+[A-Z0-9 ]*PRIV")
+
+
+def decoded_text(run: str) -> str | None:
+    """What a base64 run (standard or URL-safe, possibly wrapped across lines) encodes, when that is
+    text (90 % or more printable bytes) or starts a private key; else None.
+
+    A run may carry a prefix joined to it (``b64-LS0t…``) or be cut short, so each of the four
+    alignments is tried.
+    """
+    compact = "".join(run.split()).rstrip("=").replace("-", "+").replace("_", "/")
+    for offset in range(4):
+        body = compact[offset:]
+        body = body[: len(body) - len(body) % 4]
+        if len(body) < 32:
+            return None
+        try:
+            raw = base64.b64decode(body, validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        if len(raw.translate(None, _TEXT_BYTES)) <= len(raw) // 10:
+            return raw.decode("utf-8", "replace")
+        if _PEM_HEAD.search(raw[:80].decode("latin-1")) is not None:
+            return raw.decode("latin-1")
+    return None
+
+
+def private_key_head(text: str) -> bool:
+    """Whether ``text`` holds the header of a private key (``-----BEGIN OPENSSH PRIV…``, even cut short)."""
+    return _PEM_HEAD.search(text) is not None

@@ -7,6 +7,7 @@ figures these tests bound are reported in docs/security.md.
 
 from __future__ import annotations
 
+import base64
 from collections import Counter
 
 import pytest
@@ -16,7 +17,7 @@ from osmia.memory.sanitize import stored_text
 from tests.fixtures.secrets.corpus import Planted, clean_corpus, secret_corpus
 from tests.fixtures.secrets.oracle import agreement, findings
 
-# The bound docs/security.md states for ordinary engineering text (measured: 0 of 504).
+# The bound docs/security.md states for ordinary engineering text (measured: 0 of 760).
 MAX_FALSE_POSITIVE_RATE = 0.01
 
 
@@ -31,8 +32,8 @@ def clean() -> list[str]:
 
 
 def test_the_corpora_are_large_and_varied(planted: list[Planted], clean: list[str]) -> None:
-    assert len(planted) >= 300 and len({p.fmt for p in planted}) >= 60
-    assert len(clean) >= 400
+    assert len(planted) >= 500 and len({p.fmt for p in planted}) >= 100
+    assert len(clean) >= 700
 
 
 def test_the_scanner_agrees_every_planted_value_is_a_secret(planted: list[Planted]) -> None:
@@ -162,3 +163,122 @@ def test_a_key_block_is_redacted_across_lines_and_to_the_end_when_unterminated()
 def test_look_alikes_are_not_secrets(text: str) -> None:
     assert redact(text) == text
     assert not contains_secret(text)
+
+
+# The tenth session's red team: secret forms that passed redaction, each with a near miss that must
+# stay as it is. Values are made up; the base64 ones are built here from made-up files.
+_AWS_ID = "AKIAQ7X2M4N8P5R3T6W9"
+_AWS_SECRET = "wJalrXUtnFEMI+K7MDENG/bPxRfiCYzEXAMPLE9Q2"
+_TELEGRAM = "6123456789:AAHk3vQx9ZpLm2Tn8RwYc5BdJfGs7UeVi0o"
+_RANDOM = "Zk8fQ2mLp9xR4vT7nB3wY6cH1jD5sG0a"
+_FN_CODE = "Xy7kP2mQ9vL4tR8nB3wF6hJ1cZ5dS0gAqW2eR4tY6uI8oP0aS2dF4g"
+_HEX40 = "787a5d33aa7e52a6e87316a58a2b4d98ebd9dd1d"
+_BODY = "\n".join(["b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW"] * 3)
+_PEM = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{_BODY}\n-----END OPENSSH PRIVATE KEY-----\n"
+_CERT = f"-----BEGIN CERTIFICATE-----\n{_BODY}\n-----END CERTIFICATE-----\n"
+_JWT = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJjaSJ9.Zm9vYmFyYmF6cXV4"
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+_ENCODED_FILES = {
+    "private-key": _PEM,
+    "aws-credentials": f"[default]\naws_access_key_id = {_AWS_ID}\naws_secret_access_key = {_AWS_SECRET}\n",
+    "kubeconfig": f"apiVersion: v1\nusers:\n- name: ci\n  user:\n    token: {_JWT}\n",
+    "service-account": '{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE\\n"}',
+    "base64-twice": _b64(_PEM),
+}
+_ENCODED_NEAR_MISS = f"the CA bundle is {_b64(_CERT)}"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "near_miss"),
+    [
+        # 1. An AWS secret key right after (or before) its key id, with no name of its own.
+        (f"Deploy creds for the bucket: {_AWS_ID} / {_AWS_SECRET}", _AWS_SECRET, "eu-central-1 / us-east-2"),
+        (f"Access key ID,Secret access key\n{_AWS_ID},{_AWS_SECRET}", _AWS_SECRET, "Access key ID,Secret"),
+        (f"creds {_AWS_ID}:{_AWS_SECRET} work", _AWS_SECRET, "AKIA-prefixed ids are key ids"),
+        (f"keys: {_AWS_ID} {_AWS_SECRET}", _AWS_SECRET, "keys: id and secret are in vault"),
+        (f"AWS keys {_AWS_ID} and {_AWS_SECRET} (rotate)", _AWS_SECRET, "AWS keys rotate every 90 days"),
+        (f"{_AWS_SECRET} / {_AWS_ID}", _AWS_SECRET, "wJalr starts the example secret in the AWS docs"),
+        # 2. A Telegram bot token inside its API URL.
+        (
+            f"via https://api.telegram.org/bot{_TELEGRAM}/getMe",
+            _TELEGRAM[11:],
+            "api.telegram.org/bot<token>/getMe",
+        ),
+        # 3. JSON inside a JSON string: the quotes are escaped.
+        (f'log {{\\"api_key\\":\\"{_RANDOM}\\"}} on refresh', _RANDOM, '{\\"tokenUsage\\":1234}'),
+        (f'"{{\\"token\\": \\"{_RANDOM}\\"}}"', _RANDOM, '{\\"secretName\\":\\"api-tls\\"}'),
+        (
+            '{\\\\\\"password\\\\\\": \\\\\\"TdrOJRBRY6HqsP\\\\\\"}',
+            "TdrOJRBRY6HqsP",
+            '{\\"password\\":\\"<redacted>\\"}',
+        ),
+        (f"{{\\u0022token\\u0022:\\u0022{_RANDOM}\\u0022}}", _RANDOM, "{\\u0022tokenUsage\\u0022:1234}"),
+        (
+            "?q=%7B%22password%22%3A%22Summer2024%21%22%7D",
+            "Summer2024",
+            "urn%3Aietf%3Aparams%3Aoauth%3Ajwt-bearer",
+        ),
+        # 4. A secret variable set with a space instead of "=".
+        (f"set -gx AUTH_SERVICE_TOKEN {_RANDOM}", _RANDOM, "set -gx PATH $HOME/.cargo/bin $PATH"),
+        ("csh needs setenv DB_PASSWORD rprNHHBdEuX0 first", "rprNHHBdEuX0", "setenv TOKEN_TTL 3600"),
+        ("set DB_PASSWORD a2dXichdeEc2", "a2dXichdeEc2", "set API_TOKEN before running the tests"),
+        (f"ENV API_TOKEN {_RANDOM}", _RANDOM, "ENV SECRET_BACKEND vault"),
+        (f"set -x OPENAI_KEY {_RANDOM}", _RANDOM, "set -x EDITOR_KEY vim"),
+        (f"setenv AWS_SECRET_ACCESS_KEY /{_RANDOM}", _RANDOM, "ENV PASSWORD_FILE /run/secrets/db"),
+        (f"gh secret set API_TOKEN --body {_RANDOM}", _RANDOM, "gh secret set API_TOKEN < token.txt"),
+        ('os.Setenv("DB_PASSWORD", "Tr0ub4dor&3")', "Tr0ub4dor&3", 'fields = ["user", "password", "email"]'),
+        # 5. Passwords in prose and after short labels.
+        ("log in to the admin UI with password Summer2024!", "Summer2024!", "the password reset flow"),
+        (
+            "staging DB: PASS=Summer2024! and retry",
+            "Summer2024!",
+            "the password policy requires 12 characters",
+        ),
+        ("pw: Winter2025# for the broker", "Winter2025#", "pw: see vault"),
+        ("pass: ZymYWU7otMdR", "ZymYWU7otMdR", "pass the tests with go test ./..."),
+        ("passphrase zDTn7qLWaYyD", "zDTn7qLWaYyD", "passphrase prompts are disabled in CI"),
+        ("user admin pass Summer2024!", "Summer2024!", "tests pass TestLogin2 and AUTH-1276"),
+        ("credentials admin/Summer2024!", "Summer2024!", "user admin/operator roles are split"),
+        ("admin password - Summer2024!", "Summer2024!", "the password-reset email"),
+        ("ssh root@10.0.0.5 password Tr0ub4dor&3", "Tr0ub4dor&3", "pw = this._pendingWrites.get(path3)"),
+        # 6. A function key or code in a URL's query, on any host.
+        (
+            f"https://fn.azurewebsites.net/api/refresh?code={_FN_CODE}==",
+            _FN_CODE,
+            "incidents?code=503&region=eu",
+        ),
+        # 7. Base64 of a file that holds a secret, with no name saying so.
+        *[
+            (f"the CI variable holds {_b64(f)}", _b64(f)[:48], _ENCODED_NEAR_MISS)
+            for f in _ENCODED_FILES.values()
+        ],
+        (
+            f"id_rsa: {_b64(_PEM)[:120]}",
+            _b64(_PEM)[:120],
+            "config (base64) " + _b64('{"name": "api", "port": 80}'),
+        ),
+        # 8. Datadog application key in prose, Vault's older tokens, SonarQube, CLI flags, spaced PEM dashes.
+        (f"Datadog application key {_HEX40}", _HEX40, "Datadog application key rotation runs nightly"),
+        ("vault login s.jmaE814NGBJ87TocVD1WQVH9", "jmaE814NGBJ87TocVD1WQVH9", "s.someLongAttributeNameX"),
+        (f"sonar-scanner with sqp_{_HEX40}", _HEX40, "sonar tokens start with sqp_"),
+        (f"release-cli --auth {_RANDOM}", _RANDOM, "ssh -t bastion-68s1t2ee3-0cnrt uptime"),
+        (f"cli -t {_RANDOM}", _RANDOM, "adb shell am start -a android.intent.action.VIEW"),
+        (
+            f"----- BEGIN RSA PRIVATE KEY -----\n{_BODY}\n----- END RSA PRIVATE KEY -----",
+            _BODY[:70],
+            "BEGIN PRIVATE KEY",
+        ),
+    ],
+)
+def test_the_red_team_forms_are_redacted_and_their_near_misses_kept(
+    text: str, secret: str, near_miss: str
+) -> None:
+    out = redact(text)
+    assert secret not in out and REDACTED in out, out
+    assert redact(out) == out
+    assert redact(near_miss) == near_miss
