@@ -659,7 +659,31 @@ def test_forget_run_unlearns_one_taskrun(osmia: Osmia, history_db: Path, tmp_pat
     assert osmia("memory", "--db", history_db, "forget", "--run", name).code == 1  # nothing left
 
 
-@pytest.mark.parametrize("args", [[], ["n1", "--run", "a/b"], ["--run", "just-a-name"], ["--run", "a//b"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        [], ["n1", "--run", "a/b"], ["--run", "just-a-name"], ["--run", "a//b"],
+        # No TaskRun can be called this (tenth session's CLI probe: exit 1, "no extracted run").
+        ["--run", "agents/*"], ["--run", "\u0430gents/pay-1"], ["--run", "agents/" + "x" * 5000],
+        ["--run", "agents/pay-1/not a uid"],
+    ],
+)  # fmt: skip
 def test_forget_needs_one_node_or_one_run(osmia: Osmia, history_db: Path, args: list[str]) -> None:
     outcome = osmia("memory", "--db", history_db, "forget", *args)
     assert outcome.code == 2 and outcome.err.count("\n") == 1, outcome.err
+    assert len(outcome.err) < 400
+
+
+def test_a_failed_export_write_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """Found by the tenth session's CLI probe: an export to a full disk left `.out.json.XXXX`."""
+    import errno
+
+    from osmia.cli.errors import Failure
+    from osmia.cli.maintenance import _write_atomically
+
+    def full_disk(out: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(Failure, match="No space left on device"):
+        _write_atomically(tmp_path / "out.json", full_disk)
+    assert list(tmp_path.iterdir()) == []

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import IO
 
 import networkx as nx
 
@@ -20,16 +23,20 @@ from osmia.documents import STDIN, DocumentError, read_text
 from osmia.memory.portable import ImportRefused, PortableGraph, parse_export_text, read_export
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder, so a crash never leaves half an export."""
+def _write_atomically(path: Path, write: Callable[[IO[bytes]], object]) -> None:
+    """Write via a temporary file in the same folder, so a crash never leaves half an export, and
+    a failed write (a full disk) leaves neither half an export nor the temporary file."""
     folder = path.parent if str(path.parent) else Path(".")
+    tmp_name = ""
     try:
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=folder, prefix=f".{path.name}.", delete=False
-        ) as tmp:
-            tmp.write(text)
-        os.replace(tmp.name, path)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{path.name}.", delete=False) as tmp:
+            tmp_name = tmp.name
+            write(tmp)
+        os.replace(tmp_name, path)
     except OSError as exc:
+        if tmp_name:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
         raise Failure(f"{path}: cannot write: {exc.strerror or exc}") from exc
 
 
@@ -43,7 +50,7 @@ async def cmd_export(args: argparse.Namespace, session: Session) -> int:
     if args.file in (None, STDIN):
         sys.stdout.write(text)
     else:
-        _write_atomically(Path(args.file), text)
+        _write_atomically(Path(args.file), lambda out: out.write(text.encode("utf-8")))
         if not session.json:
             counts = f"{len(data['nodes'])} nodes, {len(data['edges'])} edges, {len(data['runs'])} runs"
             print(f"exported {counts} to {inline(args.file)}", file=sys.stderr)
@@ -59,14 +66,7 @@ async def _export_graph(args: argparse.Namespace, session: Session) -> int:
         write(graph, sys.stdout.buffer)
         sys.stdout.flush()
     else:
-        path = Path(args.file)
-        folder = path.parent if str(path.parent) else Path(".")
-        try:
-            with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{path.name}.", delete=False) as tmp:
-                write(graph, tmp)
-            os.replace(tmp.name, path)
-        except OSError as exc:
-            raise Failure(f"{path}: cannot write: {exc.strerror or exc}") from exc
+        _write_atomically(Path(args.file), lambda out: write(graph, out))
         if not session.json:
             counts = f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges"
             print(f"exported {counts} as {args.format} to {args.file}", file=sys.stderr)

@@ -9,6 +9,7 @@ from osmia.cli.render import print_node, print_search_hit, print_status
 from osmia.cli.session import Session
 from osmia.cli.shapes import edge_json, node_json, print_json
 from osmia.cli.terminal import inline
+from osmia.taskrun.limits import MAX_UID, UID, dns_label_problem, dns_subdomain_problem, shown
 
 
 async def cmd_status(args: argparse.Namespace, session: Session) -> int:
@@ -74,12 +75,21 @@ async def cmd_forget(args: argparse.Namespace, session: Session) -> int:
 
 async def _forget_run(name: str, session: Session) -> int:
     parts = name.removeprefix("tr/").split("/")
+    problem = None
     if len(parts) not in (2, 3) or not all(parts):
-        raise UsageError(f"--run {name!r}: expected NAMESPACE/NAME (or NAMESPACE/NAME/UID)")
+        problem = "expected NAMESPACE/NAME (or NAMESPACE/NAME/UID)"
+    else:
+        problem = dns_label_problem(parts[0]) or dns_subdomain_problem(parts[1])
+        if problem is None and len(parts) == 3 and (len(parts[2]) > MAX_UID or not UID.match(parts[2])):
+            problem = "the uid is not one Kubernetes gives"
+    if problem is not None:  # no run could have this name: a typo, not a miss
+        raise UsageError(f"--run {shown(name)}: {problem}")
     async with session.open(create=False) as memory:
         result = await memory.forget_run(name, session.tenant)
     if not result.runs:
-        raise Failure(f"no extracted run {name}" + (f" in tenant {session.tenant}" if session.tenant else ""))
+        raise Failure(
+            f"no extracted run {shown(name)}" + (f" in tenant {session.tenant}" if session.tenant else "")
+        )
     if session.json:
         print_json(result.as_dict())
     else:

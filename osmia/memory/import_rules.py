@@ -33,6 +33,7 @@ from osmia.memory.export_model import (
 )
 from osmia.memory.extractor import FAILURE_LABELS
 from osmia.memory.merge import MAX_SOURCES, node_id
+from osmia.memory.provenance import OBSERVED
 from osmia.memory.store import run_id
 from osmia.memory.text import clean_text, looks_hostile, redact_secrets
 from osmia.memory.types import Edge, Kind, Node, Relation, Subject
@@ -113,8 +114,17 @@ class GraphRules:
     ) -> list[tuple[Any, ...]]:
         """Events per (node, run): nodes of the export, one tenant per event, runs of the export."""
         out: list[tuple[Any, ...]] = []
+        observed: dict[tuple[Any, ...], int] = {}
         for i, (node, run, event, ago, at, value, other) in enumerate(records):
             where = f"provenance[{i}]"
+            if run != 0 and event == OBSERVED:
+                # A run observes a fact once; a copy would count the run again when a
+                # ``forget --run`` replays the fact (a fact's confidence raised by hand).
+                first = observed.setdefault((node, run), i)
+                if first != i:
+                    raise self.refuse(
+                        where, f"a second observation of one fact by one run (provenance[{first}])"
+                    )
             if node not in ids:
                 raise self.refuse(f"{where}[0]", "no node with this id in the export")
             if other is not None and other not in ids:

@@ -248,7 +248,11 @@ class Memory:
             recorded = await store.run_counts(run.run_key)
             if recorded is not None:
                 return IngestResult(run.run_key, "duplicate", *recorded, reason="already extracted")
-            if await unlearn.is_forgotten(store, run.run_key):
+            recorded = await store.twin_counts(run.run_key, run.ref, bool(run.uid))
+            if recorded is not None:
+                why = "already extracted " + ("without its uid" if run.uid else "with its uid")
+                return IngestResult(run.run_key, "duplicate", *recorded, reason=why)
+            if await unlearn.is_forgotten(store, run.run_key, run.ref, bool(run.uid)):
                 return IngestResult(run.run_key, "skipped", reason="forgotten (osmia memory forget --run)")
             # The run is recorded first: its statistics (kept by triggers) feed the patterns.
             # Facts and recomputed patterns are then merged together, in one read and one write.
@@ -302,7 +306,15 @@ class Memory:
         pruned: list[tuple[str, str]] = []
         while True:
             held = time.perf_counter()
-            done, more = await self._guarded("decay", lambda: decay_mod.prune_batch(self._store))
+            try:
+                done, more = await self._guarded("decay", lambda: decay_mod.prune_batch(self._store))
+            except StoreError as exc:
+                # The cycles are committed: a retry of ``decay --cycles N`` would apply them twice.
+                raise StoreError(
+                    f"{exc} — note: the {result.cycles} decay cycle(s) were applied and {len(pruned)} "
+                    "node(s) pruned before this; the nodes still due are pruned by the next decay "
+                    "(`osmia memory decay` without --cycles, or the operator): do not repeat --cycles"
+                ) from exc
             held = time.perf_counter() - held
             pruned.extend(done)
             self._graph.nodes_removed(len(done))

@@ -68,9 +68,19 @@ def run_ref(name: str) -> str:
     return name if name.startswith("tr/") else f"tr/{name}"
 
 
-async def is_forgotten(store: Store, run_key: str) -> bool:
-    """Whether an admin unlearned this run (a replayed event must not teach it again)."""
+async def is_forgotten(store: Store, run_key: str, ref: str = "", has_uid: bool = True) -> bool:
+    """Whether an admin unlearned this run (a replayed event must not teach it again), under this
+    key or, for a document without its uid (``ref`` given), under any uid of that name; a run with
+    its uid is also forgotten when its uid-less key was."""
     rows = await store.rows("SELECT 1 FROM forgotten_runs WHERE run_key = ?", (run_key,))
+    if rows or not ref:
+        return bool(rows)
+    if has_uid:
+        rows = await store.rows(
+            "SELECT 1 FROM forgotten_runs WHERE run_key = ?", (run_key.rsplit("/", 1)[0],)
+        )
+    else:
+        rows = await store.rows("SELECT 1 FROM forgotten_runs WHERE ref = ? LIMIT 1", (ref,))
     return bool(rows)
 
 

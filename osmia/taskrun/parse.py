@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from osmia.taskrun.limits import (
@@ -154,10 +154,21 @@ def _conditions(status: Mapping[str, Any]) -> list[Mapping[str, Any]]:
             _string(cond, key, where, required=True)
         for key in ("reason", "message"):
             _string(cond, key, where)
-        stamp = cond.get("lastTransitionTime")
-        if stamp is not None and not isinstance(stamp, (str, date)):
-            raise TaskRunError(f"{where}.lastTransitionTime", f"must be a timestamp, got {shown(stamp)}")
+        _check_time(cond.get("lastTransitionTime"), f"{where}.lastTransitionTime")
     return raw
+
+
+def _check_time(stamp: Any, where: str) -> None:
+    """A timestamp as the CRD's ``format: date-time`` has it (YAML may have parsed it already)."""
+    if stamp is None or isinstance(stamp, date):
+        return
+    if isinstance(stamp, str):
+        try:
+            datetime.fromisoformat(stamp.replace("Z", "+00:00").replace("z", "+00:00"))
+            return
+        except ValueError:
+            pass
+    raise TaskRunError(where, f"must be a timestamp (RFC 3339), got {shown(stamp)}")
 
 
 def _finished_at(status: Mapping[str, Any]) -> str:
@@ -171,8 +182,7 @@ def _finished_at(status: Mapping[str, Any]) -> str:
         ):
             return str(cond.get("lastTransitionTime"))
     completion = status.get("completionTime")
-    if completion is not None and not isinstance(completion, (str, date)):
-        raise TaskRunError("status.completionTime", f"must be a timestamp, got {shown(completion)}")
+    _check_time(completion, "status.completionTime")
     return str(completion or "")
 
 

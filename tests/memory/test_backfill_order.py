@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from osmia.memory.service import Memory
 from osmia.memory.types import Kind, Node
 from tests.memory.conftest import DAY, T0, Clock, make_run
@@ -52,3 +54,33 @@ async def test_forgetting_the_late_older_run_leaves_the_newer_statement(memory: 
     await memory.forget_run("agents/a-march")
     nodes = await _learnings(memory)
     assert list(nodes) == [NEW] and nodes[NEW].valid and nodes[NEW].last_seen == T0 + 250 * DAY
+
+
+async def test_one_run_with_and_without_its_uid_is_learned_once(memory: Memory) -> None:
+    """Found by the tenth session's CLI probe: a document stripped of ``metadata.uid`` (keyed
+    ``namespace/name``) and the same run with its uid were both learned: the lesson counted twice."""
+    with_uid = make_run("pay-900", learnings=(NEW,))
+    assert with_uid.uid
+    without = dataclasses.replace(with_uid, uid="")
+    for first, second in ((without, with_uid), (with_uid, without)):
+        assert (await memory.ingest(first)).state == "done"
+        again = await memory.ingest(second)
+        assert again.state == "duplicate" and "uid" in again.reason
+        assert (await _learnings(memory))[NEW].occurrences == 1
+        await memory.forget_run("agents/pay-900")
+        assert (await memory.ingest(second)).state == "skipped"  # forgotten under either key
+        assert (await memory.ingest(first)).state == "skipped"
+        await memory._store.execute("DELETE FROM forgotten_runs")
+
+
+async def test_a_zero_finish_time_dates_the_run_at_ingest_not_at_year_one(
+    memory: Memory, clock: Clock
+) -> None:
+    """Found by the tenth session's CLI probe: ``0001-01-01T00:00:00Z`` (Go's zero time) moved
+    ``last_seen`` of every fact the run shared to year 1: recency 0, gone from every section, and
+    an export that ``import`` refused. No TaskRun ended before Kubernetes existed."""
+    zero = dataclasses.replace(make_run("b", learnings=(NEW,)), finished_at="0001-01-01T00:00:00Z")
+    await memory.ingest(zero)
+    node = (await _learnings(memory))[NEW]
+    assert node.last_seen == node.valid_from == clock.now
+    assert NEW in (await memory.context(make_run("c", finished=False))).section

@@ -424,3 +424,39 @@ async def test_the_store_maps_what_mmap_bytes_says(tmp_path: Path) -> None:
     finally:
         await memory.close()
     assert int(mapped) == mmap_bytes((tmp_path / "m.db").stat().st_size) > 0
+
+
+def test_a_log_that_read_only_media_cannot_apply_is_refused_not_ignored(
+    tmp_path: Path, osmia: Callable[..., Outcome]
+) -> None:
+    """Found by the tenth session's CLI probe: a database copied with its ``-wal`` but not its
+    ``-shm`` (a writer killed before its checkpoint) onto read-only media was read as immutable,
+    which ignores the log: `status` and `export` left out every run committed there, silently."""
+    if os.geteuid() != 0:
+        pytest.skip("bind mounts need root")
+    source, view = tmp_path / "data", tmp_path / "view"
+    source.mkdir()
+    view.mkdir()
+    live = tmp_path / "live.db"
+
+    async def with_a_log() -> None:
+        writer = await Memory.open(MemorySettings(store_path=live), clock=Clock(), update_gauges=False)
+        try:
+            await writer.ingest(make_run("a"))
+            shutil.copy(live, source / "memory.db")
+            shutil.copy(live.with_name("live.db-wal"), source / "memory.db-wal")
+        finally:
+            await writer.close()
+
+    asyncio.run(with_a_log())
+    assert (source / "memory.db-wal").stat().st_size > 0
+    if subprocess.run(["mount", "--bind", str(source), str(view)], capture_output=True).returncode != 0:
+        pytest.skip("cannot bind-mount here")
+    try:
+        if subprocess.run(["mount", "-o", "remount,bind,ro", str(view)], capture_output=True).returncode != 0:
+            pytest.skip("cannot remount read-only here")
+        code, out, err = osmia("memory", "--db", view / "memory.db", "status")
+        assert code == 1 and out == "" and "write-ahead log memory.db-wal" in err, err
+        assert len(err.strip().splitlines()) == 1
+    finally:
+        subprocess.run(["umount", "-l", str(view)], check=False)

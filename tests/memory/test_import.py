@@ -92,6 +92,11 @@ def _dangling_edge(data: dict[str, Any]) -> None:
     data["edges"].append([data["nodes"][0]["id"], "n000000000000000", "relates_to", 1.0, 1_790_000_000.0])
 
 
+def _repeat_an_event(export: dict[str, Any]) -> None:
+    event = next(e for e in export["provenance"] if e[1] != 0 and e[2] == 0)  # an observation
+    export["provenance"].append(list(event))
+
+
 BAD: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "confidence above 1": (_set("nodes.3.confidence", 3.5), "nodes[3].confidence"),
     "confidence NaN": (_set("nodes.3.confidence", float("nan")), "nodes[3].confidence"),
@@ -134,6 +139,8 @@ BAD: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "huge content": (_set("nodes.2.content", "x" * 100_000), "nodes[2].content"),
     "scoped export holding another tenant": (_set("tenant", "ticketing"), "nodes[0].tenant"),
     "nodes not a list": (_set("nodes", {"a": 1}), "nodes"),
+    # Tenth session's CLI probe: copies of one run's event made `forget --run` count it again.
+    "provenance event repeated": (_repeat_an_event, "a second observation of one fact by one run"),
 }
 
 

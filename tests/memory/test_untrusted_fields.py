@@ -48,10 +48,18 @@ def test_completion_time_dates_a_run_without_a_succeeded_condition() -> None:
     doc["status"]["conditions"] = []
     doc["status"]["completionTime"] = "2026-03-02T11:00:00Z"
     assert parse_taskrun(doc).finished_at == "2026-03-02T11:00:00Z"
-    doc["status"]["completionTime"] = 12
+    for bad in (12, "not-a-time", "yesterday"):
+        doc["status"]["completionTime"] = bad
+        with pytest.raises(TaskRunError) as err:
+            parse_taskrun(doc)
+        assert err.value.field_path == "status.completionTime"
+    doc["status"]["completionTime"] = None
+    doc["status"]["conditions"] = [
+        {"type": "Succeeded", "status": "True", "lastTransitionTime": "not-a-time"}
+    ]
     with pytest.raises(TaskRunError) as err:
         parse_taskrun(doc)
-    assert err.value.field_path == "status.completionTime"
+    assert err.value.field_path == "status.conditions[0].lastTransitionTime"
     with_condition = taskrun_doc("r2", finished_at="2026-03-01T10:00:00Z")
     with_condition["status"]["completionTime"] = "2026-03-02T11:00:00Z"
     assert parse_taskrun(with_condition).finished_at == "2026-03-01T10:00:00Z"

@@ -16,7 +16,10 @@ def explain_sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
     """Turn a raw SQLite error into a :class:`StoreError` that says what to do."""
     text = str(exc).lower()
     if "locked" in text or "busy" in text:
-        hint = "another process holds a write lock; stop it or retry later (the file was not changed)"
+        hint = (
+            "another process holds a write lock; stop it or retry later (what was being written "
+            "was not; anything reported done before this is kept)"
+        )
     elif "readonly" in text or "read-only" in text:
         hint = "the file or its folder is read-only; make both writable or choose another store_path"
     elif "not a database" in text or "malformed" in text or "corrupt" in text:
@@ -25,7 +28,10 @@ def explain_sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
             "with `osmia memory import` (Osmia never overwrites it)"
         )
     elif "disk" in text and "full" in text:
-        hint = "the disk is full; free space and retry (the last transaction was rolled back)"
+        hint = (
+            "the disk is full; free space and retry (the last transaction was rolled back; anything "
+            "reported done before this is kept)"
+        )
     else:
         hint = "see the SQLite error above"
     return StoreError(f"memory database {path}: {exc} — {hint}")

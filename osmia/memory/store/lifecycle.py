@@ -113,6 +113,16 @@ class Lifecycle(StoreBase):
         uri = path.absolute().as_uri()
         last: sqlite3.Error | None = None
         for query in ("?mode=ro", "?mode=ro&immutable=1"):
+            wal = path.with_name(path.name + "-wal")
+            if "immutable" in query and wal.exists() and wal.stat().st_size > 0:
+                # Read as immutable, SQLite ignores the log: transactions committed there (a
+                # writer killed before its checkpoint) would be missing without a word.
+                raise StoreError(
+                    f"memory database {path}: its write-ahead log {wal.name} holds committed "
+                    "transactions that cannot be read here without its -shm file (read-only media); "
+                    "copy the database and its -wal to a writable folder and read that copy "
+                    "(the file was not changed)"
+                )
             try:
                 conn = await aiosqlite.connect(uri + query, uri=True, isolation_level=None)
             except sqlite3.Error as exc:

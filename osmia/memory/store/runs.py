@@ -19,6 +19,19 @@ class RunQueries(StoreBase):
         rows = await self._rows("SELECT nodes, edges FROM runs WHERE run_key = ?", (run_key,))
         return (int(rows[0][0]), int(rows[0][1])) if rows else None
 
+    async def twin_counts(self, run_key: str, ref: str, has_uid: bool) -> tuple[int, int] | None:
+        """(nodes, edges) of the same TaskRun extracted under its other key, or ``None``.
+
+        A document stripped of ``metadata.uid`` is keyed ``namespace/name``; the same run seen with
+        its uid is ``namespace/name/uid``. Either after the other is the same run, not a second one.
+        """
+        if has_uid:
+            sql, args = "SELECT nodes, edges FROM runs WHERE run_key = ?", (run_key.rsplit("/", 1)[0],)
+        else:
+            sql, args = "SELECT nodes, edges FROM runs WHERE ref = ? ORDER BY run_key LIMIT 1", (ref,)
+        rows = await self._rows(sql, args)
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
+
     async def set_run_counts(self, run_key: str, nodes: int, edges: int) -> None:
         """Record what an extraction wrote, so a repeated request reports the same figures."""
         await self._conn.execute(
