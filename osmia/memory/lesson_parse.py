@@ -92,7 +92,7 @@ _NAMED_BEFORE = linear(r"([A-Za-z][\w+-]*(?:[./][\w+-]+)+)[^\w./]+(?:[A-Za-z]+\s
 _WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
 # Every compiled pattern of this module (tests check that each is an RE2 one).
 PATTERNS: tuple[LinearPattern, ...] = (
-    _SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _WORD,
+    _SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _WORD, _NAMED_BEFORE,
 )  # fmt: skip
 
 

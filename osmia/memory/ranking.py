@@ -40,6 +40,9 @@ class RankingConfig:
     discount_other_engine: float = 0.85
     discount_other_language: float = 0.6
     discount_pattern_other_task_type: float = 0.4
+    # A fact naming only folders the ticket does not, beside one it names (services/billing for a
+    # ticket about services/search/api): another place of the same repository.
+    discount_other_place: float = 0.5
     # --- informative beats frequent: a learning's score × (floor + (1 − floor) × specificity) ---
     specificity_floor: float = 0.2
     # Rarity is measured against at least this many nodes: a young tenant cannot tell rare from common.

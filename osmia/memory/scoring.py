@@ -13,8 +13,10 @@ ranking (:mod:`osmia.memory.query`) calls :func:`score` for each candidate.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
+from osmia.memory.linear import linear
 from osmia.memory.ranking import DEFAULT, RankingConfig
 from osmia.memory.statistics import specificity, states_strength
 from osmia.memory.types import Kind, Node, QueryRequest, ScoreParts
@@ -73,7 +75,52 @@ def relevance(
         if differs:
             value *= factor
             discounts.append((factor, why))
+    if (
+        c.discount_other_place < 1.0
+        and req.text
+        and s.repository
+        and s.repository == req.repository
+        and other_place(places(node.content, s.repository), places(req.text, req.repository))
+    ):
+        value *= c.discount_other_place
+        discounts.append((c.discount_other_place, "another place of the repository"))
     return min(1.0, value), tuple(discounts)
+
+
+_PLACE = linear(r"(?:^|[\s`'\"(])((?:\./)?[A-Za-z0-9_][\w.-]*(?:/[\w.*-]+)+/?)")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def places(text: str, repository: str = "") -> tuple[tuple[str, ...], ...]:
+    """The folders and files ``text`` names, as segments (``services/billing/`` → ``services``,
+    ``billing``); URLs and the repository's own name left out."""
+    if "/" not in text:
+        return ()
+    own = repository.split("/", 1)[-1].lower()
+    out = []
+    for m in _PLACE.finditer(text):
+        path = (m.group(1) or "").removeprefix("./").rstrip(".").strip("/")
+        if path.lower() == own or path.lower() == repository.lower() or ":" in path:
+            continue
+        out.append(tuple(p for p in path.split("/") if p and p != "."))
+    return tuple(out)
+
+
+def other_place(mine: tuple[tuple[str, ...], ...], ticket: tuple[tuple[str, ...], ...]) -> bool:
+    """``mine`` names places and none is on the way to or inside one the ticket names, and one
+    parts from a ticket's place under a shared folder (``services/billing`` against
+    ``services/search/api/search.proto``)."""
+    if not mine or not ticket:
+        return False
+    apart = False
+    for x in mine:
+        for y in ticket:
+            n = min(len(x), len(y))
+            if x[:n] == y[:n]:
+                return False  # the same place, or one inside the other
+            if x[0] == y[0]:
+                apart = True
+    return apart
 
 
 def score(

@@ -10,10 +10,10 @@ import re2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from osmia.memory import lesson_parse, lessons, resolve, statistics, test_ids, vocabulary
+from osmia.memory import lesson_parse, lessons, resolve, scoring, statistics, test_ids, vocabulary
 from osmia.memory.linear import LinearPattern
 
-MODULES = (lessons, lesson_parse, test_ids, statistics, resolve)
+MODULES = (lessons, lesson_parse, test_ids, statistics, resolve, scoring)
 
 
 def _compiled(module: types.ModuleType) -> list[object]:

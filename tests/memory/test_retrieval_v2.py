@@ -555,3 +555,26 @@ async def test_one_lesson_about_two_places_of_a_monorepo_is_two_lessons(
     nodes = await _nodes(memory, Kind.LEARNING)
     assert sorted(n.content for n in nodes if n.valid) == sorted((a, b))
     assert same_lesson(lesson(a), lesson(a.replace("In services/billing run", "In services/billing/, run")))
+
+
+async def test_a_fact_about_another_place_of_the_repository_ranks_below_one_about_the_ticket_s(
+    memory: Memory, clock: Clock
+) -> None:
+    """Found by the tenth session's user probe: a ticket about services/search was told the billing
+    service's build command first; the search service's own lesson came last."""
+    billing = "Billing integration tests only run with `./mvnw -pl services/billing -am verify`"
+    search = "After editing .proto files under services/search/api run `make proto` before building"
+    for i in range(3):
+        await memory.ingest(make_run(f"b-{i}", repo="https://github.com/acme/platform", learnings=(billing,)))
+    for i in range(2):
+        await memory.ingest(make_run(f"s-{i}", repo="https://github.com/acme/platform", learnings=(search,)))
+    clock.advance(DAY)
+    ticket = make_run(
+        "q", repo="https://github.com/acme/platform", finished=False, title="Search: add synonym support",
+        description="Add a new rpc to services/search/api/search.proto",
+    )  # fmt: skip
+    shown = [n.content for n in (await memory.context(ticket)).injected if n.kind == "learning"]
+    assert shown.index(search) < shown.index(billing)
+    explained = {c.node.content: c for c in await memory.explain(ticket)}
+    assert "another place of the repository" in str(explained[billing].parts.discounts)
+    assert "another place" not in str(explained[search].parts.discounts)
