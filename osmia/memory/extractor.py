@@ -12,7 +12,7 @@ import hashlib
 from collections import Counter
 
 from osmia.memory import test_ids
-from osmia.memory.lessons import informative
+from osmia.memory.lessons import informative, obsolete_things
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import clean_text, looks_hostile, redact_secrets, words
 from osmia.memory.types import Kind, Observation, RunSummary, Subject
@@ -409,7 +409,7 @@ class _Context:
             text = clean_text(redact_secrets(raw))
             if len(words(text)) < 2 or not informative(text):
                 continue  # "Tests pass", "Looks good": nothing to remember
-            digest = hashlib.sha256(" ".join(sorted(set(words(text)))).encode()).hexdigest()[:16]
+            digest = learning_digest(text)
             out.append(
                 Observation(
                     kind=Kind.LEARNING,
@@ -459,6 +459,20 @@ class _Context:
             subject=self.subject,
             confidence=BASE_CONFIDENCE[Kind.ATTEMPT],
         )
+
+
+def learning_digest(text: str) -> str:
+    """A learning's key part: its bag of words, and what it calls obsolete, if anything.
+
+    The bag of words merges reorderings ("Run X before Y" / "Before Y run X"); what it calls
+    obsolete keeps a reversal apart ("Use npm ci instead of `pnpm install`" has the words of "Use
+    `pnpm install` instead of npm ci" and says the opposite).
+    """
+    basis = " ".join(sorted(set(words(text))))
+    things = obsolete_things(text)
+    if things:
+        basis += " | " + " ".join(sorted(t.phrase for t in things))
+    return hashlib.sha256(basis.encode()).hexdigest()[:16]
 
 
 def test_key(kind: Kind, repo: str, test: str) -> str:

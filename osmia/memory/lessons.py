@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from osmia.memory.lesson_parse import GENERIC_STEMS, GENERIC_WORDS, RUNTIMES, Lesson, lesson, lesson_words
 from osmia.memory.linear import LinearPattern, linear
-from osmia.memory.text import stems
+from osmia.memory.text import STOPWORDS, stems
 
 __all__ = [
     "GENERIC_WORDS",
@@ -45,7 +45,8 @@ __all__ = [
 
 _REPLACES = linear(
     r"(?i)\binstead\s+of\b|\bno\s+longer\b|\breplac(?:ed|es|e)\b|\bdeprecated\b|\bswitched\b|\bmigrated\b"
-    r"|\bnot\s+any\s*more\b|\banymore\b|\bmoved\s+(?:from|to)\b|\bnow\b"
+    r"|\bnot\s+any\s*more\b|\banymore\b|\bmoved\s+(?:from|to)\b|\bnow\b|\breverted\b|\brolled\s+back\b"
+    r"|\bswitched\s+back\b"
 )
 _NON_ALNUM = linear(r"[^a-z0-9]+")
 # What a learning says is replaced or no longer done, in words ("`pnpm install` instead of npm ci",
@@ -54,7 +55,8 @@ _NON_ALNUM = linear(r"[^a-z0-9]+")
 _CLAUSE = r"[^,.;:()!?]"
 _INSTEAD_OF = linear(rf"(?i)\binstead\s+of\s+({_CLAUSE}{{1,60}})")
 _MOVED_FROM = linear(
-    rf"(?i)\b(?:switched|migrated|moved)\s+(?:away\s+)?from\s+({_CLAUSE}{{1,60}}?)\s+(?:to|in\s+favou?r\s+of)\b"
+    rf"(?i)\b(?:switched|migrated|moved|went|reverted|rolled)\s+(?:away\s+|back\s+)?from\s+({_CLAUSE}{{1,60}}?)\s+"
+    r"(?:back\s+)?(?:to|in\s+favou?r\s+of)\b"
 )
 _REPLACED_WITH = linear(rf"(?i)\breplaced\s+({_CLAUSE}{{1,60}}?)\s+(?:with|by)\b")
 _NO_LONGER_USES = linear(
@@ -77,7 +79,8 @@ _OBSOLETE_AFTER = (_INSTEAD_OF, _MOVED_FROM, _REPLACED_WITH, _NO_LONGER_USES, _N
 _OBSOLETE_BEFORE = (_NOT_NEEDED, _DEPRECATED, _GONE)
 # Whether a text may say that something is obsolete at all (the patterns above run only then).
 _SAYS_OBSOLETE = linear(
-    r"(?i)\binstead\s+of\b|\b(?:switched|migrated|moved)\s+(?:away\s+)?from\b|\breplaced\b|\bno\s+longer\b"
+    r"(?i)\binstead\s+of\b|\b(?:switched|migrated|moved|went|reverted|rolled)\s+(?:away\s+|back\s+)?from\b"
+    r"|\breplaced\b|\bno\s+longer\b"
     r"|\bno\s+more\b|\bdeprecated\b|\bnot\s+(?:needed|used|required|necessary|supported)\b"
     r"|\b(?:removed|dropped|deleted|retired|decommissioned|gone|obsolete|abandoned)\b"
 )
@@ -85,13 +88,14 @@ _SAYS_OBSOLETE = linear(
 # to do the thing a newer one calls obsolete; another clause of it may ("Use pnpm, not npm").
 _WARNS = linear(r"(?i)\b(?:never|don't|do\s+not|avoid|not|no\s+longer|instead\s+of|without)\b")
 _CLAUSES = linear(r"[,.;:()!?]+|\s+(?:but|and|so)\s+")
+_INSTEAD_CLAUSE = linear(r"(?i)\s+(instead\s+of|rather\s+than)\b")
 _OBSOLETE_WORDS = 4  # the words of the thing, next to the marker
 
 # Every compiled pattern of this module (tests check that each is an RE2 one); the parsing ones are
 # osmia.memory.lesson_parse.PATTERNS.
 PATTERNS: tuple[LinearPattern, ...] = (
-    _REPLACES, _NON_ALNUM, _INSTEAD_OF, _MOVED_FROM, _REPLACED_WITH, _NO_LONGER_USES, _NOT_NEEDED,
-    _DEPRECATED, _GONE, _NO_MORE, _SAYS_OBSOLETE, _WARNS, _CLAUSES,
+    _REPLACES, _NON_ALNUM, _INSTEAD_OF, _INSTEAD_CLAUSE, _MOVED_FROM, _REPLACED_WITH, _NO_LONGER_USES,
+    _NOT_NEEDED, _DEPRECATED, _GONE, _NO_MORE, _SAYS_OBSOLETE, _WARNS, _CLAUSES,
 )  # fmt: skip
 
 
@@ -146,11 +150,17 @@ def found_in(ident: str, other: Lesson) -> bool:
 
 @functools.lru_cache(maxsize=1 << 14)
 def identifier_part_stems(ident: str) -> tuple[frozenset[str], ...]:
-    """The stems of each part of an identifier (longer than two characters, not a number).
+    """The stems of each part of an identifier (two characters or more, not a number, not a stopword).
 
+    Two-letter parts count: ``sku_id`` is not found in a lesson about SKUs, nor ``FX_CACHE_TTL`` in
+    one about ``REPORT_CACHE_TTL`` (tenth session's probe: both merged, one closed the other).
     Cached: the same identifiers are looked up in lesson after lesson, and the split is an RE2 pass.
     """
-    return tuple(stems(p) for p in _NON_ALNUM.split(ident) if len(p) > 2 and not p.isdigit())
+    return tuple(
+        stems(p)
+        for p in _NON_ALNUM.split(ident)
+        if len(p) > 1 and not p.isdigit() and (len(p) > 2 or p.lower() not in STOPWORDS)
+    )
 
 
 def _found_flags(a: Lesson, b: Lesson) -> dict[str, bool]:
@@ -208,6 +218,7 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
         # ...") name the same place and say different things.
         if all("/" in i for i, found in a_in_b.items() if found):
             return _rest_similarity(a, b) >= SAME_BEYOND_IDENTIFIERS
+
         return True
     if a.identifiers and b.identifiers:
         return False  # each names its own things: two lessons
@@ -317,10 +328,15 @@ def obsolete_things(text: str) -> tuple[Thing, ...]:
 
 @functools.lru_cache(maxsize=1 << 14)
 def _told(text: str) -> tuple[tuple[frozenset[str], str], ...]:
-    """Each clause of ``text`` that warns against nothing (what it tells to do): words, normalised."""
+    """Each clause of ``text`` that warns against nothing (what it tells to do): words, normalised.
+
+    "instead of" and "rather than" start a clause of their own: in "Use `pnpm install` instead of
+    npm ci", pnpm install is told and npm ci is not (so "Use npm ci instead of `pnpm install`"
+    reverses it rather than restating it).
+    """
     return tuple(
         (lesson_words(clause), _normalised(clause))
-        for clause in _CLAUSES.split(text)
+        for clause in _CLAUSES.split(_INSTEAD_CLAUSE.sub(lambda m: ", " + (m.group(1) or ""), text))
         if clause.strip() and _WARNS.search(clause) is None
     )
 

@@ -27,7 +27,17 @@ from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.ranking import DEFAULT, RankingConfig
-from osmia.memory.scoring import SAME_TICKET, noisy_or, recency, score, specificity_applies
+from osmia.memory.scoring import (
+    NAMEABLE,
+    NAMED,
+    SAME_TICKET,
+    names_any,
+    noisy_or,
+    recency,
+    score,
+    specificity_applies,
+    ticket_identifiers,
+)
 from osmia.memory.selection import CAPPED, below_thresholds, select, selection_order, to_injected
 from osmia.memory.store import Store
 from osmia.memory.store.query_reads import NodeCache, QueryReads, fts_phrase
@@ -107,8 +117,15 @@ class Ranker:
                 note(node, "task type", c.signal_task_type)
             if node.subject.language and node.subject.language == req.language:
                 note(node, "language", c.signal_language)
+        named = ticket_identifiers(req.text) if c.signal_named > 0 else ()
         for node, share in self._text_matches(terms, sets.text):
             note(node, "text", c.signal_text_max * share)
+            if named and node.kind in NAMEABLE and names_any(node.content, named):
+                note(node, NAMED, c.signal_named)
+            if req.repository and node.subject.repository == req.repository:
+                # Beyond the repository's strongest facts (``limit_repository``) but of the same
+                # repository: a text match there is not a match from elsewhere.
+                note(node, "repository", c.signal_repository)
         self._widen(reads, req, found)
         return found
 
@@ -217,7 +234,7 @@ class Ranker:
             if not below_thresholds(c, bound):
                 bounds.append((selection_order(bound, entry.node), bound, entry))
         bounds.sort(key=lambda item: item[0])
-        ready: list[tuple[tuple[bool, float, str], ScoreParts, Node]] = []  # a heap, exact scores
+        ready: list[tuple[tuple[bool, bool, float, str], ScoreParts, Node]] = []  # a heap, exact scores
         for key, bound, entry in bounds:
             while ready and ready[0][0] < key:  # nothing left can come before it
                 _key, parts, node = heapq.heappop(ready)

@@ -34,6 +34,9 @@ class RankingConfig:
     # Full-text work per query: the sum of the searched terms' document counts (rarest first).
     text_max_postings: int = 1000
     signal_hop_share: float = 0.5
+    # A learning or test fact that names an identifier the ticket names (an error class, a variable,
+    # a file, a test): after earlier attempts at the ticket, these come first (selection.py).
+    signal_named: float = 0.9
     # --- discounts for a subject that differs from the run ---
     discount_other_repository: float = 0.5
     discount_other_task_type: float = 0.8

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
+from osmia.memory.lesson_parse import lesson
 from osmia.memory.linear import linear
 from osmia.memory.ranking import DEFAULT, RankingConfig
 from osmia.memory.statistics import specificity, states_strength
@@ -23,6 +24,30 @@ from osmia.memory.types import Kind, Node, QueryRequest, ScoreParts
 from osmia.memory.vocabulary import Vocabulary
 
 SAME_TICKET = "same ticket"
+# The signal of a fact that names an identifier the ticket names, and the kinds that can have it.
+NAMED = "named in the ticket"
+NAMEABLE = frozenset({Kind.LEARNING, Kind.FLAKY_TEST, Kind.FAILING_TEST})
+_MIN_NAMED = 6  # shorter identifiers ("make", "--fix") are named by many facts and tell little
+
+
+@functools.lru_cache(maxsize=1024)
+def ticket_identifiers(text: str) -> tuple[str, ...]:
+    """The unmistakable identifiers a ticket names (error classes, variables, files, tests), lower-case:
+    a fact naming one of them is about what the ticket is about."""
+    if not text:
+        return ()
+    parsed = lesson(text[:4000])
+    return tuple(
+        sorted(i for i in parsed.strong if len(i) >= _MIN_NAMED and not i.startswith("-") and "@" not in i)
+    )
+
+
+def names_any(content: str, identifiers: tuple[str, ...]) -> bool:
+    """Whether ``content`` names one of ``identifiers`` (as :func:`ticket_identifiers` gives them)."""
+    lowered = content.lower()
+    return any(i in lowered for i in identifiers)
+
+
 # What one run can report on its own: a learning, an outcome. Reported by one run only, it is an
 # anecdote and ranks below what several runs confirmed (RankingConfig.single_report_factor).
 ANECDOTES = frozenset({Kind.LEARNING, Kind.SUCCESS, Kind.FAILURE})
@@ -107,20 +132,16 @@ def places(text: str, repository: str = "") -> tuple[tuple[str, ...], ...]:
 
 
 def other_place(mine: tuple[tuple[str, ...], ...], ticket: tuple[tuple[str, ...], ...]) -> bool:
-    """``mine`` names places and none is on the way to or inside one the ticket names, and one
-    parts from a ticket's place under a shared folder (``services/billing`` against
-    ``services/search/api/search.proto``)."""
+    """``mine`` names places and none is on the way to or inside one the ticket names
+    (``services/billing`` or ``tests/admin`` against ``services/search/api/search.proto``)."""
     if not mine or not ticket:
         return False
-    apart = False
     for x in mine:
         for y in ticket:
             n = min(len(x), len(y))
             if x[:n] == y[:n]:
                 return False  # the same place, or one inside the other
-            if x[0] == y[0]:
-                apart = True
-    return apart
+    return True
 
 
 def score(

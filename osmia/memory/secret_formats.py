@@ -270,7 +270,10 @@ RULES: tuple[Rule, ...] = (
     # ... after the loosest labels ("user admin pass Summer2024!", "pw Winter2025#"), and in a user and
     # password pair ("credentials admin/Summer2024!", "login with admin / xopv152!"), only a value with a
     # digit and a sign or a random mix of cases ("pass the tests" and "tests pass TestLogin2" are prose).
-    _rule("pass-adjacent", r"(?i)\b(?:pass|pw|pwd)[ \t]+[\"'`]?([^\s\"'`;]{8,})", 1, spoken_password),
+    # ("pass max_attempts=4 to the client" passes a setting: a value holding "=" is none).
+    _rule(
+        "pass-adjacent", r"(?i)\b(?:pass|pw|pwd)[ \t]+[\"'`]?([^\s\"'`;=]{8,})(?:[^=]|$)", 1, spoken_password
+    ),
     _rule(
         "user-password-pair",
         r"(?i)\b(?:creds?|credentials|logins?|log[ \t]+in|sign[ \t]+in|user(?:name)?)"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from osmia.memory.ranking import RankingConfig
+from osmia.memory.scoring import NAMED
 from osmia.memory.statistics import generic_statistic_verdict
 from osmia.memory.types import InjectedNode, Kind, Node, QueryRequest, ScoreParts
 
@@ -87,10 +88,12 @@ def _only_from_attempts(node: Node, kept: list[Node]) -> bool:
     return bool(attempts) and set(node.sources) <= attempts
 
 
-def selection_order(parts: ScoreParts, node: Node) -> tuple[bool, float, str]:
-    """The selection order's key: attempts at the same ticket first (newest first), then by score, then id."""
+def selection_order(parts: ScoreParts, node: Node) -> tuple[bool, bool, float, str]:
+    """The selection order's key: attempts at the same ticket first (newest first), then facts naming
+    what the ticket names, then by score, then id."""
     return (
         node.kind is not Kind.ATTEMPT,
+        not any(name == NAMED for name, _value in parts.signals),
         -(node.last_seen if node.kind is Kind.ATTEMPT else parts.score),
         node.id,
     )

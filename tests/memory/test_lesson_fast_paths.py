@@ -227,9 +227,14 @@ def _generated_texts() -> list[str]:
 # a thing an older lesson names only as the runner of another command ("poetry run python manage.py
 # …") does not make it obsolete (lessons._only_runs). No labelled decision moved; one generated pair
 # is no longer "replaced" (4921 before): "instead of pip" against a salad holding "`pip` Run -race".
+# Tenth session: an identifier's two-letter parts count (`sku_id` is not found in a lesson about
+# SKUs), "instead of" / "rather than" start a clause of their own, and "switched back from" is a
+# marker. The labelled pairs' decisions did not move (precision 0.958, recall 0.910); among all
+# ordered pairs of their texts 10 "same" became apart (441 before), of the generated 11 (2672 / 4920
+# before), and one generated pair is no longer "replaced".
 GOLDEN = {
-    "labelled": (441, 43, "b67aecc277595b9196b48b17ec49499d05c074c1cdca7bd7ca2b433215c6fb09"),
-    "generated": (2672, 4920, "0e8042b4e07e02c1574af9b56a09ffd941c267c5e824770ee09850a2404fd4be"),
+    "labelled": (431, 43, "a9d03a164a8530694eb5e1a4fef9ea9278ad822d1278410dbb01ca424f3113a9"),
+    "generated": (2661, 4919, "d210d26e2756f10b7305f0d355fce15b3f6f874e1b65a635603a98426da6153d"),
 }
 
 
