@@ -102,10 +102,10 @@ def relevance(
             discounts.append((factor, why))
     if (
         c.discount_other_place < 1.0
-        and req.text
         and s.repository
         and s.repository == req.repository
-        and other_place(places(node.content, s.repository), places(req.text, req.repository))
+        and (ticket := places(req.text, req.repository))  # cached per ticket; most name no folder
+        and other_place(places(node.content, s.repository), ticket)
     ):
         value *= c.discount_other_place
         discounts.append((c.discount_other_place, "another place of the repository"))
