@@ -235,8 +235,10 @@ def _set_var_sub() -> Callable[[str], str]:
                 ok = looks_random(value, 16)
             else:
                 ok = _strong_value(value, quoted, " ", name)
-            if ok and not (name.isupper() or quoted):
-                ok = generated_value(value) or password_value(value)  # set password Summer2024!
+            if ok and not quoted:
+                # A bare word after a space reads as prose too ("Set API_TOKEN Actions secret via the
+                # UI", "set password Summer2024!"): only a generated or password-like value is one.
+                ok = generated_value(value) or password_value(value)
             if not ok:
                 return whole
             start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
