@@ -89,7 +89,12 @@ async def test_a_reversal_or_a_rollback_replaces_the_lesson_it_reverses(
 
 @pytest.mark.parametrize(
     "text",
-    ["pass max_attempts=4 for three retries", "pass timeout=30 to requests.get", "pass SKIP_SLOW=1 to make"],
+    [
+        "pass max_attempts=4 for three retries",
+        "pass timeout=30 to requests.get",
+        "pass SKIP_SLOW=1 to make",
+        "Set API_TOKEN Actions secret via the UI",  # second red team: a word there, not a value
+    ],
 )
 def test_passing_a_setting_is_no_password(text: str) -> None:
     assert redact(text) == text
