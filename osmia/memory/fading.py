@@ -20,6 +20,9 @@ def effective(confidence: float, decay_rate: float, cycles: int) -> float:
     return confidence * math.pow(1.0 - decay_rate, cycles)
 
 
+_NEVER = 2**53  # cycles; a decay pass a day would reach it in 2.5e13 years
+
+
 def prune_cycle(confidence: float, decay_rate: float, epoch: int, threshold: float | None) -> int | None:
     """The first epoch at which a node stamped at ``epoch`` is below ``threshold`` (``None``: never).
 
@@ -35,7 +38,12 @@ def prune_cycle(confidence: float, decay_rate: float, epoch: int, threshold: flo
         return int(epoch)
     if decay_rate <= 0.0 or threshold <= 0.0:
         return None
-    estimate = math.log(threshold / confidence) / math.log(1.0 - decay_rate)
+    step = math.log(1.0 - decay_rate)
+    if step == 0.0:
+        return None  # a rate too small to change a float: the node never fades (an imported 1e-306)
+    estimate = math.log(threshold / confidence) / step
+    if estimate > _NEVER:
+        return None  # further away than SQLite's integers reach: never, in practice
     cycles = max(1, math.floor(estimate))
     while cycles > 1 and effective(confidence, decay_rate, cycles - 1) < threshold:
         cycles -= 1

@@ -37,9 +37,9 @@ _GENERIC_TEXT = (
     # "Addressed all review comments", "Refactored the code for readability", "Added unit tests").
     "resolved resolve resolving investigated investigate investigation addressed address review reviews "
     "reviewed comment comments feedback followed follow instructions instruction refactored refactor "
-    "refactoring readability added add adding unit minor small tweak tweaked tidy tidied polish polished "
-    "cleanup cleaned improved improve improvement handled handle handling requirements criteria acceptance "
-    "described description documented solved solve solution"
+    "refactoring readability added add adding unit minor small tweak tweaked polish polished "
+    "cleanup cleaned improved improve improvement handled handle handling "
+    "described solved solve"
 )
 GENERIC_WORDS = frozenset(_GENERIC_TEXT.split())
 # Compared by stem too: "issues", "implementing" and "requests" say no more than the words above.

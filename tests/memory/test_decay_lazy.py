@@ -308,3 +308,13 @@ async def test_a_prune_transaction_stops_at_its_budget_and_says_more_is_due(memo
     assert decay_mod.prune_pause(0.0) == decay_mod.PRUNE_PAUSE_MIN
     assert decay_mod.prune_pause(10.0) == decay_mod.PRUNE_PAUSE_MAX
     assert decay_mod.prune_pause(0.02) == 0.02
+
+
+def test_a_rate_too_small_to_change_a_float_never_prunes() -> None:
+    """Found by the import fuzz test: an imported decay rate of 1e-306 made ``1 - rate`` exactly 1,
+    and the prune cycle divided by its logarithm (0): the import failed inside SQLite."""
+    from osmia.memory.fading import prune_cycle
+
+    assert prune_cycle(0.5, 1.3e-306, 3, 0.05) is None
+    assert prune_cycle(0.5, 1e-17, 3, 0.05) is None
+    assert prune_cycle(0.5, 0.01, 3, 0.05) == 3 + 230
