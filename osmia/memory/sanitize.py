@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from osmia.memory.cleaning import MAX_LINE, clean_text, drop_invisible, looks_hostile
+from osmia.memory.cleaning import MAX_LINE, clean_text, drop_invisible
+from osmia.memory.hostile import looks_hostile
 from osmia.memory.linear import linear
 from osmia.memory.redaction import redact, redact_name
 from osmia.taskrun import Repository, Result, TaskRun, Ticket

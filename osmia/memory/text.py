@@ -13,7 +13,8 @@ import re
 
 import snowballstemmer
 
-from osmia.memory.cleaning import MAX_LINE, clean_text, looks_hostile
+from osmia.memory.cleaning import MAX_LINE, clean_text
+from osmia.memory.hostile import looks_hostile
 from osmia.memory.redaction import REDACTED, contains_secret, redact, redact_secrets
 
 __all__ = [

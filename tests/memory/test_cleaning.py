@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from osmia.memory.cleaning import MAX_LINE, clean_text, looks_hostile
+from osmia.memory.cleaning import MAX_LINE, clean_text
+from osmia.memory.hostile import looks_hostile
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.sanitize import stored_text
 
@@ -238,10 +239,11 @@ def test_a_later_line_that_opens_a_role_or_a_section_is_hostile(text: str, hosti
 
 
 def test_cleaning_patterns_run_on_the_linear_time_engine() -> None:
-    from osmia.memory import cleaning, extractor
+    from osmia.memory import cleaning, extractor, hostile
 
-    patterns = [v for v in vars(cleaning).values() if isinstance(v, LinearPattern)]
-    assert len(patterns) >= 10
+    for module in (cleaning, hostile):
+        patterns = [v for v in vars(module).values() if isinstance(v, LinearPattern)]
+        assert len(patterns) >= 10, module.__name__
     assert all(isinstance(p, LinearPattern) for _code, _label, p in extractor.FAILURE_CLASSES)
 
 
