@@ -170,6 +170,13 @@ _ASSIGNMENTS = (
 )
 
 
+def _redacted_group(m: Match, group: int) -> str:
+    """The whole match with one group's text replaced by :data:`REDACTED`."""
+    whole = m.group(0) or ""
+    start, end = m.start(group) - m.start(0), m.end(group) - m.start(0)
+    return whole[:start] + REDACTED + whole[end:]
+
+
 def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str]:
     """Redact the value of ``name <op> value`` when the name is secret-like and the value a secret."""
 
@@ -189,8 +196,7 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
                 ok = ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
             if not ok:
                 return whole
-            start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
-            return whole[:start] + REDACTED + whole[end:]
+            return _redacted_group(m, g)
         return whole
 
     return lambda text: pattern.sub(replace, text)
@@ -241,8 +247,7 @@ def _set_var_sub() -> Callable[[str], str]:
                 ok = generated_value(value) or password_value(value)
             if not ok:
                 return whole
-            start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
-            return whole[:start] + REDACTED + whole[end:]
+            return _redacted_group(m, g)
         return whole
 
     return lambda text: pattern.sub(replace, text)
@@ -259,8 +264,7 @@ def _call_pair_sub() -> Callable[[str], str]:
         secret = password_value(value) or (looks_random(value, 16) and any(c.isdigit() for c in value))
         if not _name_allowed(m.group(1) or "") or not secret:
             return whole
-        start, end = m.start(2) - m.start(0), m.end(2) - m.start(0)
-        return whole[:start] + REDACTED + whole[end:]
+        return _redacted_group(m, 2)
 
     return lambda text: pattern.sub(replace, text)
 
@@ -295,8 +299,7 @@ def _rule_sub(rule: Rule) -> Callable[[str], str]:
         secret = m.group(rule.group)
         if secret is None or secret == REDACTED or (check is not None and not check(secret)):
             return whole
-        start, end = m.start(rule.group) - m.start(0), m.end(rule.group) - m.start(0)
-        return whole[:start] + REDACTED + whole[end:]
+        return _redacted_group(m, rule.group)
 
     return lambda text: rule.pattern.sub(replace, text)
 
@@ -310,8 +313,7 @@ def _flag_sub() -> Callable[[str], str]:
             value = m.group(g)
             name = m.group(1) or ""
             if value is not None and _name_allowed(name) and _strong_value(value, g != 4, "=", name):
-                start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
-                return whole[:start] + REDACTED + whole[end:]
+                return _redacted_group(m, g)
         return whole
 
     return lambda text: pattern.sub(replace, text)
