@@ -41,7 +41,7 @@ from osmia.memory.scoring import (
 from osmia.memory.selection import CAPPED, below_thresholds, select, selection_order, to_injected
 from osmia.memory.store import Store
 from osmia.memory.store.query_reads import NodeCache, QueryReads, fts_phrase
-from osmia.memory.text import TEMPLATE_WORDS, matched_terms, query_terms, words
+from osmia.memory.text import matched_terms, query_terms, word_bag
 from osmia.memory.types import Candidate, Kind, Node, QueryRequest, Relation, ScoreParts
 from osmia.memory.vocabulary import Vocabulary, sentence_key, vocabulary_words
 
@@ -333,14 +333,10 @@ class Ranker:
         budget = token_budget - estimate_tokens(f"{HEADING}\n\n{PREAMBLE}\n\n")
         kept: list[Node] = []
         out: list[Candidate] = []
-        bags: dict[str, frozenset[str]] = {}
 
         def bag(node: Node) -> frozenset[str]:
-            """The words :func:`~osmia.memory.text.similarity` compares, tokenised once per query."""
-            found = bags.get(node.id)
-            if found is None:
-                found = bags[node.id] = frozenset(words(node.content)) - TEMPLATE_WORDS
-            return found
+            """The words :func:`~osmia.memory.text.similarity` compares (cached per text)."""
+            return word_bag(node.content)
 
         costs: dict[str, int] = {}
 

@@ -31,8 +31,10 @@ class RankingConfig:
     signal_language: float = 0.25
     signal_text_max: float = 0.6
     text_full_terms: int = 4
-    # Full-text work per query: the sum of the searched terms' document counts (rarest first).
-    text_max_postings: int = 1000
+    # Full-text work per query: the sum of the searched terms' document counts (rarest first). The
+    # commonest words cost the most and tell the least; 1000 made the same sections as 500 (±0.002
+    # nDCG@10 on every benchmark store) at twice the full-text work (docs/performance.md §19).
+    text_max_postings: int = 500
     signal_hop_share: float = 0.5
     # A learning or test fact that names an identifier the ticket names (an error class, a variable,
     # a file, a test): after earlier attempts at the ticket, these come first (selection.py).
@@ -87,12 +89,12 @@ class RankingConfig:
     # two "<engine> succeeded on a <type> task in …" lines say the work can be done here, a third
     # says no more.
     no_fill_kinds: frozenset[Kind] = frozenset({Kind.SUCCESS})
-    # --- candidate set sizes ---
+    # --- candidate set sizes (a section holds at most 10 facts, 2-3 of a kind) ---
     limit_repository: int = 60
     limit_engine: int = 60
     limit_pattern: int = 60
-    limit_text: int = 60
-    hop_seeds: int = 20
+    limit_text: int = 40
+    hop_seeds: int = 10
 
     def cap(self, kind: Kind) -> int:
         """How many nodes of ``kind`` one section may hold (per scope)."""

@@ -57,10 +57,11 @@ class NodeCache:
     invalidate, and a write, a decay or another process's change simply misses. Parsing a row
     (JSON sources, enum, two dataclasses) costs ~6 µs, comparing it well under one; the engine's
     general facts and the tenant's patterns come back in nearly every query. At most
-    ``capacity`` nodes; when full, it starts over.
+    ``capacity`` nodes, the least recently used leaving first (~1.3 KB each: 8,192 hold ~11 MB;
+    at 100k nodes 26 of a query's ~150 rows were parsed, against 80 with 4,096 emptied when full).
     """
 
-    def __init__(self, capacity: int = 4096) -> None:
+    def __init__(self, capacity: int = 8192) -> None:
         self.capacity = capacity
         self._rows: dict[str, tuple[tuple[Any, ...], Node]] = {}
         self.hits = 0
@@ -68,15 +69,17 @@ class NodeCache:
 
     def node(self, row: tuple[Any, ...]) -> Node:
         """The node of ``row`` (:data:`~osmia.memory.store.rows.NODE_SELECT` columns)."""
-        cached = self._rows.get(row[0])
+        rows = self._rows
+        cached = rows.pop(row[0], None)
         if cached is not None and cached[0] == row:
             self.hits += 1
+            rows[row[0]] = cached  # the most recently used last
             return cached[1]
         self.misses += 1
-        if len(self._rows) >= self.capacity:
-            self._rows.clear()
+        if len(rows) >= self.capacity:
+            del rows[next(iter(rows))]  # the least recently used
         node = node_from_row(row)
-        self._rows[row[0]] = (row, node)
+        rows[row[0]] = (row, node)
         return node
 
 
