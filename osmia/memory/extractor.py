@@ -14,6 +14,7 @@ from collections import Counter
 from osmia.memory import test_ids
 from osmia.memory.lessons import informative, obsolete_things
 from osmia.memory.linear import LinearPattern, linear
+from osmia.memory.memo import TextMemo
 from osmia.memory.text import clean_text, looks_hostile, redact_secrets, words
 from osmia.memory.types import Kind, Observation, RunSummary, Subject
 from osmia.taskrun import Phase, TaskRun, short_repository
@@ -357,7 +358,7 @@ class _Context:
         result = self.run.result
         if result is None or not self.summary.repository:
             return []
-        folders = Counter(_folder(f) for f in result.files_changed if _folder(f))
+        folders = Counter(folder for folder in map(_folder, result.files_changed) if folder)
         ranked = sorted(folders.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_HOT_PATHS]
         return [
             Observation(
@@ -485,9 +486,12 @@ def _a(word: str) -> str:
     return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
 
 
-def _clean_test(name: str) -> str:
+def _test_as_stored(name: str) -> str:
     """A test's name as stored; ``""`` (no test) for one that gives orders ("TestA; rm -rf / #")."""
     return _detail(name, 160).replace("`", "'")
+
+
+_clean_test = TextMemo(_test_as_stored)  # a repository's runs name the same tests again and again
 
 
 def _detail(text: str, max_len: int) -> str:
@@ -501,5 +505,11 @@ def _folder(path: str) -> str:
     parts = [p for p in path.strip().strip("/").split("/") if p and p not in (".", "..")]
     if len(parts) < 2:
         return ""
-    folder = "/".join(parts[: min(2, len(parts) - 1)]) + "/"
+    return _folder_as_stored("/".join(parts[: min(2, len(parts) - 1)]) + "/")
+
+
+def _checked_folder(folder: str) -> str:
     return "" if looks_hostile(folder) else clean_text(folder, 120).replace("`", "'")
+
+
+_folder_as_stored = TextMemo(_checked_folder)  # ... and change files in the same few folders
