@@ -1,11 +1,12 @@
 """Pure text functions remembered by digest: the same test names and paths come back run after run.
 
-Extraction redacts and checks every file path, test name and label a run reports, each through
-a dozen RE2 scans (~20-60 µs a short text, most of it the binding's per-call cost), and a
-repository's runs report the same few hundred of them again and again. :class:`TextMemo` keeps
-the results of the most recent few thousand short texts. The key is a 128-bit digest of the
-text, not the text: what a run wrote may hold a secret, and the memo keeps only what the function
-made of it (redacted, cleaned), which is what gets stored anyway.
+Extraction checks the folder of every file a run changed and every test name it reports for
+orders, then redacts and cleans them, each through a dozen RE2 scans (~20-60 µs a short text,
+most of it the binding's per-call cost), and a repository's runs name the same few hundred of
+them again and again (:mod:`osmia.memory.extractor`). :class:`TextMemo` keeps the results of the
+most recent few thousand short texts. The key is a 128-bit digest of the text, not the text: what
+a run wrote may hold a secret, and the memo keeps only what the function made of it (redacted,
+cleaned), which is what gets stored anyway.
 """
 
 from __future__ import annotations
@@ -35,6 +36,6 @@ class TextMemo:
         if found is None:
             found = self.fn(text)
             if len(results) >= self.capacity:
-                del results[next(iter(results))]  # the least recently used
+                results.pop(next(iter(results)), None)  # the least recently used
         results[key] = found  # the most recently used last
         return found
