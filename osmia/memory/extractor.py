@@ -14,7 +14,7 @@ from collections import Counter
 from osmia.memory import test_ids
 from osmia.memory.lessons import informative, obsolete_things
 from osmia.memory.linear import LinearPattern, linear
-from osmia.memory.memo import TextMemo
+from osmia.memory.quoted import folder_of, quoted, quoted_test
 from osmia.memory.text import clean_text, looks_hostile, redact_secrets, words
 from osmia.memory.types import Kind, Observation, RunSummary, Subject
 from osmia.taskrun import Phase, TaskRun, short_repository
@@ -237,7 +237,7 @@ class _Context:
             label = FAILURE_LABELS[self.summary.failure_class]
             content = f"{self.engine} failed {_a(self.task_type)} task{self.in_where}: {label}"
             reason = self.run.result.failure_reason if self.run.result else ""
-            detail = _detail(reason, 160)
+            detail = quoted(reason, 160)
             if detail and detail.lower().strip(" .") != label:
                 content += f" ({detail})"
             kind = Kind.FAILURE
@@ -283,8 +283,8 @@ class _Context:
         result = self.run.result
         if result is None:
             return []
-        flaky = [_clean_test(t) for t in result.flaky_tests[:MAX_TESTS]]
-        failing = [_clean_test(t) for t in result.tests_failed[:MAX_TESTS]]
+        flaky = [quoted_test(t) for t in result.flaky_tests[:MAX_TESTS]]
+        failing = [quoted_test(t) for t in result.tests_failed[:MAX_TESTS]]
         flaky_ids = {test_ids.parse(t).key.lower() for t in flaky}
         out = [
             self._test_fact(
@@ -338,7 +338,7 @@ class _Context:
         for name, tentative, cap in named:
             if len(out) >= cap:  # checked first: a summary a run wrote may hold any number of names
                 continue
-            test = _clean_test(name)
+            test = quoted_test(name)
             canonical = test_ids.parse(test).key.lower()
             if not test or canonical in reported or canonical in seen:
                 continue
@@ -358,7 +358,7 @@ class _Context:
         result = self.run.result
         if result is None or not self.summary.repository:
             return []
-        folders = Counter(folder for folder in map(_folder, result.files_changed) if folder)
+        folders = Counter(folder for folder in map(folder_of, result.files_changed) if folder)
         ranked = sorted(folders.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_HOT_PATHS]
         return [
             Observation(
@@ -433,7 +433,7 @@ class _Context:
             outcome = "succeeded"
         else:
             outcome = f"failed, {FAILURE_LABELS[self.summary.failure_class]}"
-            reason = _detail(result.failure_reason if result else "", 120)
+            reason = quoted(result.failure_reason if result else "", 120)
             if reason and reason.lower().strip(" .") != FAILURE_LABELS[self.summary.failure_class]:
                 outcome += f" ({reason})"
         engines = " → ".join(self.run.engine_attempts) or self.engine
@@ -441,8 +441,8 @@ class _Context:
         content = f"Earlier attempt at {ticket}, {self.run.ref} ({engines}): {outcome}"
         if result is not None:
             # At most three tests in all; a flaky one (it failed, then passed) is not called failing.
-            failing = [t for t in map(_clean_test, result.tests_failed) if t][:3]
-            flaky = [t for t in map(_clean_test, result.flaky_tests) if t][: 3 - len(failing)]
+            failing = [t for t in map(quoted_test, result.tests_failed) if t][:3]
+            flaky = [t for t in map(quoted_test, result.flaky_tests) if t][: 3 - len(failing)]
             for label, tests in (("failing", failing), ("flaky", flaky)):
                 if tests:
                     content += f"; {label}: " + ", ".join(f"`{t}`" for t in tests)
@@ -484,32 +484,3 @@ def test_key(kind: Kind, repo: str, test: str) -> str:
 def _a(word: str) -> str:
     """``a bug``, ``an incident``."""
     return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
-
-
-def _test_as_stored(name: str) -> str:
-    """A test's name as stored; ``""`` (no test) for one that gives orders ("TestA; rm -rf / #")."""
-    return _detail(name, 160).replace("`", "'")
-
-
-_clean_test = TextMemo(_test_as_stored)  # a repository's runs name the same tests again and again
-
-
-def _detail(text: str, max_len: int) -> str:
-    """Text a run wrote (a failure reason, a test's name) as quoted in a fact; ``""`` (not quoted)
-    for text that gives orders."""
-    return "" if looks_hostile(text) else clean_text(redact_secrets(text), max_len)
-
-
-def _folder(path: str) -> str:
-    """The folder that characterises a changed file: its first two directories."""
-    parts = [p for p in path.strip().strip("/").split("/") if p and p not in (".", "..")]
-    if len(parts) < 2:
-        return ""
-    return _folder_as_stored("/".join(parts[: min(2, len(parts) - 1)]) + "/")
-
-
-def _checked_folder(folder: str) -> str:
-    return "" if looks_hostile(folder) else clean_text(folder, 120).replace("`", "'")
-
-
-_folder_as_stored = TextMemo(_checked_folder)  # ... and change files in the same few folders

@@ -3,7 +3,7 @@
 Extraction checks the folder of every file a run changed and every test name it reports for
 orders, then redacts and cleans them, each through a dozen RE2 scans (~20-60 µs a short text,
 most of it the binding's per-call cost), and a repository's runs name the same few hundred of
-them again and again (:mod:`osmia.memory.extractor`). :class:`TextMemo` keeps the results of the
+them again and again (:mod:`osmia.memory.quoted`). :class:`TextMemo` keeps the results of the
 most recent few thousand short texts. The key is a 128-bit digest of the text, not the text: what
 a run wrote may hold a secret, and the memo keeps only what the function made of it (redacted,
 cleaned), which is what gets stored anyway.
