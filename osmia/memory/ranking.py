@@ -33,8 +33,10 @@ class RankingConfig:
     text_full_terms: int = 4
     # Full-text work per query: the sum of the searched terms' document counts (rarest first). The
     # commonest words cost the most and tell the least; 1000 made the same sections as 500 (±0.002
-    # nDCG@10 on every benchmark store) at twice the full-text work (docs/performance.md §19).
-    text_max_postings: int = 500
+    # nDCG@10 on every benchmark store) at twice the full-text work (docs/performance.md §19), and
+    # 300 as 500 (±0.0003) at three fifths of it, the slowest tickets' candidate statement 3.5 →
+    # 2.2 ms (§20).
+    text_max_postings: int = 300
     signal_hop_share: float = 0.5
     # A learning or test fact that names an identifier the ticket names (an error class, a variable,
     # a file, a test): after earlier attempts at the ticket, these come first (selection.py).
