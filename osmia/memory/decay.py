@@ -35,6 +35,11 @@ LAST_DECAY_KEY = "last_decay_at"
 PRUNE_BATCH = 100
 PRUNE_CHUNK = 2
 PRUNE_BUDGET_SECONDS = 0.01
+# A node whose provenance is long (a fact thousands of runs observed) costs a chunk's worth by
+# itself: at 1M nodes the one transaction over 50 ms was such a chunk after 10 ms of light ones.
+# Nodes are taken while their provenance rows add up to at most PRUNE_HEAVY_EVENTS; a heavier
+# one starts a transaction of its own (docs/performance.md §20).
+PRUNE_HEAVY_EVENTS = 300
 # Between two prune transactions the pass waits as long as the last one held the lock (at least
 # PRUNE_PAUSE_MIN): another process's writer sleeps in SQLite's busy handler (1 ms growing to
 # 100 ms between tries) and must find the lock free when it wakes, not only between two
@@ -123,8 +128,10 @@ async def prune_batch(
     whether more may be due.
 
     At most ``batch`` (:data:`PRUNE_BATCH`) nodes, taken :data:`PRUNE_CHUNK` at a time until the
-    transaction has lasted ``budget`` (:data:`PRUNE_BUDGET_SECONDS`). Nothing is pruned while
-    another process is still recomputing prune epochs.
+    transaction has lasted ``budget`` (:data:`PRUNE_BUDGET_SECONDS`); a node with more than
+    :data:`PRUNE_HEAVY_EVENTS` provenance rows (with the rest of its chunk) is left for the next
+    transaction, which it opens. Nothing is pruned while another process is still recomputing
+    prune epochs.
     """
     limit = batch or PRUNE_BATCH
     budget = PRUNE_BUDGET_SECONDS if budget is None else budget
@@ -136,9 +143,19 @@ async def prune_batch(
         epoch, _threshold = await store.decay_clock()
         while len(pruned) < limit:
             want = min(PRUNE_CHUNK, limit - len(pruned))
-            done = await store.prune_due(epoch, want)
-            pruned.extend(done)
-            if len(done) < want:
+            due = await store.due_nodes(epoch, want)
+            take: list[tuple[int, str, str]] = []
+            events = 0
+            for seq, node_id, node_type, rows in due:
+                if (pruned or take) and events + rows > PRUNE_HEAVY_EVENTS:
+                    break  # it opens the next transaction, not this one's last
+                take.append((seq, node_id, node_type))
+                events += rows
+            await store.delete_nodes([seq for seq, _id, _type in take])
+            pruned.extend((node_id, node_type) for _seq, node_id, node_type in take)
+            if len(take) < len(due):
+                return pruned, True
+            if len(due) < want:
                 return pruned, False
             if time.perf_counter() - started >= budget:
                 break

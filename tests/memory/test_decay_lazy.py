@@ -310,6 +310,41 @@ async def test_a_prune_transaction_stops_at_its_budget_and_says_more_is_due(memo
     assert decay_mod.prune_pause(0.02) == 0.02
 
 
+async def test_a_node_with_a_long_provenance_opens_a_prune_transaction_of_its_own(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deleting a node takes its provenance rows with it: a node many runs observed is never the
+    last chunk of a transaction that already deleted others (at 1M nodes such a chunk held the
+    write lock past 50 ms), and the pass still prunes everything that is due."""
+    for i in range(12):  # one repository fact with a dozen runs behind it, a few lighter facts
+        await memory.ingest(
+            make_run(f"h{i}", learnings=(f"Lesson number {i} about the cache",)), finished_at=T0
+        )
+    store = memory._store
+    async with store.transaction():
+        await store.advance_epoch(10_000)  # everything is due
+    due = await store.due_nodes(10_000, 1000)
+    events = {seq: rows for seq, _id, _type, rows in due}
+    heavy = max(events.values())
+    assert heavy >= 12 and min(events.values()) < heavy  # the check below can tell them apart
+    monkeypatch.setattr(decay_mod, "PRUNE_HEAVY_EVENTS", heavy - 1)
+    monkeypatch.setattr(decay_mod, "PRUNE_CHUNK", 3)
+    ids = {node_id: events[seq] for seq, node_id, _type, _rows in due}
+    batches = []
+    while True:
+        done, more = await decay_mod.prune_batch(store, batch=1000, budget=60.0)
+        batches.append([ids[node_id] for node_id, _type in done])
+        if not more:
+            break
+    assert sorted(rows for batch in batches for rows in batch) == sorted(ids.values())  # all pruned
+    for batch in batches:
+        for position, rows in enumerate(batch):
+            if rows > heavy - 1:
+                assert position == 0, batches  # the heavy node came first in its transaction
+    assert len(batches) > 1  # the light nodes before it were committed without it
+    assert await store.due_nodes(10_000, 10) == []
+
+
 def test_a_rate_too_small_to_change_a_float_never_prunes() -> None:
     """Found by the import fuzz test: an imported decay rate of 1e-306 made ``1 - rate`` exactly 1,
     and the prune cycle divided by its logarithm (0): the import failed inside SQLite."""

@@ -32,19 +32,25 @@ class DecayClock(StoreBase):
             await self.set_meta(EPOCH_KEY, str(epoch))
         return epoch
 
-    async def prune_due(self, epoch: int, limit: int) -> list[tuple[str, str]]:
-        """Delete up to ``limit`` nodes whose prune epoch has come (with edges, FTS rows, provenance).
+    async def due_nodes(self, epoch: int, limit: int) -> list[tuple[int, str, str, int]]:
+        """The next ``limit`` nodes whose prune epoch has come: ``(seq, id, type, events)``.
 
-        Returns their ``(id, type)``. An index range on ``prune_at``: the cost is the nodes
-        deleted, not the graph's size.
+        ``events`` is the node's provenance rows, what deleting it costs most (each goes with it,
+        out of two indexes): counted in the ``node_runs_node`` range. An index range on
+        ``prune_at``: the cost is the nodes read, not the graph's size.
         """
         rows = await self._rows(
-            "SELECT seq, id, type FROM nodes WHERE prune_at <= ? ORDER BY prune_at LIMIT ?", (epoch, limit)
+            "SELECT seq, id, type, (SELECT count(*) FROM node_runs WHERE node = nodes.seq) "
+            "FROM nodes WHERE prune_at <= ? ORDER BY prune_at LIMIT ?",
+            (epoch, limit),
         )
-        if rows:
-            marks = ", ".join("?" * len(rows))
-            await self._conn.execute(f"DELETE FROM nodes WHERE seq IN ({marks})", [r[0] for r in rows])
-        return [(r[1], r[2]) for r in rows]
+        return [(int(r[0]), str(r[1]), str(r[2]), int(r[3])) for r in rows]
+
+    async def delete_nodes(self, seqs: list[int]) -> None:
+        """Delete these nodes (inside the caller's transaction), with their edges, FTS rows and provenance."""
+        if seqs:
+            marks = ", ".join("?" * len(seqs))
+            await self._conn.execute(f"DELETE FROM nodes WHERE seq IN ({marks})", seqs)
 
     async def set_prune_threshold(self, threshold: float) -> None:
         """Record a new prune threshold and start recomputing every ``prune_at`` (inside a transaction).
