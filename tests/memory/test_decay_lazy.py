@@ -353,3 +353,24 @@ def test_a_rate_too_small_to_change_a_float_never_prunes() -> None:
     assert prune_cycle(0.5, 1.3e-306, 3, 0.05) is None
     assert prune_cycle(0.5, 1e-17, 3, 0.05) is None
     assert prune_cycle(0.5, 0.01, 3, 0.05) == 3 + 230
+
+
+async def test_full_text_segments_are_merged_by_maintenance_not_inside_prune_commits(tmp_path: Path) -> None:
+    """Schema v12: FTS5 merges a level inside a write only at 64 segments (its default, 16, landed
+    a merge in one of a prune pass's hundreds of small commits); a v11 store is upgraded."""
+    path = tmp_path / "m.db"
+    mem = await Memory.open(MemorySettings(store_path=path), update_gauges=False)
+    await mem.close()
+    with sqlite3.connect(path) as conn:
+        assert dict(conn.execute("SELECT k, v FROM nodes_fts_config")) == {
+            "automerge": 0,
+            "crisismerge": 64,
+            "version": 4,
+        }
+        conn.execute("DELETE FROM nodes_fts_config WHERE k = 'crisismerge'")  # as a v11 store has it
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    mem = await Memory.open(MemorySettings(store_path=path), update_gauges=False)
+    await mem.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT v FROM nodes_fts_config WHERE k = 'crisismerge'").fetchone() == (64,)
+        assert conn.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
