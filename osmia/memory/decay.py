@@ -31,12 +31,13 @@ LAST_DECAY_KEY = "last_decay_at"
 # lock up to 101 ms (a fact observed by thousands of runs takes its provenance with it), chunks
 # of 2 at most 36 ms, for a pass 1.4x longer in all (docs/performance.md §10b). A budget of
 # 20 ms still let a transaction reach 54-69 ms there (a slow chunk after 20 ms of fast ones);
-# 10 ms kept every one under 35 ms, the pass about as long (§20).
+# 10 ms kept every one under 40 ms, the pass about as long (docs/performance.md §20).
 PRUNE_BATCH = 100
 PRUNE_CHUNK = 2
 PRUNE_BUDGET_SECONDS = 0.01
-# A node whose provenance is long (a fact thousands of runs observed) costs a chunk's worth by
-# itself: at 1M nodes the one transaction over 50 ms was such a chunk after 10 ms of light ones.
+# A node whose provenance is long (a fact hundreds of runs observed) costs a budget by itself:
+# at 1M nodes one with 200+ provenance rows took 22.6 ms to delete (median; max 39), so after
+# 10 ms of light ones it made a transaction of ~50 ms.
 # Nodes are taken while their provenance rows add up to at most PRUNE_HEAVY_EVENTS; a heavier
 # one starts a transaction of its own (docs/performance.md §20).
 PRUNE_HEAVY_EVENTS = 300
