@@ -107,18 +107,24 @@ async def _query_profiled(
 
 
 class TripCounter:
-    """Trips to a store connection's thread and the top-level statements run there, while entered.
+    """Trips to a store connection's thread and the top-level statements run, while entered.
 
     Wraps aiosqlite's ``_execute`` (every call of the connection goes through it) and SQLite's
     trace callback; FTS5's own nested statements (docsize, segment reads) start with ``--`` and
-    are not counted. ``benchmarks.profile statements`` and the query-path tests use it.
+    are not counted. With ``store``, the statements of its reader on the calling thread (where a
+    ranking runs, no trip: ``osmia/memory/store/local_reader.py``) are counted too, without the
+    ``BEGIN`` and ``COMMIT`` of its read transaction. ``benchmarks.profile statements`` and the
+    query-path tests use it.
     """
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, store: Any = None) -> None:
         self.conn = conn
         self.trips = 0
         self.statements: list[str] = []
         self._execute = conn._execute
+        # An engine before the reader has no ``_reader_here``: everything went through ``conn``.
+        here = getattr(store, "_reader_here", None)
+        self._reader = here() if here is not None else None
 
     def reset(self) -> None:
         """Start counting again from zero."""
@@ -129,6 +135,10 @@ class TripCounter:
         if not sql.startswith("--"):
             self.statements.append(sql)
 
+    def _trace_local(self, sql: str) -> None:
+        if sql not in ("BEGIN", "COMMIT"):
+            self._trace(sql)
+
     async def _counted(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         self.trips += 1
         return await self._execute(fn, *args, **kwargs)
@@ -137,17 +147,22 @@ class TripCounter:
         # On the connection's own thread (aiosqlite's ``_execute``; engines before ``Store.read`` too).
         await self._execute(lambda: self.conn._conn.set_trace_callback(self._trace))
         self.conn._execute = self._counted
+        if self._reader is not None:
+            self._reader.trace(self._trace_local)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         self.conn._execute = self._execute
+        if self._reader is not None:
+            self._reader.trace(None)
         await self._execute(lambda: self.conn._conn.set_trace_callback(None))
 
 
 async def _statements(
     db: Path, end: float, tickets: list[Scenario], warm: list[Scenario], read_only: bool
 ) -> str:
-    """Trips to the connection's thread and top-level statements per query, deterministic figures."""
+    """Trips to the connection's thread and top-level statements per query (on whichever connection
+    ran them), deterministic figures."""
     memory = await _open(db, end, read_only)
     try:
         for scenario in warm:
@@ -155,7 +170,7 @@ async def _statements(
         runs = [parse_taskrun(s.doc) for s in tickets]
         cache = getattr(memory._ranker, "_nodes", None)  # None: an engine before the node cache
         hits, misses = (cache.hits, cache.misses) if cache else (0, 0)
-        async with TripCounter(memory._store._conn) as counter:
+        async with TripCounter(memory._store._conn, memory._store) as counter:
             for run in runs:
                 await memory.context(run)
         hits, misses = (cache.hits - hits, cache.misses - misses) if cache else (0, 0)

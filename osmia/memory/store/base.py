@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from osmia.memory.store.local_reader import Busy, LocalReader
 from osmia.memory.store.rows import NODE_SELECT, node_from_row
 from osmia.memory.types import Node
 
@@ -23,19 +24,49 @@ class StoreBase:
         self._conn = conn
         self.migrated = False  # whether open() upgraded the schema (the file was written)
         self.read_only = False  # opened with ``read_only``: the connection cannot write
+        # How :meth:`read` opens its reader on the calling thread (URI, mmap bytes); None: never.
+        self._reader_source: tuple[str, int] | None = None
+        self._reader: LocalReader | None = None
 
     async def read(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` on the connection's own thread in one trip, and return what it returns.
+        """Run read-only ``work`` (several statements: a ranking) in one read transaction; return its result.
 
-        For read-only work made of several statements (a ranking): each ``await`` on the store is
-        a trip to aiosqlite's worker thread and back, and the trips cost more than SQLite's
-        answers (docs/performance.md, profile 11). ``work`` must only read and must not block
-        on anything but SQLite; the event loop keeps running while it does. aiosqlite offers no
-        public call for this; ``_execute`` is the one its own methods use.
+        It runs right here, on the calling (event loop's) thread, over a read-only connection of
+        its own (:class:`~osmia.memory.store.local_reader.LocalReader`): no thread hop, which cost
+        more than the work's statements (docs/performance.md §21). Where that connection cannot
+        serve (another thread calls, a lock is held, it could not be opened) the work goes to
+        the store connection's worker thread in one trip instead, as every read did before.
+        ``work`` must only read and must not block on anything but SQLite.
         """
+        reader = self._reader_here()
+        if reader is not None:
+            try:
+                return reader.run(work)
+            except Busy:
+                pass  # the worker thread waits for the lock; the event loop does not
         conn = self._conn
         result: T = await conn._execute(lambda: work(conn._conn))  # type: ignore[no-untyped-call]
         return result
+
+    def _reader_here(self) -> LocalReader | None:
+        """The calling thread's reader, opened on first use; None where the worker thread must serve."""
+        reader = self._reader
+        if reader is None:
+            if self._reader_source is None:
+                return None
+            try:
+                reader = self._reader = LocalReader(*self._reader_source)
+            except sqlite3.Error:
+                self._reader_source = None  # the worker thread serves every read from now on
+                return None
+        return reader if reader.usable_here() else None
+
+    def _close_reader(self) -> None:
+        """Close the reader (if one was opened) and open no other."""
+        self._reader_source = None
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            reader.close()
 
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
         rows = await self._rows(sql, params)

@@ -90,6 +90,7 @@ class Lifecycle(StoreBase):
             await store._configure(busy_timeout_ms)
             if deferred_checkpoints:
                 await conn.execute("PRAGMA wal_autocheckpoint = 0")
+            store._reader_source = (path.absolute().as_uri() + "?mode=ro", mmap_bytes(store._file_bytes()))
         except sqlite3.Error as exc:
             await conn.close()
             raise explain_sqlite_error(path, exc) from exc
@@ -131,6 +132,7 @@ class Lifecycle(StoreBase):
             store.read_only = True
             try:
                 await store._configure_read_only(busy_timeout_ms)
+                store._reader_source = (uri + query, mmap_bytes(store._file_bytes()))
             except sqlite3.Error as exc:
                 await conn.close()
                 if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_CANTOPEN:
@@ -287,6 +289,7 @@ class Lifecycle(StoreBase):
 
     async def close(self) -> None:
         """Checkpoint (unless read-only) and close; safe to call twice."""
+        self._close_reader()  # first: the writer's connection may be the file's last
         if not self.read_only:
             with suppress(sqlite3.Error, ValueError):
                 await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
