@@ -21,6 +21,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from osmia.memory.extractor import attempt_key
 from osmia.memory.graph import KnowledgeGraph
@@ -212,11 +213,13 @@ class Ranker:
         """Candidates in selection order: earlier attempts at the ticket first, newest first; then by score.
 
         With ``explain`` every candidate is scored exactly. Without, candidates below a threshold
-        (``select``'s first checks: dropped whatever else is kept) are left out, and a learning's
-        specificity (most of a query's work, docs/performance.md profile 11) is computed only once
-        the learning's upper bound (its score without specificity) is the best left: each
-        candidate comes out once no other can still come before it, so the order is the exact
-        one, and the caller stops at ``max_facts`` without scoring the rest exactly.
+        (``select``'s first checks: dropped whatever else is kept) are left out, and each is
+        scored in steps, each step only once its bound from the step before is the best left:
+        first the noisy-or of its signals × confidence × recency, then its score without
+        specificity (a learning's specificity was most of a query's work, docs/performance.md
+        profile 11), then its exact score. A candidate comes out once no other can still come
+        before it, so the order is the exact one, and the caller stops at ``max_facts`` leaving
+        the rest unscored (docs/performance.md §21).
         """
         c = self.config
         if explain:
@@ -228,27 +231,43 @@ class Ranker:
                 key=lambda pair: selection_order(*pair),
             )
             return
-        bounds = []
+        # A heap of (key, stage, payload), where each key is a lower bound of the candidate's
+        # exact selection key (nothing gets a better key by being scored more exactly):
+        # stage 0: the noisy-or of its signals × confidence × recency (no discount applied yet);
+        # stage 1: its score without specificity (``exact=False``); stage 2: its exact score.
+        # A candidate is scored further only when it comes first, so the order is the exact one
+        # and the caller, stopping at ``max_facts``, leaves the rest unscored (~60 of ~100).
+        heap: list[tuple[tuple[bool, bool, float, str], int, Any]] = []
         for entry in found.values():
-            bound = score(c, entry.node, entry.signals, req, now, vocabulary, busiest, exact=False)
-            if not below_thresholds(c, bound):
-                bounds.append((selection_order(bound, entry.node), bound, entry))
-        bounds.sort(key=lambda item: item[0])
-        ready: list[tuple[tuple[bool, bool, float, str], ScoreParts, Node]] = []  # a heap, exact scores
-        for key, bound, entry in bounds:
-            while ready and ready[0][0] < key:  # nothing left can come before it
-                _key, parts, node = heapq.heappop(ready)
-                yield parts, node
-            parts = (
-                score(c, entry.node, entry.signals, req, now, vocabulary, busiest)
-                if specificity_applies(c, entry.node, entry.signals)
-                else bound
-            )
-            if not below_thresholds(c, parts):
-                heapq.heappush(ready, (selection_order(parts, entry.node), parts, entry.node))
-        while ready:
-            _key, parts, node = heapq.heappop(ready)
-            yield parts, node
+            node, signals = entry.node, entry.signals
+            upper = min(1.0, noisy_or(signals.values()))
+            if upper < c.min_relevance:
+                continue  # its relevance can only be lower
+            if node.kind is Kind.ATTEMPT:
+                order = -node.last_seen
+            else:
+                order = -(upper * node.confidence * recency(node.last_seen, now, c))
+                if -order < c.min_score:
+                    continue  # and so can its score
+            heap.append(((node.kind is not Kind.ATTEMPT, NAMED not in signals, order, node.id), 0, entry))
+        heapq.heapify(heap)
+        while heap:
+            _key, stage, payload = heapq.heappop(heap)
+            if stage == 2:
+                yield payload
+                continue
+            if stage == 0:
+                entry = payload
+                parts = score(c, entry.node, entry.signals, req, now, vocabulary, busiest, exact=False)
+                exact = not specificity_applies(c, entry.node, entry.signals)
+            else:
+                entry = payload
+                parts = score(c, entry.node, entry.signals, req, now, vocabulary, busiest)
+                exact = True
+            if below_thresholds(c, parts):
+                continue
+            item = (parts, entry.node) if exact else entry
+            heapq.heappush(heap, (selection_order(parts, entry.node), 2 if exact else 1, item))
 
     def _vocabulary(
         self, reads: QueryReads, req: QueryRequest, found: dict[str, _Signals], now: float
