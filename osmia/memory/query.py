@@ -313,8 +313,9 @@ class Ranker:
     ) -> list[Candidate]:
         """Every candidate with its verdict, best first; the kept ones are the injection.
 
-        The whole ranking runs on the store connection's thread in one trip
-        (:meth:`~osmia.memory.store.base.StoreBase.read`), its reads synchronous. With
+        The whole ranking runs in one read transaction, its reads synchronous, on the calling
+        thread's read-only connection (:meth:`~osmia.memory.store.base.StoreBase.read`: no thread
+        hop; the store connection's worker thread only when that one cannot serve). With
         ``explain=False`` (a prompt, not ``osmia memory explain``) only the kept candidates
         are returned, and no work is done for those that cannot be kept: the same kept
         nodes, in the same order (``tests/memory/test_query_paths.py``).
@@ -340,7 +341,7 @@ class Ranker:
         token_budget: int,
         explain: bool = True,
     ) -> list[Candidate]:
-        """:meth:`rank` over ``reads`` (on the connection's thread)."""
+        """:meth:`rank` over ``reads`` (synchronous: on the thread that owns their connection)."""
         found = self.candidates(reads, req)
         vocabulary = self._vocabulary(reads, req, found, now)
         busiest: dict[str, int] = {}

@@ -34,6 +34,8 @@ async def test_a_read_runs_on_the_calling_thread_over_a_connection_that_cannot_w
     try:
         thread, count = await store.read(lambda db: (threading.get_ident(), _count(db)))
         assert thread == threading.get_ident() and count > 0
+        # Read through its page cache: the writer's memory map is not mapped a second time.
+        assert await store.read(lambda db: db.execute("PRAGMA mmap_size").fetchone()[0]) == 0
         with pytest.raises(sqlite3.OperationalError, match=r"readonly|read-only|query_only"):
             await store.read(lambda db: db.execute("DELETE FROM nodes"))
         assert await store.read(_count) == count  # the refused write changed nothing
@@ -88,7 +90,7 @@ async def test_a_reader_that_cannot_open_leaves_every_read_to_the_worker_thread(
     await _store_with_nodes(path)
     store = await Store.open(path)
     try:
-        store._reader_source = ((tmp_path / "missing" / "x.db").as_uri() + "?mode=ro", 0)
+        store._reader_source = (tmp_path / "missing" / "x.db").as_uri() + "?mode=ro"
         thread, count = await store.read(lambda db: (threading.get_ident(), _count(db)))
         assert thread != threading.get_ident() and count > 0
         assert store._reader is None and store._reader_source is None  # not tried again
@@ -103,7 +105,7 @@ def test_a_held_lock_is_reported_as_busy_after_a_short_wait(tmp_path: Path) -> N
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("CREATE TABLE nodes (seq INTEGER PRIMARY KEY)")
     holder.execute("INSERT INTO nodes VALUES (1)")
-    reader = LocalReader(path.as_uri() + "?mode=ro", 0)
+    reader = LocalReader(path.as_uri() + "?mode=ro")
     try:
         holder.execute("BEGIN EXCLUSIVE")
         with pytest.raises(Busy):
@@ -118,7 +120,7 @@ def test_a_held_lock_is_reported_as_busy_after_a_short_wait(tmp_path: Path) -> N
 def test_a_reader_serves_only_the_thread_that_opened_it(tmp_path: Path) -> None:
     path = tmp_path / "plain.db"
     sqlite3.connect(path).close()
-    reader = LocalReader(path.as_uri() + "?mode=ro", 0)
+    reader = LocalReader(path.as_uri() + "?mode=ro")
     elsewhere: list[bool] = []
     other = threading.Thread(target=lambda: elsewhere.append(reader.usable_here()))
     other.start()

@@ -24,8 +24,8 @@ class StoreBase:
         self._conn = conn
         self.migrated = False  # whether open() upgraded the schema (the file was written)
         self.read_only = False  # opened with ``read_only``: the connection cannot write
-        # How :meth:`read` opens its reader on the calling thread (URI, mmap bytes); None: never.
-        self._reader_source: tuple[str, int] | None = None
+        # The URI :meth:`read` opens its reader on the calling thread with; None: never.
+        self._reader_source: str | None = None
         self._reader: LocalReader | None = None
 
     async def read(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -55,7 +55,7 @@ class StoreBase:
             if self._reader_source is None:
                 return None
             try:
-                reader = self._reader = LocalReader(*self._reader_source)
+                reader = self._reader = LocalReader(self._reader_source)
             except sqlite3.Error:
                 self._reader_source = None  # the worker thread serves every read from now on
                 return None

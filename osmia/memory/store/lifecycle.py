@@ -90,7 +90,7 @@ class Lifecycle(StoreBase):
             await store._configure(busy_timeout_ms)
             if deferred_checkpoints:
                 await conn.execute("PRAGMA wal_autocheckpoint = 0")
-            store._reader_source = (path.absolute().as_uri() + "?mode=ro", mmap_bytes(store._file_bytes()))
+            store._reader_source = path.absolute().as_uri() + "?mode=ro"
         except sqlite3.Error as exc:
             await conn.close()
             raise explain_sqlite_error(path, exc) from exc
@@ -132,7 +132,7 @@ class Lifecycle(StoreBase):
             store.read_only = True
             try:
                 await store._configure_read_only(busy_timeout_ms)
-                store._reader_source = (uri + query, mmap_bytes(store._file_bytes()))
+                store._reader_source = uri + query
             except sqlite3.Error as exc:
                 await conn.close()
                 if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_CANTOPEN:

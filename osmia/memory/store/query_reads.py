@@ -3,9 +3,11 @@
 aiosqlite runs every statement on a worker thread and hands the result back to the event loop:
 each statement is a trip across threads (a queue put, a wake-up, a GIL hand-over and a loop
 callback, 0.15-0.4 ms on a busy machine), and a query made eight to twenty of them, more time
-than SQLite spent answering. :meth:`RetrievalQueries.read` runs a whole function on that thread
-in one trip; the ranking (:class:`osmia.memory.query.Ranker`) is such a function, and these are
-its reads. They only read, so they never change what another connection sees.
+than SQLite spent answering. :meth:`StoreBase.read` runs a whole function in one read
+transaction, on the calling thread's read-only connection (no trip at all:
+``osmia/memory/store/local_reader.py``) or else on that worker thread in one trip; the ranking
+(:class:`osmia.memory.query.Ranker`) is such a function, and these are its reads. They only
+read, so they never change what another connection sees.
 
 Fewer statements, too: the candidate sets a query starts from (earlier attempts at the ticket,
 the repository's facts, the engine's general facts, patterns of the task type or language, and
