@@ -36,7 +36,10 @@ FTS_MERGE_PAGES = 500
 # Reads go through a memory map of up to this many bytes of the file instead of a read() system
 # call per page: a query touches a few hundred scattered pages, and copying each one into the
 # 2 MB page cache was most of a query at 100k nodes (docs/performance.md). Writes still use
-# write(); the mapped pages are the kernel's page cache, counted in RSS only once touched.
+# write(); the mapped pages are the kernel's page cache, counted in RSS only once touched. Since
+# the thirteenth session this is the store connection's map (extractions, decay, maintenance, and
+# a ranking the calling thread's reader cannot serve); that reader has none (its pages would be
+# counted twice) and its rankings were no slower without one (docs/performance.md §21).
 MMAP_BYTES = 256 * 1024 * 1024
 # ... while the map covers a good part of the file. A file more than four times the map (1M nodes:
 # 2.7 GB) reads most of its pages through read() anyway; there the map made queries 5 % faster
