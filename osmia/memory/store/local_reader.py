@@ -2,9 +2,9 @@
 
 The store's connection lives on aiosqlite's worker thread. A ranking sent there in one trip
 (:meth:`~osmia.memory.store.base.StoreBase.read`) still crossed threads twice: the worker woke to
-run it, and the event loop woke to take the answer. On a VM with two vCPUs an idle vCPU is
-halted, and waking it costs from tens of microseconds to several milliseconds, whatever the work:
-the same 300 tickets ranked three ways in one process, passes alternated (docs/performance.md
+run it, and the event loop woke to take the answer; on a VM with two vCPUs those wake-ups cost
+from tens of microseconds to several milliseconds (most likely waking a halted vCPU), whatever the
+work: the same 300 tickets ranked three ways in one process, passes alternated (docs/performance.md
 §21), had a p99 of 6.7-11.3 ms through ``Memory.context``, 6.3-7.9 ms through one trip to the
 worker, and 4.6-5.5 ms on the calling thread, p50 0.3-0.6 ms lower.
 
