@@ -379,3 +379,13 @@ def test_real_processes_on_randomly_broken_files(tmp_path: Path) -> None:
         for verb in ("context", "explain"):
             outcome = run_process("memory", "--db", db, verb, path)
             assert "Traceback" not in outcome.err and outcome.code in (0, 2)
+
+
+def test_an_unknown_tag_of_any_length_is_one_short_line() -> None:
+    """Found by the fuzzer above: a tag of 1,500 characters was quoted whole in the error."""
+    text = render([taskrun_doc("good", success=True)], False) + "---\nmetadata: !" + "9" * 1500 + " x\n"
+    errors = [
+        f"{where}: {obj}" for where, obj in iter_objects("t.yaml", text) if isinstance(obj, DocumentError)
+    ]
+    assert len(errors) == 1 and "invalid YAML" in errors[0] and "…" in errors[0]
+    assert len(inline(errors[0])) < 400 and "\n" not in inline(errors[0])

@@ -187,3 +187,10 @@ def test_an_unprintable_file_name_is_shown_escaped(tmp_path: Path) -> None:
 )
 def test_other_yaml_types_are_named(tmp_path: Path, text: str, shown: str) -> None:
     assert shown in str(refused(tmp_path, text + "\n"))
+
+
+def test_an_unknown_tag_of_any_length_is_named_in_one_short_line(tmp_path: Path) -> None:
+    """PyYAML quotes the tag it cannot construct, whatever its length (a fuzzed case: 1,500 digits)."""
+    error = str(refused(tmp_path, "memory:\n  enabled: !" + "9" * 1500 + " x\n"))
+    assert "invalid YAML at line 2" in error and "\n" not in error
+    assert len(error) < 400

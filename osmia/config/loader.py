@@ -26,6 +26,7 @@ from pydantic import BaseModel, ValidationError
 from osmia.config.errors import ConfigError, key_text, problems_of, show
 from osmia.config.model import SECTIONS, Config
 from osmia.config.types import IGNORED, absolute_store_path
+from osmia.safeload.values import problem_text
 
 ENV_MEMORY_STORE_PATH: Final = "OSMIA_MEMORY_STORE_PATH"
 """Environment variable that overrides ``memory.store_path`` (see ``load_config``)."""
@@ -128,13 +129,12 @@ def parse_yaml(text: str, source: str) -> Any:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = exc.problem or exc.context or "syntax error"
+        problem = problem_text(exc.problem or exc.context or "syntax error")
         raise ConfigError(f"{source}: invalid YAML{where}: {problem}") from None
     except RecursionError:
         raise ConfigError(f"{source}: nested more than {MAX_DEPTH} levels deep") from None
     except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
-        detail = " ".join(str(exc).split())
-        raise ConfigError(f"{source}: invalid YAML: {detail[:200]}") from None
+        raise ConfigError(f"{source}: invalid YAML: {problem_text(str(exc))}") from None
     finally:
         if loader is not None:
             loader.dispose()

@@ -25,6 +25,15 @@ MAX_DOCUMENT_VALUES = 1_000_000
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
+MAX_PROBLEM_CHARS = 200
+"""Longest parser message quoted in an error: PyYAML quotes what it met (a tag, a token), however long."""
+
+
+def problem_text(text: str) -> str:
+    """A parser's message as one short line: whitespace runs collapsed, cut at :data:`MAX_PROBLEM_CHARS`."""
+    line = " ".join(text.split())
+    return line if len(line) <= MAX_PROBLEM_CHARS else line[: MAX_PROBLEM_CHARS - 1] + "…"
+
 
 class LoadError(ValueError):
     """A document that cannot be loaded at all: too deep, too many aliases, bad syntax (line and column)."""

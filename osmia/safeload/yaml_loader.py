@@ -26,7 +26,15 @@ from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
 from osmia.safeload import values
-from osmia.safeload.values import MAX_ALIAS_COST, MAX_DEPTH, MAX_INT_DIGITS, LoadError, Mapping, Refused
+from osmia.safeload.values import (
+    MAX_ALIAS_COST,
+    MAX_DEPTH,
+    MAX_INT_DIGITS,
+    LoadError,
+    Mapping,
+    Refused,
+    problem_text,
+)
 
 try:
     from yaml import _yaml as _libyaml
@@ -264,14 +272,16 @@ _Bounded.add_constructor("tag:yaml.org,2002:map", _construct_map)  # type: ignor
 def _yaml_error(exc: yaml.YAMLError, line_offset: int) -> LoadError:
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
-        what = exc.problem or exc.context or "syntax error"
+        what = problem_text(exc.problem or exc.context or "syntax error")
         if "maximum nesting depth" in what:  # libyaml's own limit (1,000 levels)
             what = f"nesting deeper than {MAX_DEPTH} levels"
         else:
             what = f"invalid YAML: {what}"
         message = f"{_mark_text(mark, line_offset)}{what}"
         return LoadError(message) if mark is None else _Stop(message, mark.line + line_offset)
-    return LoadError(f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+    return LoadError(
+        f"invalid YAML: {problem_text(str(exc).splitlines()[0]) if str(exc) else type(exc).__name__}"
+    )
 
 
 _DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
