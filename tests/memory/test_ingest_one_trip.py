@@ -121,6 +121,26 @@ async def test_an_error_inside_reaches_the_caller_and_rolls_back(tmp_path: Path)
         await store.close()
 
 
+async def test_a_read_inside_the_work_sees_its_own_uncommitted_writes(tmp_path: Path) -> None:
+    """``Store.read`` inside the work runs on the work's connection and transaction, not on a
+    read-only reader of its own (which would not see what the transaction wrote so far)."""
+    store = await Store.open(tmp_path / "memory.db")
+    try:
+        # No reader opened yet: the work's copy of the store must not open one on its thread.
+
+        async def work(direct: Store) -> str | None:
+            async with direct.transaction():
+                await direct.set_meta("written", "yes")
+                row = await direct.read(
+                    lambda db: db.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()
+                )
+                return None if row is None else str(row[0])
+
+        assert await in_one_trip(store, work) == "yes"
+    finally:
+        await store.close()
+
+
 OPERATIONS: dict[str, Callable[[Memory, Any], Awaitable[object]]] = {
     "maintain": lambda m, _run: m.maintain(),
     "decay": lambda m, _run: m.decay(cycles=1),

@@ -69,6 +69,10 @@ async def in_one_trip(store: S, work: Callable[[S], Coroutine[Any, Any, T]]) -> 
     def run() -> T:
         direct = copy.copy(store)
         direct._conn = cast(Any, DirectConnection(conn._conn))
+        # Its reads stay on this connection, inside the work's transaction (they must see its
+        # writes): never the calling thread's read-only reader (:meth:`StoreBase.read`).
+        direct._reader_source = None
+        direct._reader = None
         step = work(direct)
         try:
             step.send(None)
