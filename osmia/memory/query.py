@@ -256,14 +256,9 @@ class Ranker:
             if stage == 2:
                 yield payload
                 continue
-            if stage == 0:
-                entry = payload
-                parts = score(c, entry.node, entry.signals, req, now, vocabulary, busiest, exact=False)
-                exact = not specificity_applies(c, entry.node, entry.signals)
-            else:
-                entry = payload
-                parts = score(c, entry.node, entry.signals, req, now, vocabulary, busiest)
-                exact = True
+            entry = payload
+            parts = score(c, entry.node, entry.signals, req, now, vocabulary, busiest, exact=stage == 1)
+            exact = stage == 1 or not specificity_applies(c, entry.node, entry.signals)
             if below_thresholds(c, parts):
                 continue
             item = (parts, entry.node) if exact else entry
