@@ -19,7 +19,7 @@ caller passes another).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,7 @@ from osmia.memory.scoring import (
     specificity_applies,
     ticket_identifiers,
 )
-from osmia.memory.selection import CAPPED, below_thresholds, select, selection_order, to_injected
+from osmia.memory.selection import CAPPED, below_thresholds, cap_group, select, selection_order, to_injected
 from osmia.memory.store import Store
 from osmia.memory.store.query_reads import NodeCache, QueryReads, fts_phrase
 from osmia.memory.text import matched_terms, query_terms, word_bag
@@ -209,6 +209,7 @@ class Ranker:
         busiest: dict[str, int],
         *,
         explain: bool,
+        postpone: Callable[[_Signals], bool] | None = None,
     ) -> Iterator[tuple[ScoreParts, Node]]:
         """Candidates in selection order: earlier attempts at the ticket first, newest first; then by score.
 
@@ -219,7 +220,9 @@ class Ranker:
         specificity (a learning's specificity was most of a query's work, docs/performance.md
         profile 11), then its exact score. A candidate comes out once no other can still come
         before it, so the order is the exact one, and the caller stops at ``max_facts`` leaving
-        the rest unscored (docs/performance.md §21).
+        the rest unscored (docs/performance.md §21). A candidate not yet scored exactly when it
+        comes first is offered to ``postpone``; if that takes it, it is left out here (the caller
+        scores it if it ever needs it: a kind whose cap is full, docs/performance.md §22).
         """
         c = self.config
         if explain:
@@ -257,6 +260,8 @@ class Ranker:
                 yield payload
                 continue
             entry = payload
+            if postpone is not None and postpone(entry):
+                continue
             parts = score(c, entry.node, entry.signals, req, now, vocabulary, busiest, exact=stage == 1)
             exact = stage == 1 or not specificity_applies(c, entry.node, entry.signals)
             if below_thresholds(c, parts):
@@ -344,7 +349,25 @@ class Ranker:
             if e.node.kind is Kind.HOT_PATH:
                 repo = e.node.subject.repository
                 busiest[repo] = max(busiest.get(repo, 0), e.node.occurrences)
-        scored = self._in_order(found, req, now, vocabulary, busiest, explain=explain)
+        c = self.config
+        # Without explain, a candidate whose kind's cap is already full when it comes first can
+        # only be dropped or capped in this pass, whatever its exact score: it waits unscored
+        # (most of a query's learnings: ~20 specificity scores a ticket at 100k nodes, none kept)
+        # and is scored only if room is left once every candidate had its turn.
+        postponed: list[_Signals] = []
+        per_group: dict[tuple[Kind, bool], int] = {}
+
+        def postpone(entry: _Signals) -> bool:
+            node = entry.node
+            if per_group.get(cap_group(node), 0) < c.cap(node.kind):
+                return False
+            if node.kind not in c.no_fill_kinds:  # those never fill room: nothing to wait for
+                postponed.append(entry)
+            return True
+
+        scored = self._in_order(
+            found, req, now, vocabulary, busiest, explain=explain, postpone=None if explain else postpone
+        )
         budget = token_budget - estimate_tokens(f"{HEADING}\n\n{PREAMBLE}\n\n")
         kept: list[Node] = []
         out: list[Candidate] = []
@@ -366,32 +389,42 @@ class Ranker:
         for parts, node in scored:
             if not explain and len(kept) >= max_facts:
                 break  # the rest are "dropped: max_facts_per_query reached" (no prompt shows why)
-            verdict = select(self.config, req, node, parts, kept, max_facts, budget, bag, cost)
+            verdict = select(c, req, node, parts, kept, max_facts, budget, bag, cost)
             if verdict == "kept":
                 kept.append(node)
                 budget -= cost(node, parts)
+                per_group[cap_group(node)] = per_group.get(cap_group(node), 0) + 1
             capped = verdict.startswith(CAPPED)
             if explain or verdict == "kept" or capped:  # a prompt needs the capped ones for the second pass
-                if capped and node.kind not in self.config.no_fill_kinds:
+                if capped and node.kind not in c.no_fill_kinds:
                     deferred.append(len(out))
                 out.append(Candidate(node, parts, verdict == "kept", verdict))
-        if not deferred or len(kept) >= max_facts:
+        if len(kept) >= max_facts or not (deferred or postponed):
             return out
         # The caps keep one kind from crowding the others out; once every kind had its turn, room
         # left in the section goes to the capped nodes, best first, after everything kept so far.
+        # The postponed ones are scored now and take their place in that order (their verdicts in
+        # the first pass would have been "capped" or a drop the second pass repeats: a twin or a
+        # quote of something kept then is kept still).
+        for entry in postponed:
+            parts = score(c, entry.node, entry.signals, req, now, vocabulary, busiest)
+            if not below_thresholds(c, parts):
+                deferred.append(len(out))
+                out.append(Candidate(entry.node, parts, False, f"{CAPPED} (postponed)"))
+        deferred.sort(key=lambda index: selection_order(out[index].parts, out[index].node))
         late: list[Candidate] = []
         for index in deferred:
-            c = out[index]
+            candidate = out[index]
             verdict = select(
-                self.config, req, c.node, c.parts, kept, max_facts, budget, bag, cost, capped=False
+                c, req, candidate.node, candidate.parts, kept, max_facts, budget, bag, cost, capped=False
             )
             if verdict == "kept":
-                kept.append(c.node)
-                budget -= cost(c.node, c.parts)
-                out[index] = Candidate(c.node, c.parts, True, "kept")
+                kept.append(candidate.node)
+                budget -= cost(candidate.node, candidate.parts)
+                out[index] = Candidate(candidate.node, candidate.parts, True, "kept")
                 late.append(out[index])
         if not late:
             return out
         moved = {id(c) for c in late}
         first = [c for c in out if c.kept and id(c) not in moved]
-        return first + late + [c for c in out if not c.kept]
+        return first + late + [x for x in out if not x.kept]

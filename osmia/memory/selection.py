@@ -68,8 +68,8 @@ def select(
     if node.kind in _OUTCOMES and _only_from_attempts(node, kept):
         return "dropped: said by the earlier attempts"
     cap = c.cap(node.kind)
-    group = _cap_group(node)
-    if capped and sum(1 for k in kept if _cap_group(k) == group) >= cap:
+    group = cap_group(node)
+    if capped and sum(1 for k in kept if cap_group(k) == group) >= cap:
         scope = "repository" if group[1] else "tenant-wide"
         return f"{CAPPED} {cap} {scope} {node.kind.value} nodes"
     if cost(node, parts) > budget:
@@ -104,7 +104,7 @@ def below_thresholds(c: RankingConfig, parts: ScoreParts) -> bool:
     return parts.relevance < c.min_relevance or parts.score < c.min_score
 
 
-def _cap_group(node: Node) -> tuple[Kind, bool]:
+def cap_group(node: Node) -> tuple[Kind, bool]:
     """What ``RankingConfig.max_per_kind`` counts together: one kind, about a repository or tenant-wide.
 
     A repository's own patterns (its failure mode) and tenant-wide ones (success

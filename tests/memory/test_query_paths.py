@@ -21,6 +21,7 @@ from benchmarks.scenarios import scenarios
 from benchmarks.stores import build_store
 from benchmarks.workload import GroundTruth
 from osmia.memory.extractor import attempt_key
+from osmia.memory.query import Ranker
 from osmia.memory.ranking import DEFAULT
 from osmia.memory.service import Memory, MemorySettings, request_for
 from osmia.memory.store import node_select
@@ -54,18 +55,36 @@ async def _open(path: Path, truth: GroundTruth, **settings: Any) -> Memory:
     )
 
 
-@pytest.mark.parametrize("max_facts", [3, 10])
+@pytest.mark.parametrize("max_facts", [3, 10, 25])
 async def test_a_prompt_keeps_exactly_what_explain_keeps(
-    built: tuple[Path, GroundTruth], max_facts: int
+    built: tuple[Path, GroundTruth], max_facts: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two memories on one file, one asked for prompts, one for explanations, ticket by ticket
-    (their caches fill alike): the same kept nodes, in the same order, with the same scores."""
+    (their caches fill alike): the same kept nodes, in the same order, with the same scores.
+
+    25 facts leave room after every candidate had its turn: the second pass then fills it, with
+    candidates the prompt's path postponed unscored (their kind's cap was full) among them.
+    """
     path, truth = built
+    postponed: set[str] = set()
+    in_order = Ranker._in_order
+
+    def watched(self: Ranker, *args: Any, postpone: Any = None, **kwargs: Any) -> Any:
+        def noted(entry: Any) -> bool:
+            taken = bool(postpone(entry))
+            if taken:
+                postponed.add(entry.node.id)
+            return taken
+
+        return in_order(self, *args, postpone=None if postpone is None else noted, **kwargs)
+
+    monkeypatch.setattr(Ranker, "_in_order", watched)
     prompts = await _open(path, truth, max_facts_per_query=max_facts)
     explains = await _open(path, truth, max_facts_per_query=max_facts)
     try:
-        specific = 0
+        specific = late = 0
         for run in _tickets(truth):
+            postponed.clear()
             context = await prompts.context(run)
             candidates = await explains.explain(run)
             kept = [(c.node.id, c.score) for c in candidates if c.kept]
@@ -73,7 +92,10 @@ async def test_a_prompt_keeps_exactly_what_explain_keeps(
             specific += sum(
                 1 for c in candidates for _f, why in c.parts.discounts if why.startswith("specificity")
             )
+            late += sum(1 for n in context.injected if n.id in postponed)
         assert specific > 0  # learnings were scaled by their specificity: the lazy path had work to do
+        if max_facts == 25:
+            assert late > 0  # postponed candidates were scored and kept, in explain's order
     finally:
         await prompts.close()
         await explains.close()
