@@ -155,7 +155,8 @@ class Ranker:
         FTS5 scores every document that matches any OR-ed term, so a query costs
         the sum of its terms' document frequencies; the commonest words cost
         the most and discriminate the least. Frequencies come from the index
-        (one statement for the terms not yet seen) and are cached until the graph grows or shrinks by 10 %.
+        (one statement for the terms not yet seen, each counted only up to the budget + 1) and are
+        cached until the graph grows or shrinks by 10 %.
         Coverage (``matched_terms``) is still counted over all the terms.
         """
         if not terms:
@@ -166,7 +167,9 @@ class Ranker:
             self._df_size = size
         missing = [t for t in terms if t not in self._df]
         if missing:
-            counts = reads.term_doc_counts(missing)
+            # Counted up to the budget + 1 only: a term over the budget alone ends the loop below
+            # whatever its count (those sort after every term within it), so no more is needed.
+            counts = reads.term_doc_counts(missing, at_most=self.config.text_max_postings + 1)
             for t in missing:
                 self._df[t] = counts.get(t, 0)
         out, postings = [], 0
