@@ -39,7 +39,15 @@ from osmia.memory.scoring import (
     specificity_applies,
     ticket_identifiers,
 )
-from osmia.memory.selection import CAPPED, below_thresholds, cap_group, select, selection_order, to_injected
+from osmia.memory.selection import (
+    CAPPED,
+    OVER_BUDGET,
+    below_thresholds,
+    cap_group,
+    select,
+    selection_order,
+    to_injected,
+)
 from osmia.memory.store import Store
 from osmia.memory.store.query_reads import NodeCache, QueryReads, fts_phrase
 from osmia.memory.text import matched_terms, query_terms, word_bag
@@ -353,24 +361,6 @@ class Ranker:
                 repo = e.node.subject.repository
                 busiest[repo] = max(busiest.get(repo, 0), e.node.occurrences)
         c = self.config
-        # Without explain, a candidate whose kind's cap is already full when it comes first can
-        # only be dropped or capped in this pass, whatever its exact score: it waits unscored
-        # (most of a query's learnings: ~20 specificity scores a ticket at 100k nodes, none kept)
-        # and is scored only if room is left once every candidate had its turn.
-        postponed: list[_Signals] = []
-        per_group: dict[tuple[Kind, bool], int] = {}
-
-        def postpone(entry: _Signals) -> bool:
-            node = entry.node
-            if per_group.get(cap_group(node), 0) < c.cap(node.kind):
-                return False
-            if node.kind not in c.no_fill_kinds:  # those never fill room: nothing to wait for
-                postponed.append(entry)
-            return True
-
-        scored = self._in_order(
-            found, req, now, vocabulary, busiest, explain=explain, postpone=None if explain else postpone
-        )
         budget = token_budget - estimate_tokens(f"{HEADING}\n\n{PREAMBLE}\n\n")
         kept: list[Node] = []
         out: list[Candidate] = []
@@ -381,13 +371,37 @@ class Ranker:
 
         costs: dict[str, int] = {}
 
-        def cost(node: Node, parts: ScoreParts) -> int:
-            """Tokens the node's line would take, rendered once per query."""
+        def cost(node: Node, _parts: ScoreParts | None = None) -> int:
+            """Tokens the node's line would take (its score is not on it), rendered once per query."""
             found = costs.get(node.id)
             if found is None:
-                found = costs[node.id] = estimate_tokens(render_line(to_injected(node, parts.score)) + "\n")
+                found = costs[node.id] = estimate_tokens(render_line(to_injected(node, 0.0)) + "\n")
             return found
 
+        # Without explain, work is saved on candidates that cannot be kept in the first pass,
+        # whatever their exact score; each is decided when it first comes up, before it is scored:
+        # - its kind's cap is already full: it waits unscored (most of a query's learnings: ~20
+        #   specificity scores a ticket at 100k nodes, none kept), scored only if room is left
+        #   once every candidate had its turn;
+        # - once a line did not fit the budget (``tight``), it is priced first, and dropped if it
+        #   does not fit what is left (the budget only shrinks, in both passes).
+        postponed: list[_Signals] = []
+        per_group: dict[tuple[Kind, bool], int] = {}
+        tight = False
+
+        def postpone(entry: _Signals) -> bool:
+            node = entry.node
+            if tight and cost(node) > budget:
+                return True
+            if per_group.get(cap_group(node), 0) < c.cap(node.kind):
+                return False
+            if node.kind not in c.no_fill_kinds:  # those never fill room: nothing to wait for
+                postponed.append(entry)
+            return True
+
+        scored = self._in_order(
+            found, req, now, vocabulary, busiest, explain=explain, postpone=None if explain else postpone
+        )
         deferred: list[int] = []
         for parts, node in scored:
             if not explain and len(kept) >= max_facts:
@@ -395,8 +409,9 @@ class Ranker:
             verdict = select(c, req, node, parts, kept, max_facts, budget, bag, cost)
             if verdict == "kept":
                 kept.append(node)
-                budget -= cost(node, parts)
+                budget -= cost(node)
                 per_group[cap_group(node)] = per_group.get(cap_group(node), 0) + 1
+            tight = tight or verdict == OVER_BUDGET
             capped = verdict.startswith(CAPPED)
             if explain or verdict == "kept" or capped:  # a prompt needs the capped ones for the second pass
                 if capped and node.kind not in c.no_fill_kinds:
@@ -423,7 +438,7 @@ class Ranker:
             )
             if verdict == "kept":
                 kept.append(candidate.node)
-                budget -= cost(candidate.node, candidate.parts)
+                budget -= cost(candidate.node)
                 out[index] = Candidate(candidate.node, candidate.parts, True, "kept")
                 late.append(out[index])
         if not late:

@@ -15,6 +15,7 @@ from osmia.memory.scoring import NAMED
 from osmia.memory.statistics import generic_statistic_verdict
 from osmia.memory.types import InjectedNode, Kind, Node, QueryRequest, ScoreParts
 
+OVER_BUDGET = "dropped: over the token budget"
 CAPPED = "dropped: already"  # the verdict of a node over its kind's cap (it may still fill room left)
 
 
@@ -73,7 +74,7 @@ def select(
         scope = "repository" if group[1] else "tenant-wide"
         return f"{CAPPED} {cap} {scope} {node.kind.value} nodes"
     if cost(node, parts) > budget:
-        return "dropped: over the token budget"
+        return OVER_BUDGET
     return "kept"
 
 

@@ -55,15 +55,16 @@ async def _open(path: Path, truth: GroundTruth, **settings: Any) -> Memory:
     )
 
 
-@pytest.mark.parametrize("max_facts", [3, 10, 25])
+@pytest.mark.parametrize(("max_facts", "token_budget"), [(3, 600), (10, 600), (25, 600), (10, 200)])
 async def test_a_prompt_keeps_exactly_what_explain_keeps(
-    built: tuple[Path, GroundTruth], max_facts: int, monkeypatch: pytest.MonkeyPatch
+    built: tuple[Path, GroundTruth], max_facts: int, token_budget: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two memories on one file, one asked for prompts, one for explanations, ticket by ticket
     (their caches fill alike): the same kept nodes, in the same order, with the same scores.
 
     25 facts leave room after every candidate had its turn: the second pass then fills it, with
-    candidates the prompt's path postponed unscored (their kind's cap was full) among them.
+    candidates the prompt's path postponed unscored (their kind's cap was full) among them. 200
+    tokens run out first: the prompt's path then prices candidates before it scores them.
     """
     path, truth = built
     postponed: set[str] = set()
@@ -79,8 +80,8 @@ async def test_a_prompt_keeps_exactly_what_explain_keeps(
         return in_order(self, *args, postpone=None if postpone is None else noted, **kwargs)
 
     monkeypatch.setattr(Ranker, "_in_order", watched)
-    prompts = await _open(path, truth, max_facts_per_query=max_facts)
-    explains = await _open(path, truth, max_facts_per_query=max_facts)
+    prompts = await _open(path, truth, max_facts_per_query=max_facts, token_budget=token_budget)
+    explains = await _open(path, truth, max_facts_per_query=max_facts, token_budget=token_budget)
     try:
         specific = late = 0
         for run in _tickets(truth):
