@@ -76,6 +76,7 @@ class Ranker:
         self.config = config
         self._df: dict[str, int] = {}  # full-text document frequency per term (see _searchable)
         self._df_size = 0
+        self._df_cap = 0  # the budget + 1 the cached counts were cut at
         self._nodes = NodeCache()  # parsed rows, reused while a row reads back unchanged
 
     def candidates(self, reads: QueryReads, req: QueryRequest) -> dict[str, _Signals]:
@@ -170,14 +171,16 @@ class Ranker:
         if not terms:
             return []
         size = self._graph.node_count
-        if abs(size - self._df_size) > 0.1 * max(size, 1):
+        # Counted up to the budget + 1 only: a term over the budget alone ends the loop below
+        # whatever its count (those sort after every term within it), so no more is needed.
+        cap = self.config.text_max_postings + 1
+        if abs(size - self._df_size) > 0.1 * max(size, 1) or cap != self._df_cap:
             self._df.clear()
             self._df_size = size
+            self._df_cap = cap
         missing = [t for t in terms if t not in self._df]
         if missing:
-            # Counted up to the budget + 1 only: a term over the budget alone ends the loop below
-            # whatever its count (those sort after every term within it), so no more is needed.
-            counts = reads.term_doc_counts(missing, at_most=self.config.text_max_postings + 1)
+            counts = reads.term_doc_counts(missing, at_most=cap)
             for t in missing:
                 self._df[t] = counts.get(t, 0)
         out, postings = [], 0

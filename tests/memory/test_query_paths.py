@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -222,6 +223,27 @@ def test_each_candidate_set_is_read_through_its_index(built: tuple[Path, GroundT
     assert not [p for p in plans if p.startswith("SCAN n") and "VIRTUAL" not in p and "subquery" not in p], (
         text
     )
+
+
+def test_term_counts_cut_at_one_budget_are_not_read_against_another(built: tuple[Path, GroundTruth]) -> None:
+    path, truth = built
+    db = sqlite3.connect(path)
+
+    class Graph:
+        node_count = 1000
+
+    try:
+        reads = QueryReads(db)
+        ranker = Ranker(cast(Any, None), cast(Any, Graph()), replace(DEFAULT, text_max_postings=5))
+        terms = sorted({t for run in _tickets(truth, 30) for t in query_terms(request_for(run).text)})
+        assert ranker._searchable(reads, terms)
+        assert max(ranker._df.values()) == 6  # cut at the budget + 1
+        ranker.config = replace(DEFAULT, text_max_postings=100_000)
+        ranker._searchable(reads, terms)
+        one = "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?"
+        assert ranker._df == {t: db.execute(one, (fts_phrase(t),)).fetchone()[0] for t in terms}
+    finally:
+        db.close()
 
 
 def test_counts_in_one_statement_equal_counts_one_by_one(built: tuple[Path, GroundTruth]) -> None:
