@@ -192,9 +192,8 @@ async def _statements(
 PHASES = (
     ("query", "Ranker", "rank_with", "ranking"),
     ("query", "Ranker", "candidates", "candidates"),
-    ("reads", "QueryReads", "term_doc_counts", "  term counts (new terms)"),
+    ("reads", "QueryReads", "term_doc_counts", "  new terms' counts"),
     ("reads", "QueryReads", "candidate_sets", "  candidate statement"),
-    ("query", "Ranker", "_text_matches", "  text match shares"),
     ("query", "Ranker", "_widen", "  one-hop widening"),
     ("reads", "QueryReads", "neighbour_ids", "    neighbour ids"),
     ("reads", "QueryReads", "nodes_by_ids", "    new neighbours' rows"),
