@@ -45,7 +45,7 @@ async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool
     from benchmarks.scenarios import scenarios
     from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, OperatorHeap, summary_ms, timed_extractions
     from benchmarks.stores import Clock
-    from benchmarks.workload import GroundTruth, World
+    from benchmarks.workload import GroundTruth, unseen_runs
     from osmia.memory.service import Memory, MemorySettings
     from osmia.taskrun import parse_taskrun
 
@@ -60,7 +60,9 @@ async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool
     clock = Clock(truth.end + 60.0)
     cases = [parse_taskrun(c.doc) for c in scenarios(truth, queries, seed=seed + 1000, copies=copies)]
     warm = [parse_taskrun(c.doc) for c in scenarios(truth, QUERY_WARMUP, seed=seed + 2000, copies=copies)]
-    more = [] if read_only else list(World(truth.seed).continued(truth.runs, ingest + EXTRACTION_WARMUP))
+    # The runs after the store's history that it does not hold yet: a served store already holds
+    # the serve step's, and ingesting one again is a no-op (exactly once), not an extraction.
+    more = [] if read_only else unseen_runs(db, truth.seed, truth.runs, ingest + EXTRACTION_WARMUP)
     options: dict[str, Any] = {"clock": clock, "update_gauges": False}
     if read_only:
         options["read_only"] = True  # the file itself: nothing can be written, so nothing is copied

@@ -34,7 +34,7 @@ from benchmarks.phase_timing import table, timed
 from benchmarks.scenarios import scenarios
 from benchmarks.stats import EXTRACTION_WARMUP, OperatorHeap
 from benchmarks.stores import Clock
-from benchmarks.workload import GroundTruth, World
+from benchmarks.workload import GroundTruth, unseen_runs
 from osmia.memory import merge, resolve, service
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import Store
@@ -121,22 +121,6 @@ async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> l
                 _keep_wal(memory.settings.store_path)
             await memory.close()
     return rows
-
-
-def unseen_runs(db: Path, seed: int, skip: int, count: int) -> list[tuple[dict[str, Any], float]]:
-    """The next ``count`` runs of the history (``World(seed)`` after ``skip``) that ``db`` does not
-    hold yet (a served store has some)."""
-    conn = sqlite3.connect(db)
-    try:
-        known = {r[0] for r in conn.execute("SELECT run_key FROM runs")}
-    finally:
-        conn.close()
-    out = []
-    for doc, at in World(seed).continued(skip, count + 1000):
-        meta = doc["metadata"]
-        if f"{meta['namespace']}/{meta['name']}/{meta['uid']}" not in known:
-            out.append((doc, at))
-    return out[:count]
 
 
 @contextmanager

@@ -42,12 +42,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from benchmarks.extraction_phases import unseen_runs
 from benchmarks.phase_timing import table, timed
 from benchmarks.scenarios import Scenario, scenarios
 from benchmarks.stats import QUERY_WARMUP
 from benchmarks.stores import Clock
-from benchmarks.workload import GroundTruth
+from benchmarks.workload import GroundTruth, unseen_runs
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun
 

@@ -126,6 +126,8 @@ async def timed_extractions(
             maintained_at = at
         run = parse_taskrun(doc)
         started = time.perf_counter()
-        await memory.ingest(run, finished_at=at)
+        result = await memory.ingest(run, finished_at=at)
         extractions.append(time.perf_counter() - started)
+        if getattr(result, "state", "done") != "done":  # an old engine's result may not say
+            raise RuntimeError(f"run {run.run_key} was not extracted ({result.state}): no time to measure")
     return extractions, upkeep

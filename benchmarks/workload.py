@@ -34,8 +34,10 @@ from __future__ import annotations
 import json
 import math
 import random
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from osmia.taskrun import normalize_repository
@@ -654,3 +656,19 @@ __all__ = [
     "tenant_of",
     "weak_task_type",
 ]
+
+
+def unseen_runs(db: Path, seed: int, skip: int, count: int) -> list[tuple[dict[str, Any], float]]:
+    """The next ``count`` runs of the history (``World(seed)`` after ``skip``) that ``db`` does not
+    hold yet (a served store has some)."""
+    conn = sqlite3.connect(db)
+    try:
+        known = {r[0] for r in conn.execute("SELECT run_key FROM runs")}
+    finally:
+        conn.close()
+    out = []
+    for doc, at in World(seed).continued(skip, count + 1000):
+        meta = doc["metadata"]
+        if f"{meta['namespace']}/{meta['name']}/{meta['uid']}" not in known:
+            out.append((doc, at))
+    return out[:count]

@@ -67,6 +67,20 @@ def test_a_sentence_key_ignores_case_and_inflection_but_not_more_words() -> None
     ]
 
 
+def test_a_number_is_its_own_stem_and_stays_out_of_the_stem_cache() -> None:
+    from osmia.memory import text
+
+    numbers = ["0", "7", "502", "14917", "00042", "9" * 40]
+    assert [text.stem(n) for n in numbers] == [text._STEMMER.stemWord(n) for n in numbers] == numbers
+    before = text._stem_word.cache_info()
+    assert text.stems("engine: 14917 runs, 71% success") == {"engin", "14917", "run", "71", "success"}
+    after = text._stem_word.cache_info()
+    # the three words went through the cache, the two numbers did not
+    assert after.hits + after.misses - before.hits - before.misses == 3
+    # a number in another script is not ASCII: Snowball decides it as before
+    assert text.stem("١٢٣") == text._STEMMER.stemWord("١٢٣")
+
+
 async def test_every_write_path_keeps_the_vocabulary_equal_to_a_recount(tmp_path: Path) -> None:
     settings = MemorySettings(store_path=tmp_path / "m.db", prune_threshold=0.05)
     memory = await Memory.open(settings, clock=Clock(), update_gauges=False)
