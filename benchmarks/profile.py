@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
+import importlib
 import io
 import pstats
 import re
@@ -193,7 +195,8 @@ PHASES = (
     ("query", "Ranker", "candidates", "candidates"),
     ("reads", "QueryReads", "term_doc_counts", "  new terms' counts"),
     ("reads", "QueryReads", "candidate_sets", "  candidate statement"),
-    ("query", "Ranker", "_widen", "  one-hop widening"),
+    ("candidates", "CandidateFinder", "widen", "  one-hop widening"),
+    ("query", "Ranker", "_widen", "  one-hop widening"),  # an engine before osmia/memory/candidates.py
     ("reads", "QueryReads", "neighbour_ids", "    neighbour ids"),
     ("reads", "QueryReads", "nodes_by_ids", "    new neighbours' rows"),
     ("query", "Ranker", "_vocabulary", "vocabulary"),
@@ -209,11 +212,13 @@ async def _phases(
     from osmia.memory.store import query_reads
 
     owners = {"query": query, "reads": query_reads}
+    with contextlib.suppress(ImportError):  # an engine before the candidates had their own module
+        owners["candidates"] = importlib.import_module("osmia.memory.candidates")
     current: dict[str, float] = {}
     originals = []
 
     for module, cls_name, method, label in PHASES:
-        cls = getattr(owners[module], cls_name)
+        cls = getattr(owners.get(module), cls_name, None)
         if hasattr(cls, method):  # an older engine may lack one
             originals.append((cls, method, getattr(cls, method)))
             setattr(cls, method, timed(getattr(cls, method), label, current))
@@ -233,7 +238,7 @@ async def _phases(
         await memory.close()
         for cls, method, fn in originals:
             setattr(cls, method, fn)
-    labels = ["query (wall)", *(label for *_x, label in PHASES)]
+    labels = ["query (wall)", *dict.fromkeys(label for *_x, label in PHASES)]
     return "\n".join(table(rows, labels, title="phases", what="queries", width=24))
 
 

@@ -1,12 +1,8 @@
 """Ranking: which few nodes a run should be told about.
 
-Candidates come from the run's tenant only: earlier attempts at the same ticket,
-facts about the same repository, general knowledge about the same engine,
-tenant-wide patterns about its task type or language, FTS5 (BM25) matches of
-the ticket text, widened by one graph hop.
-
-Each candidate is scored ``relevance × confidence × recency``
-(:mod:`osmia.memory.scoring`) and judged in score order (:mod:`osmia.memory.selection`).
+Candidates (:mod:`osmia.memory.candidates`: the run's tenant only, found by its ticket, repository,
+engine, task type, language, text and one graph hop) are each scored ``relevance × confidence ×
+recency`` (:mod:`osmia.memory.scoring`) and judged in score order (:mod:`osmia.memory.selection`).
 
 Selection walks candidates by score (ties broken by id), earlier attempts at
 the same ticket first, drops near-twins of something already kept and
@@ -20,25 +16,14 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
-from osmia.memory.extractor import attempt_key
+from osmia.memory.candidates import CandidateFinder, Signals
 from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
 from osmia.memory.ranking import DEFAULT, RankingConfig
-from osmia.memory.scoring import (
-    NAMEABLE,
-    NAMED,
-    SAME_TICKET,
-    names_any,
-    noisy_or,
-    recency,
-    score,
-    specificity_applies,
-    ticket_identifiers,
-)
+from osmia.memory.scoring import NAMED, noisy_or, recency, score, specificity_applies
 from osmia.memory.selection import (
     CAPPED,
     OVER_BUDGET,
@@ -49,22 +34,12 @@ from osmia.memory.selection import (
     to_injected,
 )
 from osmia.memory.store import Store
-from osmia.memory.store.query_reads import NodeCache, QueryReads, fts_phrase
-from osmia.memory.text import matched_terms, query_terms, word_bag
-from osmia.memory.types import Candidate, Kind, Node, QueryRequest, Relation, ScoreParts
+from osmia.memory.store.query_reads import NodeCache, QueryReads
+from osmia.memory.text import word_bag
+from osmia.memory.types import Candidate, Kind, Node, QueryRequest, ScoreParts
 from osmia.memory.vocabulary import Vocabulary, sentence_key, vocabulary_words
 
 __all__ = ["Ranker"]
-
-
-# Signals every ticket of the tenant with the same engine, task type or language shares.
-_TENANT_WIDE = frozenset({"engine", "task type", "language"})
-
-
-@dataclass
-class _Signals:
-    node: Node
-    signals: dict[str, float]
 
 
 class Ranker:
@@ -72,158 +47,25 @@ class Ranker:
 
     def __init__(self, store: Store, graph: KnowledgeGraph, config: RankingConfig = DEFAULT) -> None:
         self._store = store
-        self._graph = graph
         self.config = config
-        self._df: dict[str, int] = {}  # full-text document frequency per term (see _searchable)
-        self._df_size = 0
-        self._df_cap = 0  # the budget + 1 the cached counts were cut at
+        self._finder = CandidateFinder(graph)  # keeps the full-text term counts between queries
         self._nodes = NodeCache()  # parsed rows, reused while a row reads back unchanged
 
-    def candidates(self, reads: QueryReads, req: QueryRequest) -> dict[str, _Signals]:
-        """Every node of the tenant that any signal points at, with the signals it got.
-
-        Three statements when the full-text term counts are cached: every candidate set at once
-        (:meth:`QueryReads.candidate_sets`), then the one-hop widening's neighbour ids and the
-        new neighbours' rows.
-        """
-        found: dict[str, _Signals] = {}
-
-        c = self.config
-
-        def note(node: Node, name: str, value: float) -> None:
-            if node.kind is Kind.ATTEMPT and name != SAME_TICKET:
-                return  # an attempt at another ticket is that ticket's business
-            entry = found.setdefault(node.id, _Signals(node, {}))
-            entry.signals[name] = max(value, entry.signals.get(name, 0.0))
-
-        terms = query_terms(req.text)
-        searched = self._searchable(reads, terms)
-        sets = reads.candidate_sets(
-            req.tenant,
-            attempt_prefix=attempt_key(req.ticket_id) if req.ticket_id.strip() else "",
-            attempt_limit=c.max_attempts + 1,
-            repository=req.repository,
-            repository_limit=c.limit_repository,
-            engine=req.engine,
-            engine_limit=c.limit_engine,
-            task_type=req.task_type,
-            language=req.language,
-            pattern_limit=c.limit_pattern,
-            match=" OR ".join(fts_phrase(t) for t in searched),
-            text_limit=c.limit_text,
-        )
-        own = req.run_key
-        for node in sets.attempts:
-            if node.valid and node.kind is Kind.ATTEMPT and not (own and node.key.endswith(":" + own)):
-                note(node, SAME_TICKET, 1.0)
-        for node in sets.repository:
-            note(node, "repository", c.signal_repository)
-        for node in sets.engine:
-            profile = node.kind is Kind.ENGINE_PROFILE
-            note(node, "engine", c.signal_engine_profile if profile else c.signal_engine)
-        # Tenant-wide patterns, and the repository's own (its failure modes: a repository candidate).
-        for node in (*sets.patterns, *(n for n in sets.repository if n.kind is Kind.PATTERN)):
-            if node.subject.task_type and node.subject.task_type == req.task_type:
-                note(node, "task type", c.signal_task_type)
-            if node.subject.language and node.subject.language == req.language:
-                note(node, "language", c.signal_language)
-        named = ticket_identifiers(req.text) if c.signal_named > 0 else ()
-        for node, share in self._text_matches(terms, sets.text):
-            note(node, "text", c.signal_text_max * share)
-            if named and node.kind in NAMEABLE and names_any(node.content, named):
-                note(node, NAMED, c.signal_named)
-            if req.repository and node.subject.repository == req.repository:
-                # Beyond the repository's strongest facts (``limit_repository``) but of the same
-                # repository: a text match there is not a match from elsewhere.
-                note(node, "repository", c.signal_repository)
-        self._widen(reads, req, found)
-        return found
-
-    def _text_matches(self, terms: list[str], matches: list[tuple[Node, float]]) -> list[tuple[Node, float]]:
-        """FTS5 matches with a share in [0, 1]: BM25 relative to the best, times term coverage.
-
-        A node that shares only one word with the ticket gets nothing: one common
-        word is chance, not relevance. Coverage grows to 1 at ``TEXT_FULL_TERMS``.
-        """
-        rows = [(n, r) for n, r in matches if n.valid]
-        if not rows:
-            return []
-        best = min(r for _n, r in rows)  # BM25 ranks are negative; lower is better
-        out = []
-        full = self.config.text_full_terms
-        for node, rank in rows:
-            coverage = min(1.0, (matched_terms(terms, node.content) - 1) / (full - 1))
-            if coverage > 0:
-                relative = rank / best if best < 0 else 1.0
-                out.append((node, coverage * (0.5 + 0.5 * relative)))
-        return out
-
-    def _searchable(self, reads: QueryReads, terms: list[str]) -> list[str]:
-        """The terms worth a full-text lookup: rarest first, while their postings fit the budget.
-
-        FTS5 scores every document that matches any OR-ed term, so a query costs
-        the sum of its terms' document frequencies; the commonest words cost
-        the most and discriminate the least. Frequencies come from the index
-        (one statement for the terms not yet seen, each counted only up to the budget + 1) and are
-        cached until the graph grows or shrinks by 10 %.
-        Coverage (``matched_terms``) is still counted over all the terms.
-        """
-        if not terms:
-            return []
-        size = self._graph.node_count
-        # Counted up to the budget + 1 only: a term over the budget alone ends the loop below
-        # whatever its count (those sort after every term within it), so no more is needed.
-        cap = self.config.text_max_postings + 1
-        if abs(size - self._df_size) > 0.1 * max(size, 1) or cap != self._df_cap:
-            self._df.clear()
-            self._df_size = size
-            self._df_cap = cap
-        missing = [t for t in terms if t not in self._df]
-        if missing:
-            counts = reads.term_doc_counts(missing, at_most=cap)
-            for t in missing:
-                self._df[t] = counts.get(t, 0)
-        out, postings = [], 0
-        for term in sorted(terms, key=lambda t: (self._df[t], t)):
-            postings += self._df[term]
-            if postings > self.config.text_max_postings:
-                break
-            out.append(term)
-        return out
-
-    def _widen(self, reads: QueryReads, req: QueryRequest, found: dict[str, _Signals]) -> None:
-        """One hop over relates_to/contradicts from the strongest seeds, same tenant only.
-
-        The neighbours' ids come from the edge indexes; only the rows of those not found yet are
-        read (at 1M nodes ~12 of the ~150 neighbours of a query's seeds).
-        """
-        # Only from what was found for this ticket: a fact found by its engine, task type or language
-        # alone is shared by every ticket of the tenant (an incident runbook's outcome relates every
-        # incident lesson), so its neighbours would be everything, not what this ticket is about.
-        seeds = sorted(
-            (e for e in found.values() if not _TENANT_WIDE.issuperset(e.signals)),
-            key=lambda e: (-noisy_or(e.signals.values()), e.node.id),
-        )
-        seeds = seeds[: self.config.hop_seeds]
-        value = {seed.node.id: noisy_or(seed.signals.values()) for seed in seeds}
-        hop: dict[str, float] = {}
-        for seed_id, other in reads.neighbour_ids(list(value), (Relation.RELATES_TO, Relation.CONTRADICTS)):
-            if other not in found:
-                hop[other] = max(hop.get(other, 0.0), self.config.signal_hop_share * value[seed_id])
-        for node in sorted(reads.nodes_by_ids(sorted(hop), req.tenant), key=lambda n: n.id):
-            if node.valid and node.kind is not Kind.ATTEMPT:
-                found[node.id] = _Signals(node, {"graph hop": hop[node.id]})
+    def candidates(self, reads: QueryReads, req: QueryRequest) -> dict[str, Signals]:
+        """Every node of the tenant that any signal points at, with the signals it got
+        (:meth:`CandidateFinder.find` under this ranker's configuration)."""
+        return self._finder.find(reads, req, self.config)
 
     def _in_order(
         self,
-        found: dict[str, _Signals],
+        found: dict[str, Signals],
         req: QueryRequest,
         now: float,
         vocabulary: Vocabulary,
         busiest: dict[str, int],
         *,
         explain: bool,
-        postpone: Callable[[_Signals], bool] | None = None,
+        postpone: Callable[[Signals], bool] | None = None,
     ) -> Iterator[tuple[ScoreParts, Node]]:
         """Candidates in selection order: earlier attempts at the ticket first, newest first; then by score.
 
@@ -284,7 +126,7 @@ class Ranker:
             heapq.heappush(heap, (selection_order(parts, entry.node), 2 if exact else 1, item))
 
     def _vocabulary(
-        self, reads: QueryReads, req: QueryRequest, found: dict[str, _Signals], now: float
+        self, reads: QueryReads, req: QueryRequest, found: dict[str, Signals], now: float
     ) -> Vocabulary:
         """Rarity of every word of the candidate learnings and the spread of each of their sentences.
 
@@ -388,11 +230,11 @@ class Ranker:
         #   once every candidate had its turn;
         # - once a line did not fit the budget (``tight``), it is priced first, and dropped if it
         #   does not fit what is left (the budget only shrinks, in both passes).
-        postponed: list[_Signals] = []
+        postponed: list[Signals] = []
         per_group: dict[tuple[Kind, bool], int] = {}
         tight = False
 
-        def postpone(entry: _Signals) -> bool:
+        def postpone(entry: Signals) -> bool:
             node = entry.node
             if tight and cost(node) > budget:
                 return True

@@ -21,6 +21,7 @@ from benchmarks.profile import TripCounter
 from benchmarks.scenarios import scenarios
 from benchmarks.stores import build_store
 from benchmarks.workload import GroundTruth
+from osmia.memory.candidates import CandidateFinder
 from osmia.memory.extractor import attempt_key
 from osmia.memory.query import Ranker
 from osmia.memory.ranking import DEFAULT
@@ -234,14 +235,13 @@ def test_term_counts_cut_at_one_budget_are_not_read_against_another(built: tuple
 
     try:
         reads = QueryReads(db)
-        ranker = Ranker(cast(Any, None), cast(Any, Graph()), replace(DEFAULT, text_max_postings=5))
+        finder = CandidateFinder(cast(Any, Graph()))
         terms = sorted({t for run in _tickets(truth, 30) for t in query_terms(request_for(run).text)})
-        assert ranker._searchable(reads, terms)
-        assert max(ranker._df.values()) == 6  # cut at the budget + 1
-        ranker.config = replace(DEFAULT, text_max_postings=100_000)
-        ranker._searchable(reads, terms)
+        assert finder.searchable(reads, terms, replace(DEFAULT, text_max_postings=5))
+        assert max(finder._df.values()) == 6  # cut at the budget + 1
+        finder.searchable(reads, terms, replace(DEFAULT, text_max_postings=100_000))
         one = "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?"
-        assert ranker._df == {t: db.execute(one, (fts_phrase(t),)).fetchone()[0] for t in terms}
+        assert finder._df == {t: db.execute(one, (fts_phrase(t),)).fetchone()[0] for t in terms}
     finally:
         db.close()
 
