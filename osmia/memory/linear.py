@@ -122,3 +122,31 @@ def any_of(patterns: Iterable[str]) -> LinearPattern:
             flags, _, pattern = pattern[2:].partition(")")
         parts.append(f"(?{flags}:{pattern})")
     return LinearPattern("|".join(parts), capture=False, max_mem=64 << 20)
+
+
+class PatternSet:
+    """Which of several patterns match somewhere in a text, found in one scan (RE2's ``Set``).
+
+    Searching each pattern in turn costs one RE2 call apiece (~2 µs each, however short the
+    text); a set answers for all of them at once. RE2 gives no answer when its automaton runs out
+    of memory on some input: :meth:`matching` then says ``None``, as it does when no pattern
+    matches, and a caller that needs to tell the two apart checks the union (:func:`any_of`).
+    """
+
+    __slots__ = ("_set", "patterns")
+
+    def __init__(self, patterns: Iterable[str], *, max_mem: int = 64 << 20) -> None:
+        self.patterns = tuple(patterns)
+        options = re2.Options()
+        options.log_errors = False
+        options.max_mem = max_mem
+        self._set = re2.Set.SearchSet(options)
+        for pattern in self.patterns:
+            self._set.Add(pattern)
+        self._set.Compile()
+
+    def matching(self, text: str) -> list[int] | None:
+        """The indices of the patterns that match somewhere in ``text``, ascending; ``None`` when
+        none does, or when RE2 could not tell."""
+        found = self._set.Match(encodable(text))
+        return sorted(found) if found else None

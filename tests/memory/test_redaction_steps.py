@@ -1,0 +1,130 @@
+"""Redaction gives each text only the steps whose pattern matches it (osmia/memory/redaction.py).
+
+The reference is what redaction did before: every step in turn, pass after pass. The two must
+agree on every text: planted secrets of every format, ordinary engineering text, several
+secrets and near misses in one text, texts whose redaction uncovers another secret, and texts
+where RE2's set could not answer.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from osmia.memory import redaction
+from osmia.memory.linear import PatternSet, linear
+from osmia.memory.redaction import CANDIDATES, redact
+from tests.fixtures.secrets.corpus import clean_corpus, secret_corpus
+
+
+def every_step(text: str) -> str:
+    """Redaction as it was: each of the 99 steps on every text that any may act on."""
+    if CANDIDATES.search(text) is None:
+        return text
+    for _ in range(redaction._MAX_PASSES):
+        before = text
+        for _pattern, step in redaction._STEPS:
+            text = step(text)
+        if text == before:
+            break
+    return text
+
+
+def corpus() -> list[str]:
+    planted = [p.text for p in secret_corpus()]
+    clean = clean_corpus()
+    rng = random.Random(7)
+    # Several secrets, near misses and prose in one text, in any order and across lines.
+    mixed = ["\n".join(rng.sample(planted + clean, 4)) for _ in range(300)]
+    joined = [" ".join(rng.sample(planted, 2)) for _ in range(300)]
+    return planted + clean + mixed + joined
+
+
+_PIECES = [
+    "password=",
+    "DB_PASSWORD: ",
+    "--token ",
+    "api_key=",
+    "Authorization: Bearer ",
+    "ghp_",
+    "AKIA",
+    "-----BEGIN RSA PRIVATE KEY-----\n",
+    "\n-----END RSA PRIVATE KEY-----",
+    "https://user:",
+    "@db.example.com/",
+    "set -gx API_TOKEN ",
+    'os.Setenv("DB_PASSWORD", "',
+    '"',
+    "'",
+    "\n",
+    " ",
+    "auth-api",
+    "session=",
+    "Summer2024!",
+    "hunter2",
+    "Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5d2FsZG8=",
+    "sk-",
+    "xoxb-",
+    "[redacted]",
+]
+_RANDOM = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=_-", max_size=48)
+
+
+def test_every_corpus_text_is_redacted_as_by_every_step() -> None:
+    texts = corpus()
+    acted = 0
+    for text in texts:
+        expected = every_step(text)
+        assert redact(text) == expected, text
+        acted += expected != text
+    assert len(texts) > 1500 and acted > 1000, acted  # most planted secrets and the mixes change
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_PIECES), _RANDOM), min_size=1, max_size=12))
+def test_generated_texts_are_redacted_as_by_every_step(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert redact(text) == every_step(text)
+
+
+def test_when_the_set_cannot_answer_every_step_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [t for t in corpus()[:600] if CANDIDATES.search(t) is not None]
+    assert texts
+    monkeypatch.setattr(PatternSet, "matching", lambda _self, _text: None)  # as a DFA out of memory
+    for text in texts:
+        assert redact(text) == every_step(text), text
+
+
+@pytest.mark.parametrize("max_mem", [8 << 20, 2 << 20, 64 << 20])
+def test_a_set_finds_the_patterns_each_search_finds_or_says_nothing(max_mem: int) -> None:
+    """Within its memory budget a set answers exactly; over it, RE2 gives no answer (``None``),
+    never a partial one. 8 MB is redaction's own budget."""
+    patterns = [pattern for pattern, _step in redaction._STEPS]
+    each = [linear(p) for p in patterns]
+    found = PatternSet(patterns, max_mem=max_mem)
+    answered = 0
+    texts = corpus()[:1500]
+    for text in texts:
+        expected = [i for i, p in enumerate(each) if p.search(text) is not None]
+        got = found.matching(text)
+        assert got is None or got == expected, text
+        answered += got == (expected or None)
+    if max_mem >= 8 << 20:
+        assert answered > 0.9 * len(texts), answered
+
+
+def test_a_step_that_uncovers_a_later_steps_match_is_followed_by_that_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Synthetic steps: the first turns "a" into "b", which only the second acts on (and the third
+    # never matches): one pass gives "c", as applying every step in turn does.
+    steps = (("a", lambda t: t.replace("a", "b")), ("b", lambda t: t.replace("b", "c")), ("z", lambda t: t))
+    monkeypatch.setattr(redaction, "_STEPS", steps)
+    monkeypatch.setattr(redaction, "_STEP_SET", PatternSet(p for p, _s in steps))
+    monkeypatch.setattr(redaction, "CANDIDATES", linear("a|b|z"))
+    assert redaction._one_pass("xa") == "xc"
+    assert redaction._one_pass("xbz") == "xcz"
+    assert redaction._one_pass("xyz") == "xyz"
