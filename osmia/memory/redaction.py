@@ -340,8 +340,9 @@ CANDIDATES = any_of(pattern for pattern, _step in _STEPS)
 # ... and which of them match, in one scan: a text that matches one (most engineering text that
 # names a token, a password, a key or an auth service) is given to those steps only, not to all
 # 99, each an RE2 call (docs/performance.md §23: 75 → 16 µs a line of such text). The set's
-# automaton is kept to 8 MB: the budget it needs for ordinary text, well within it; a text that
-# would need more (many secret formats at once) gets no answer and goes through every step.
+# automaton is kept to 8 MB, ample for ordinary text; text that needs more states (many secret
+# formats at once) has them rebuilt as it is scanned, slower, and should RE2 give up, no answer
+# comes and every step runs.
 _STEP_SET = PatternSet((pattern for pattern, _step in _STEPS), max_mem=8 << 20)
 
 
