@@ -44,8 +44,8 @@ DECAY_PASSES = 3  # ``decay(cycles=1)`` passes timed after the extractions (each
 async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool = False) -> dict[str, Any]:
     from benchmarks.scenarios import scenarios
     from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, OperatorHeap, summary_ms, timed_extractions
-    from benchmarks.stores import Clock
-    from benchmarks.workload import GroundTruth, unseen_runs
+    from benchmarks.stores import Clock, unseen_runs
+    from benchmarks.workload import GroundTruth
     from osmia.memory.service import Memory, MemorySettings
     from osmia.taskrun import parse_taskrun
 

@@ -33,8 +33,8 @@ from typing import Any
 from benchmarks.phase_timing import table, timed
 from benchmarks.scenarios import scenarios
 from benchmarks.stats import EXTRACTION_WARMUP, OperatorHeap
-from benchmarks.stores import Clock
-from benchmarks.workload import GroundTruth, unseen_runs
+from benchmarks.stores import Clock, unseen_runs
+from benchmarks.workload import GroundTruth
 from osmia.memory import merge, resolve, service
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import Store

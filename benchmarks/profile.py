@@ -31,9 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import cProfile
-import importlib
 import io
 import pstats
 import re
@@ -47,8 +45,8 @@ from typing import Any
 from benchmarks.phase_timing import table, timed
 from benchmarks.scenarios import Scenario, scenarios
 from benchmarks.stats import QUERY_WARMUP
-from benchmarks.stores import Clock
-from benchmarks.workload import GroundTruth, unseen_runs
+from benchmarks.stores import Clock, unseen_runs
+from benchmarks.workload import GroundTruth
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun
 
@@ -196,7 +194,6 @@ PHASES = (
     ("reads", "QueryReads", "term_doc_counts", "  new terms' counts"),
     ("reads", "QueryReads", "candidate_sets", "  candidate statement"),
     ("candidates", "CandidateFinder", "widen", "  one-hop widening"),
-    ("query", "Ranker", "_widen", "  one-hop widening"),  # an engine before osmia/memory/candidates.py
     ("reads", "QueryReads", "neighbour_ids", "    neighbour ids"),
     ("reads", "QueryReads", "nodes_by_ids", "    new neighbours' rows"),
     ("query", "Ranker", "_vocabulary", "vocabulary"),
@@ -208,17 +205,15 @@ async def _phases(
     db: Path, end: float, tickets: list[Scenario], warm: list[Scenario], read_only: bool
 ) -> str:
     """Wall time per query and per phase of the ranking (``PHASES``), without a profiler's overhead."""
-    from osmia.memory import query
+    from osmia.memory import candidates, query
     from osmia.memory.store import query_reads
 
-    owners = {"query": query, "reads": query_reads}
-    with contextlib.suppress(ImportError):  # an engine before the candidates had their own module
-        owners["candidates"] = importlib.import_module("osmia.memory.candidates")
+    owners = {"query": query, "reads": query_reads, "candidates": candidates}
     current: dict[str, float] = {}
     originals = []
 
     for module, cls_name, method, label in PHASES:
-        cls = getattr(owners.get(module), cls_name, None)
+        cls = getattr(owners[module], cls_name)
         if hasattr(cls, method):  # an older engine may lack one
             originals.append((cls, method, getattr(cls, method)))
             setattr(cls, method, timed(getattr(cls, method), label, current))
@@ -238,7 +233,7 @@ async def _phases(
         await memory.close()
         for cls, method, fn in originals:
             setattr(cls, method, fn)
-    labels = ["query (wall)", *dict.fromkeys(label for *_x, label in PHASES)]
+    labels = ["query (wall)", *(label for *_x, label in PHASES)]
     return "\n".join(table(rows, labels, title="phases", what="queries", width=24))
 
 

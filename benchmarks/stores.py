@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from benchmarks.workload import T0, GroundTruth, World
 from osmia.memory.service import Memory, MemorySettings
@@ -85,3 +87,19 @@ async def build_store(
     truth = world.truth()
     path.with_suffix(".truth.json").write_text(truth.to_json())
     return stats, truth
+
+
+def unseen_runs(db: Path, seed: int, skip: int, count: int) -> list[tuple[dict[str, Any], float]]:
+    """The next ``count`` runs of the history (``World(seed)`` after ``skip``) that ``db`` does not
+    hold yet (a served store has some)."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        known = {r[0] for r in conn.execute("SELECT run_key FROM runs")}
+    finally:
+        conn.close()
+    out = []
+    for doc, at in World(seed).continued(skip, count + 1000):
+        meta = doc["metadata"]
+        if f"{meta['namespace']}/{meta['name']}/{meta['uid']}" not in known:
+            out.append((doc, at))
+    return out[:count]

@@ -34,10 +34,8 @@ from __future__ import annotations
 import json
 import math
 import random
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from osmia.taskrun import normalize_repository
@@ -630,22 +628,6 @@ def tenant_of(task_type: str) -> str:
     return INCIDENT if task_type == "incident" else TICKETING
 
 
-def unseen_runs(db: Path, seed: int, skip: int, count: int) -> list[tuple[dict[str, Any], float]]:
-    """The next ``count`` runs of the history (``World(seed)`` after ``skip``) that ``db`` does not
-    hold yet (a served store has some)."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        known = {r[0] for r in conn.execute("SELECT run_key FROM runs")}
-    finally:
-        conn.close()
-    out = []
-    for doc, at in World(seed).continued(skip, count + 1000):
-        meta = doc["metadata"]
-        if f"{meta['namespace']}/{meta['name']}/{meta['uid']}" not in known:
-            out.append((doc, at))
-    return out[:count]
-
-
 def main() -> None:  # pragma: no cover - a convenience for poking at the generator
     import argparse
 
@@ -670,6 +652,5 @@ __all__ = [
     "World",
     "is_weak",
     "tenant_of",
-    "unseen_runs",
     "weak_task_type",
 ]

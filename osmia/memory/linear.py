@@ -133,15 +133,14 @@ class PatternSet:
     matches, and a caller that needs to tell the two apart checks the union (:func:`any_of`).
     """
 
-    __slots__ = ("_set", "patterns")
+    __slots__ = ("_set",)
 
     def __init__(self, patterns: Iterable[str], *, max_mem: int = 64 << 20) -> None:
-        self.patterns = tuple(patterns)
         options = re2.Options()
         options.log_errors = False
         options.max_mem = max_mem
         self._set = re2.Set.SearchSet(options)
-        for pattern in self.patterns:
+        for pattern in patterns:
             self._set.Add(pattern)
         self._set.Compile()
 

@@ -110,7 +110,8 @@ _STEMMER = snowballstemmer.stemmer("english")
 _stem_word = functools.lru_cache(maxsize=1 << 16)(_STEMMER.stemWord)
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
+    """The English (Snowball) stem of one lower-case word, cached per process."""
     # A number is its own stem (Snowball's English rules strip letters only: checked on every
     # number below a million and 200,000 random ones up to 40 digits). Numbers are most of the
     # new words an extraction meets (run counts in patterns and engine profiles: ~5 a run at
@@ -118,11 +119,6 @@ def _stem(word: str) -> str:
     if word.isdigit() and word.isascii():
         return word
     return str(_stem_word(word))
-
-
-def stem(word: str) -> str:
-    """The English (Snowball) stem of one lower-case word, cached per process."""
-    return _stem(word)
 
 
 @functools.lru_cache(maxsize=1 << 13)
@@ -137,13 +133,13 @@ def stems(text: str) -> frozenset[str]:
     found = set(words(text)) | set(search_terms(text).split())
     for word in list(found):
         found.update(part for part in _PARTS.split(word) if part)
-    return frozenset(_stem(word) for word in found)
+    return frozenset(stem(word) for word in found)
 
 
 def matched_terms(terms: list[str], content: str) -> int:
     """How many of ``terms`` occur in ``content``, compared by stem."""
     present = stems(content)
-    return sum(1 for term in terms if _stem(term) in present)
+    return sum(1 for term in terms if stem(term) in present)
 
 
 @functools.lru_cache(maxsize=1 << 12)
