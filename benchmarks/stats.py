@@ -7,6 +7,7 @@ revisions of ``osmia`` too.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import time
 from collections.abc import Callable, Iterable
 from types import TracebackType
@@ -37,20 +38,21 @@ def summary_ms(values: list[float]) -> dict[str, float]:
     }
 
 
-def _engine_process(name: str) -> Callable[..., Any] | None:
-    """``osmia.process.<name>`` of the engine under test, or None (an older engine lacks it)."""
+def _engine_process(name: str, module: str = "osmia.process") -> Callable[..., Any] | None:
+    """``<module>.<name>`` of the engine under test, or None (an older engine lacks it)."""
     try:
-        from osmia import process
+        found_module = importlib.import_module(module)
     except ImportError:
         return None
-    found: Callable[..., Any] | None = getattr(process, name, None)
+    found: Callable[..., Any] | None = getattr(found_module, name, None)
     return found
 
 
 class OperatorHeap:
     """The operator's handling of its heap, for the engine under test (an older one: what it did).
 
-    On entry, what its startup handler does once start-up is done (``settle_heap``: ``gc.freeze``);
+    On entry, what its startup handler does once memory is open (``warm_up``: the text automata's
+    first-use costs, osmia/memory/warmup.py) and once start-up is done (``settle_heap``: ``gc.freeze``);
     then what its maintenance loop does from then on: hold the cyclic collector's full passes
     (``full_collections_held``) and run one between units of work every ``MAINTENANCE_SECONDS``
     (osmia/process.py). :meth:`between` is that timer for work run back to back, like the
@@ -66,6 +68,9 @@ class OperatorHeap:
         self._last = time.perf_counter()
 
     def __enter__(self) -> OperatorHeap:
+        warm = _engine_process("warm_up", "osmia.memory.warmup")
+        if warm is not None:
+            warm()
         settle = _engine_process("settle_heap")
         if settle is not None:
             settle()

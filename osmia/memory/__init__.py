@@ -8,6 +8,7 @@ from osmia.memory.browse import GraphBrowser, Neighbourhood, NodeFilter, to_netw
 from osmia.memory.service import ImportRefused, Memory, MemorySettings
 from osmia.memory.store import StoreError
 from osmia.memory.types import Candidate, Edge, IngestResult, Kind, MemoryContext, Node, Relation
+from osmia.memory.warmup import warm_up
 
 __all__ = [
     "Candidate",
@@ -25,4 +26,5 @@ __all__ = [
     "Relation",
     "StoreError",
     "to_networkx",
+    "warm_up",
 ]
