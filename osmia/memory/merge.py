@@ -137,6 +137,7 @@ async def merge(
     for o in observations:
         keys.update(o.replaces, o.conflicts, o.relates)
     by_key = await store.nodes_by_keys(tenant, keys)
+    stored = {node.id: node for node in by_key.values()}  # their text and subject, as read
     result = MergeResult()
     for obs in observations:
         before = by_key.get(obs.key)
@@ -175,5 +176,5 @@ async def merge(
             if other is not None and other.id != node.id:
                 result.edges.append(Edge(node.id, other.id, Relation.RELATES_TO, 1.0, now))
                 _related(result, obs, node, other)
-    await store.upsert_nodes(sorted(result.nodes.values(), key=lambda n: n.id))
+    await store.upsert_nodes(sorted(result.nodes.values(), key=lambda n: n.id), stored=stored)
     return result

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from osmia.memory.lesson_forms import form_of
 from osmia.memory.store.base import StoreBase
@@ -11,6 +11,22 @@ from osmia.memory.store.rows import _FIXED_NODE_COLUMNS, EPOCH_SQL, NODE_COLUMNS
 from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Kind, Node, Relation
 from osmia.memory.vocabulary import sentence_key, words_column
+
+# The epoch a node written now falls below the prune threshold at (its confidence and rate bound).
+_PRUNE_SQL = f"osmia_prune_cycle(?, ?, {EPOCH_SQL}, {THRESHOLD_SQL})"
+# What a node's life changes, as against its text and subject (and what is derived from them).
+_LIFE_COLUMNS = ("confidence", "decay_rate", "valid_from", "valid_to", "last_seen", "occurrences", "sources")
+
+
+def _life_of(node: Node) -> tuple[object, ...]:
+    """:data:`_LIFE_COLUMNS` of ``node``, as :func:`node_to_row` writes them."""
+    row = node_to_row(node)
+    return row[-len(_LIFE_COLUMNS) :]
+
+
+def _same_text(stored: Node | None, node: Node) -> bool:
+    """Whether ``node`` has the text and subject of its stored row (the derived columns stay)."""
+    return stored is not None and stored.content == node.content and stored.subject == node.subject
 
 
 class NodeQueries(StoreBase):
@@ -47,25 +63,44 @@ class NodeQueries(StoreBase):
         nodes = await self._nodes("id = ?", (node_id,))
         return nodes[0] if nodes else None
 
-    async def upsert_nodes(self, nodes: Sequence[Node]) -> None:
-        """Insert or fully update nodes by id (inside the caller's transaction)."""
+    async def upsert_nodes(self, nodes: Sequence[Node], *, stored: Mapping[str, Node] | None = None) -> None:
+        """Insert or fully update nodes by id (inside the caller's transaction).
+
+        ``stored``: the nodes as read in this transaction, by id, when the caller has them. A
+        node whose text and subject are the stored ones has only the columns of its life written
+        (confidence, validity, sightings, sources): the row is the one a full update leaves, without
+        deriving its search terms and words again or rewriting the indexes over its text.
+        """
         if not nodes:
             return
+        same = [n for n in nodes if stored is not None and _same_text(stored.get(n.id), n)]
+        if len(same) < len(nodes):
+            kept = {n.id for n in same}
+            await self._write_nodes([n for n in nodes if n.id not in kept])
+        if same:
+            await self._conn.executemany(
+                f"UPDATE nodes SET {', '.join(f'{c} = ?' for c in _LIFE_COLUMNS)}, "
+                f"epoch = {EPOCH_SQL}, prune_at = {_PRUNE_SQL} WHERE id = ?",
+                [(*_life_of(n), n.confidence, n.decay_rate, n.id) for n in same],
+            )
+        await self._write_lesson_forms(nodes)
+
+    async def _write_nodes(self, nodes: Sequence[Node]) -> None:
+        """Insert or update every column of ``nodes``, their derived columns computed again."""
         # Derived from the content: full-text search terms, and the vocabulary's words and sentence
         # (osmia/memory/vocabulary.py; triggers count the words per tenant).
         cols = [*NODE_COLUMNS.split(", "), "terms", "words", "sentence"]
         # The confidence given is the effective one now: it is stamped with the current epoch, and
         # the epoch it will fall below the prune threshold at is computed from it (fading.py).
         values = ", ".join("?" * len(cols))
-        prune = f"osmia_prune_cycle(?, ?, {EPOCH_SQL}, {THRESHOLD_SQL})"
         # Only what a node's life changes: SQLite rewrites every index over an assigned column,
         # so assigning the fixed ones (type, tenant, kind, key) rewrote two indexes for nothing.
         updates = ", ".join(
             f"{c} = excluded.{c}" for c in [*cols, "epoch", "prune_at"] if c not in _FIXED_NODE_COLUMNS
         )
         await self._conn.executemany(
-            f"INSERT INTO nodes ({', '.join(cols)}, epoch, prune_at) VALUES ({values}, {EPOCH_SQL}, {prune}) "
-            f"ON CONFLICT (id) DO UPDATE SET {updates}",
+            f"INSERT INTO nodes ({', '.join(cols)}, epoch, prune_at) "
+            f"VALUES ({values}, {EPOCH_SQL}, {_PRUNE_SQL}) ON CONFLICT (id) DO UPDATE SET {updates}",
             [
                 (
                     *node_to_row(n),
@@ -78,6 +113,9 @@ class NodeQueries(StoreBase):
                 for n in nodes
             ],
         )
+
+    async def _write_lesson_forms(self, nodes: Sequence[Node]) -> None:
+        """The parsed form of each valid learning among ``nodes``, where it is new or changed."""
         # A valid learning's parsed form, so the next extraction in its repository does not parse it
         # (osmia/memory/lesson_forms.py); ``lesson`` has it cached from resolving this run. A
         # reinforced learning's form is usually the one stored: it is then left unwritten.
