@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import weakref
 
 import pytest
 
+from osmia import process
 from osmia.controller import handlers
 from osmia.memory.store import StoreError
 from osmia.process import collect_between_work, full_collections_held, settle_heap
@@ -47,15 +49,40 @@ def test_leaving_the_block_by_an_error_restores_the_automatic_full_collections()
 
 
 def test_collect_between_work_frees_the_cycles_the_held_passes_left() -> None:
-    with full_collections_held():
-        cycle = _Cycle()
-        gone = weakref.ref(cycle)
-        gc.collect(0)  # the young passes still run; move it out of them, as a long-lived cache entry
-        gc.collect(1)
-        del cycle
-        assert gone() is not None  # no reference count reaches zero in a cycle
-        assert collect_between_work() >= 0.0
-        assert gone() is None
+    try:
+        with full_collections_held():
+            cycle = _Cycle()
+            gone = weakref.ref(cycle)
+            gc.collect(0)  # the young passes still run; move it out of them, as a long-lived cache entry
+            gc.collect(1)
+            del cycle
+            assert gone() is not None  # no reference count reaches zero in a cycle
+            assert collect_between_work() >= 0.0
+            assert gone() is None
+    finally:
+        gc.unfreeze()
+
+
+def test_survivors_of_a_pass_are_frozen_and_walked_again_at_the_thaw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cycle that was alive at a pass is frozen: later passes skip it, the thaw pass frees it."""
+    monkeypatch.setattr(process, "THAW_EVERY", 3)
+    monkeypatch.setattr(process, "_passes", itertools.count(1))
+    try:
+        with full_collections_held():
+            cycle = _Cycle()
+            gone = weakref.ref(cycle)
+            frozen = gc.get_freeze_count()
+            collect_between_work()  # pass 1: the cycle is alive, and frozen with the rest
+            assert gc.get_freeze_count() > frozen
+            assert all(count == 0 for count in gc.get_count()[1:])  # nothing left in the generations
+            del cycle
+            collect_between_work()  # pass 2: frozen objects are not walked
+            assert gone() is not None
+            collect_between_work()  # pass 3 (THAW_EVERY): everything is walked, the cycle freed
+            assert gone() is None
+            assert gc.get_freeze_count() > 0  # ... and what survives frozen again
+    finally:
+        gc.unfreeze()
 
 
 async def test_the_maintenance_loop_holds_full_passes_and_runs_one_after_each_maintenance(
