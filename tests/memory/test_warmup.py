@@ -15,13 +15,17 @@ def test_every_warm_up_name_is_one_the_redaction_keys_on() -> None:
 
 
 def test_the_corpus_walks_into_the_unions_that_decide_whether_text_needs_work() -> None:
-    # Lines the prefilter unions never get deep into would leave their costly states unbuilt:
-    # for every name, some line completes a match of the secret formats' union; every markup line
-    # one of the cleaning steps' union.
+    # Lines the prefilter unions never get deep into would leave their costly states unbuilt: every
+    # name is in a line, names and the assignment line complete matches of the secret formats'
+    # union, every markup line one of the cleaning steps' union.
     lines = warmup.corpus()
     assert len(lines) == len(warmup._NAMES) * len(warmup._SHAPES) + len(warmup._OTHERS)
     for name in warmup._NAMES:
-        assert any(redaction.CANDIDATES.search(line) for line in lines if name in line.lower()), name
+        assert any(name in line for line in lines), name
+    prose = lines[: len(warmup._NAMES) * len(warmup._SHAPES)]
+    assert any(redaction.CANDIDATES.search(line) for line in prose)
+    assignment = next(line for line in warmup._OTHERS if "=" in line)
+    assert redaction.redact(assignment) != assignment  # it reaches the redaction steps themselves
     markup = [line for line in warmup._OTHERS if line.isascii()]
     assert markup and all(_TRIGGERS.search(line) is not None for line in markup)
     assert any(not line.isascii() for line in lines)  # the look-alike table is loaded too
