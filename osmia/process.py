@@ -56,7 +56,7 @@ def collect_between_work() -> float:
     unreachable cycle allocated since the last pass. What survives is then frozen, as start-up's
     objects are (:func:`settle_heap`), so the caches that fill as the operator serves are not
     walked again by every pass: at 100k nodes a pass walked ~35,000 of them in 12.6 ms, holding the
-    event loop and leaving the CPU's caches cold for the next extraction; 0.4 ms frozen
+    event loop and leaving the CPU's caches cold for the next extraction; 0.2-0.3 ms frozen
     (docs/performance.md §24). Every :data:`THAW_EVERY`-th pass first gives the frozen objects back
     (``gc.unfreeze``), so a cycle among long-lived objects that became garbage is freed within
     the hour; until then it holds its memory.

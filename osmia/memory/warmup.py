@@ -54,10 +54,7 @@ _OTHERS = (
 
 def corpus() -> list[str]:
     """The warm-up lines: every name in every shape, then the other kinds of text."""
-    lines = [
-        shape.format(name=name, Name=name.capitalize(), NAME=name.upper())
-        for name, shape in itertools.product(_NAMES, _SHAPES)
-    ]
+    lines = [shape.format(name=name) for name, shape in itertools.product(_NAMES, _SHAPES)]
     return [*lines, *_OTHERS]
 
 
