@@ -38,7 +38,8 @@ def full_collections_held() -> Iterator[None]:
     generations still run as before. Hold them only around a loop that calls
     :func:`collect_between_work` regularly (the operator's maintenance loop, every 15 s), or
     cyclic garbage that outlives the young generations would never be freed; leaving the block
-    (the loop cancelled or failed) puts the automatic full passes back.
+    (the loop cancelled or failed) puts the automatic full passes back, and gives them the objects
+    :func:`collect_between_work` froze (no pass of its own will walk them again).
     """
     young, middle, full = gc.get_threshold()
     gc.set_threshold(young, middle, _HELD)
@@ -46,6 +47,7 @@ def full_collections_held() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(young, middle, full)
+        gc.unfreeze()
 
 
 def collect_between_work() -> float:

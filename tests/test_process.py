@@ -44,8 +44,11 @@ def test_full_collections_are_held_inside_the_block_and_restored_after_it() -> N
 def test_leaving_the_block_by_an_error_restores_the_automatic_full_collections() -> None:
     before = gc.get_threshold()
     with pytest.raises(RuntimeError), full_collections_held():
+        collect_between_work()
+        assert gc.get_freeze_count() > 0
         raise RuntimeError("the maintenance loop failed")
     assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0  # the automatic passes walk what the loop's passes froze
 
 
 def test_collect_between_work_frees_the_cycles_the_held_passes_left() -> None:
