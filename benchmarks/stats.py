@@ -38,7 +38,7 @@ def summary_ms(values: list[float]) -> dict[str, float]:
     }
 
 
-def _engine_process(name: str, module: str = "osmia.process") -> Callable[..., Any] | None:
+def _engine_function(name: str, module: str = "osmia.process") -> Callable[..., Any] | None:
     """``<module>.<name>`` of the engine under test, or None (an older engine lacks it)."""
     try:
         found_module = importlib.import_module(module)
@@ -63,18 +63,18 @@ class OperatorHeap:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.pauses: list[float] = []  # durations of the full passes run (seconds)
-        self._collect = _engine_process("collect_between_work")
+        self._collect = _engine_function("collect_between_work")
         self._stack = contextlib.ExitStack()
         self._last = time.perf_counter()
 
     def __enter__(self) -> OperatorHeap:
-        warm = _engine_process("warm_up", "osmia.memory.warmup")
+        warm = _engine_function("warm_up", "osmia.memory.warmup")
         if warm is not None:
             warm()
-        settle = _engine_process("settle_heap")
+        settle = _engine_function("settle_heap")
         if settle is not None:
             settle()
-        held = _engine_process("full_collections_held")
+        held = _engine_function("full_collections_held")
         if held is not None:
             self._stack.enter_context(held())
         self._last = time.perf_counter()
