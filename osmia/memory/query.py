@@ -21,7 +21,7 @@ from typing import Any
 from osmia.memory.candidates import CandidateFinder, Signals
 from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.lessons import lesson
-from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, render_line
+from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, line_tokens
 from osmia.memory.ranking import DEFAULT, RankingConfig
 from osmia.memory.scoring import NAMED, noisy_or, recency, score, specificity_applies
 from osmia.memory.selection import (
@@ -217,10 +217,10 @@ class Ranker:
         costs: dict[str, int] = {}
 
         def cost(node: Node, _parts: ScoreParts | None = None) -> int:
-            """Tokens the node's line would take (its score is not on it), rendered once per query."""
+            """Tokens the node's line would take (its score is not on it), priced once per query."""
             found = costs.get(node.id)
             if found is None:
-                found = costs[node.id] = estimate_tokens(render_line(to_injected(node, 0.0)) + "\n")
+                found = costs[node.id] = line_tokens(to_injected(node, 0.0))
             return found
 
         # Without explain, work is saved on candidates that cannot be kept in the first pass,
