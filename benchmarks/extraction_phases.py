@@ -114,6 +114,7 @@ async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> l
                     started = time.perf_counter()
                     await memory.ingest(run, finished_at=at)
                     current["extraction (wall)"] = time.perf_counter() - started
+                    heap.after_work()  # as the operator does once a run is extracted
                     if i >= EXTRACTION_WARMUP:
                         rows.append(dict(current))
         finally:

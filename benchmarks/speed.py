@@ -65,7 +65,7 @@ def rss_parts_mb() -> dict[str, float]:
     if status.exists():
         for line in status.read_text().splitlines():
             key, _, value = line.partition(":")
-            if key in ("VmRSS", "RssAnon", "RssFile"):
+            if key in ("VmRSS", "RssAnon", "RssFile", "RssShmem"):
                 out[key] = int(value.split()[0]) / 1024.0
     return out
 
@@ -209,10 +209,15 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
             out["rss_serving_parts_mb"] = rss_parts_mb()
 
             out["forget"] = await lifecycle.measure_forget(memory, db, forgets, seed)
+            out["rss_after_forget_mb"] = peak_rss_mb()
+            out["rss_after_forget_parts_mb"] = rss_parts_mb()
             out["decay_seconds"] = await lifecycle.measure_decay(memory, db, decays)
+            out["rss_after_decay_mb"] = peak_rss_mb()  # the peak so far: which step set it
+            out["rss_after_decay_parts_mb"] = rss_parts_mb()
             out["threshold_change"] = await lifecycle.measure_threshold_change(
                 memory, db, settings.prune_threshold * 1.2
             )
+            out["rss_after_threshold_parts_mb"] = rss_parts_mb()
         finally:
             await memory.close()
     out["collector_pauses_ms"] = summary_ms(heap.pauses)

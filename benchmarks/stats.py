@@ -55,15 +55,18 @@ class OperatorHeap:
     first-use costs, osmia/memory/warmup.py) and once start-up is done (``settle_heap``: ``gc.freeze``);
     then what its maintenance loop does from then on: hold the cyclic collector's full passes
     (``full_collections_held``) and run one between units of work every ``MAINTENANCE_SECONDS``
-    (osmia/process.py). :meth:`between` is that timer for work run back to back, like the
+    (osmia/process.py), and what its handlers do once each query or extraction is done
+    (``settle_after_work``). :meth:`between` is both for work run back to back, like the
     benchmark's queries: call it before each one; never inside a timed operation. Extractions get
-    theirs with each maintenance pass (:func:`timed_extractions`).
+    the full pass with each maintenance pass and :meth:`after_work` after each one
+    (:func:`timed_extractions`).
     """
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.pauses: list[float] = []  # durations of the full passes run (seconds)
         self._collect = _engine_function("collect_between_work")
+        self._settle = _engine_function("settle_after_work")
         self._stack = contextlib.ExitStack()
         self._last = time.perf_counter()
 
@@ -86,9 +89,18 @@ class OperatorHeap:
         self._stack.close()
 
     def between(self) -> None:
-        """The maintenance timer's full pass, when ``seconds`` of wall time went by since the last."""
+        """Between two units of work run back to back: what the last one left is settled, as the
+        operator does once each is done (:meth:`after_work`), then the maintenance timer's full
+        pass, when ``seconds`` of wall time went by since the last."""
+        self.after_work()
         if time.perf_counter() - self._last >= self.seconds:
             self.after_maintenance()
+
+    def after_work(self) -> None:
+        """What the operator does once a query is answered or a run extracted (``settle_after_work``:
+        freeze what the work left in the caches; nothing for an engine whose operator does not)."""
+        if self._settle is not None:
+            self._settle()
 
     def after_maintenance(self) -> None:
         """The full pass the maintenance loop runs after each maintenance pass (none for an engine
@@ -133,6 +145,8 @@ async def timed_extractions(
         started = time.perf_counter()
         result = await memory.ingest(run, finished_at=at)
         extractions.append(time.perf_counter() - started)
+        if heap is not None:
+            heap.after_work()
         if getattr(result, "state", "done") != "done":  # an old engine's result may not say
             raise RuntimeError(f"run {run.run_key} was not extracted ({result.state}): no time to measure")
     return extractions, upkeep

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 # CPython's third generation runs when this many second-generation collections have happened
 # (and the long-lived objects grew by a quarter): held this high, it never runs by itself.
 _HELD = 1 << 30
+_held = 0  # how many full_collections_held blocks are open (the maintenance loop's)
 
 
 def settle_heap() -> None:
@@ -41,13 +42,33 @@ def full_collections_held() -> Iterator[None]:
     (the loop cancelled or failed) puts the automatic full passes back, and gives them the objects
     :func:`collect_between_work` froze (no pass of its own will walk them again).
     """
+    global _held
     young, middle, full = gc.get_threshold()
     gc.set_threshold(young, middle, _HELD)
+    _held += 1
     try:
         yield
     finally:
+        _held -= 1
         gc.set_threshold(young, middle, full)
         gc.unfreeze()
+
+
+def settle_after_work() -> None:
+    """Call once a unit of work is done (a query answered, a run extracted): freeze what it left.
+
+    What survives a query is what it put in the caches (parsed nodes, lesson forms, word bags):
+    long-lived, and walked by every young collection until enough of those ran to promote it.
+    At 100k nodes the second-generation collections that landed inside a query took 2.7-3.1 ms
+    on average and up to 10 ms, 8 in 500 queries, as many as the queries above p99
+    (docs/performance.md §25). Frozen (``gc.freeze``, a constant-time list splice), the next
+    query's young collections walk only what it allocated itself. A query or an extraction leaves
+    no cyclic garbage (none was found after 500 queries); should one, it is freed at the next
+    thaw pass (:data:`THAW_EVERY`). Does nothing outside :func:`full_collections_held`, where no
+    thaw pass would ever come (the CLI, tests).
+    """
+    if _held:
+        gc.freeze()
 
 
 def collect_between_work() -> float:

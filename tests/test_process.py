@@ -88,6 +88,38 @@ def test_survivors_of_a_pass_are_frozen_and_walked_again_at_the_thaw(monkeypatch
         gc.unfreeze()
 
 
+def test_work_done_leaves_its_survivors_frozen_until_the_thaw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a query put in the caches is frozen once it is answered: the young collections of the
+    next one do not walk it; a cycle among it is freed at the thaw pass, not before."""
+    monkeypatch.setattr(process, "THAW_EVERY", 2)
+    monkeypatch.setattr(process, "_passes", itertools.count(1))
+    try:
+        with full_collections_held():
+            cached = [_Cycle() for _ in range(50)]  # what a query left behind
+            gone = weakref.ref(cached[0])
+            frozen = gc.get_freeze_count()
+            process.settle_after_work()
+            assert gc.get_freeze_count() >= frozen + len(cached)
+            assert gc.get_count()[1:] == (0, 0)  # nothing left for a young collection to promote
+            del cached
+            gc.collect(1)  # the young generations do not hold it
+            collect_between_work()  # pass 1: frozen objects are not walked
+            assert gone() is not None
+            collect_between_work()  # pass 2 (THAW_EVERY): the cycle is freed
+            assert gone() is None
+    finally:
+        gc.unfreeze()
+
+
+def test_work_done_outside_the_held_block_freezes_nothing() -> None:
+    """The CLI, or any process without the maintenance loop: no thaw pass would ever come."""
+    before = gc.get_freeze_count()
+    survivors = [_Cycle() for _ in range(10)]
+    process.settle_after_work()
+    assert gc.get_freeze_count() == before
+    assert len(survivors) == 10
+
+
 async def test_the_maintenance_loop_holds_full_passes_and_runs_one_after_each_maintenance(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

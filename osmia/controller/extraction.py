@@ -20,6 +20,7 @@ from osmia.controller.status import extraction_state, final_patch, settle_patch
 from osmia.controller.writes import write_status
 from osmia.memory.service import Memory
 from osmia.memory.store import StoreError
+from osmia.process import settle_after_work
 from osmia.taskrun import TaskRunError, check_consistent, parse_taskrun
 
 log = structlog.get_logger("osmia.extraction")
@@ -78,6 +79,8 @@ class ExtractionScheduler:
             except Exception as exc:  # a bug must not kill the operator, nor hide
                 outcome = {"state": "Failed", "error": f"internal error: {exc!r}"}
                 log.exception("extraction crashed", taskrun=f"{namespace}/{name}")
+            finally:
+                settle_after_work()  # what the extraction left in the caches is not walked again
         # Recorded outside the slot: the status write is an API round trip, and holding a slot through
         # it capped extraction at concurrency / round trip (~45/s with 2 slots), not at memory's speed.
         await self._record(body, outcome)

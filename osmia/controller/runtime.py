@@ -19,6 +19,7 @@ from osmia.controller.kube import Kube
 from osmia.memory.service import Memory
 from osmia.memory.store import StoreError
 from osmia.memory.types import MemoryContext
+from osmia.process import settle_after_work
 from osmia.taskrun import TaskRun
 
 log = structlog.get_logger("osmia.controller")
@@ -101,7 +102,10 @@ async def recall(rt: Runtime, run: TaskRun) -> MemoryContext:
         return NO_CONTEXT
     try:
         async with rt.recall_slots:
-            return await rt.memory.context(run)
+            try:
+                return await rt.memory.context(run)
+            finally:
+                settle_after_work()  # what the query left in the caches is not walked again
     except StoreError as exc:
         log.error("memory query failed; starting without Prior Knowledge", taskrun=run.ref, error=str(exc))
         return NO_CONTEXT
