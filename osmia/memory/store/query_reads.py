@@ -59,29 +59,38 @@ class NodeCache:
     invalidate, and a write, a decay or another process's change simply misses. Parsing a row
     (JSON sources, enum, two dataclasses) costs ~6 µs, comparing it well under one; the engine's
     general facts and the tenant's patterns come back in nearly every query. At most
-    ``capacity`` nodes, the least recently used leaving first (~1.3 KB each: 8,192 hold ~11 MB;
-    at 100k nodes 26 of a query's ~150 rows were parsed, against 80 with 4,096 emptied when full).
+    ``capacity`` nodes, the least recently used leaving first (~2.5 KB each at 1M nodes, where a
+    fact cites 14 runs on average: 8,192 hold ~20 MB; at 100k nodes 26 of a query's ~150 rows
+    were parsed, against 80 with 4,096 emptied when full).
+
+    The row is kept as the node shares it (the same string objects), except its last column, the
+    sources as JSON text (400 characters on average at 1M nodes, and parsed into the node's own
+    list): that one is kept as its ``hash``, a 64-bit SipHash under this process's secret key.
+    Two different texts of one node's sources would have to collide under a key nobody outside
+    the process knows. At 1M nodes the serving process's peak is 3.7 MB lower (§25 of
+    docs/performance.md).
     """
 
     def __init__(self, capacity: int = 8192) -> None:
         self.capacity = capacity
-        self._rows: dict[str, tuple[tuple[Any, ...], Node]] = {}
+        self._rows: dict[str, tuple[tuple[Any, ...], int, Node]] = {}
         self.hits = 0
         self.misses = 0
 
     def node(self, row: tuple[Any, ...]) -> Node:
-        """The node of ``row`` (:data:`~osmia.memory.store.rows.NODE_SELECT` columns)."""
+        """The node of ``row`` (:data:`~osmia.memory.store.rows.NODE_SELECT` columns, sources last)."""
         rows = self._rows
+        head, sources = row[:-1], hash(row[-1])
         cached = rows.pop(row[0], None)
-        if cached is not None and cached[0] == row:
+        if cached is not None and cached[1] == sources and cached[0] == head:
             self.hits += 1
             rows[row[0]] = cached  # the most recently used last
-            return cached[1]
+            return cached[2]
         self.misses += 1
         if len(rows) >= self.capacity:
             del rows[next(iter(rows))]  # the least recently used
         node = node_from_row(row)
-        rows[row[0]] = (row, node)
+        rows[row[0]] = (head, sources, node)
         return node
 
 
