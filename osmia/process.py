@@ -62,10 +62,10 @@ def settle_after_work() -> None:
     At 100k nodes the second-generation collections that landed inside a query took 2.7-3.1 ms
     on average and up to 10 ms, 8 in 500 queries, as many as the queries above p99
     (docs/performance.md §25). Frozen (``gc.freeze``, a constant-time list splice), the next
-    query's young collections walk only what it allocated itself. A query or an extraction leaves
-    no cyclic garbage (none was found after 500 queries); should one, it is freed at the next
-    thaw pass (:data:`THAW_EVERY`). Does nothing outside :func:`full_collections_held`, where no
-    thaw pass would ever come (the CLI, tests).
+    query's young collections walk only what it allocated itself. A query leaves no cyclic
+    garbage (a collection after each of 500 found none); should some work leave any, it is freed
+    at the next thaw pass (:data:`THAW_EVERY`). Does nothing outside
+    :func:`full_collections_held`, where no thaw pass would ever come (the CLI, tests).
     """
     if _held:
         gc.freeze()
