@@ -184,7 +184,6 @@ _TRIGGERS = any_of(
     ]
     + [
         _WHITESPACE.pattern,  # a whitespace run, or whitespace other than the space
-        r"\v",  # (a line break strip_invisible makes a space; also an invisible character)
         r"[\s\p{Z}]$",  # a trailing space
     ]
 )
