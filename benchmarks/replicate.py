@@ -53,6 +53,21 @@ def copy_sql(column: str, copy: int) -> str:
     return expr
 
 
+# Columns derived from a node's content (schema v9: a fact's words, a learning's sentence), with
+# the SQL function that derives each (the store's own, registered on the connection).
+DERIVED = {"words": "osmia_words", "sentence": "osmia_sentence"}
+
+
+def rederived_sql(column: str, copy: int) -> str:
+    """SQL of a derived ``column`` for replica ``copy``: derived again from the renamed content where
+    the renaming changed it, as an ingested copy would have it (a query reads it from the row)."""
+    renamed = copy_sql("content", copy)
+    return (
+        f"CASE WHEN {column} IS NULL OR {renamed} = content THEN {column} "
+        f"ELSE {DERIVED[column]}({renamed}) END"
+    )
+
+
 class _Phases:
     """Seconds spent per phase, summed."""
 
@@ -137,6 +152,12 @@ def _replicate(
     run_cols = [r[1] for r in conn.execute("PRAGMA table_info(runs)")]
     provenance = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'node_runs'").fetchone() is not None
     renamed = {"key", "content", "repository", "terms"}
+    derived = set(DERIVED) & set(cols)
+    if derived:
+        from osmia.memory.vocabulary import sentence_key, words_column
+
+        conn.create_function(DERIVED["words"], 1, words_column, deterministic=True)
+        conn.create_function(DERIVED["sentence"], 1, sentence_key, deterministic=True)
 
     deferred = _deferred(conn)
     conn.execute("BEGIN")
@@ -171,7 +192,10 @@ def _replicate(
     for c in range(1, copies):
         offset = c * stride
         conn.execute("BEGIN")
-        node_exprs = [copy_sql(col, c) if col in renamed else col for col in cols]
+        node_exprs = [
+            copy_sql(col, c) if col in renamed else rederived_sql(col, c) if col in derived else col
+            for col in cols
+        ]
         phases.run(
             "nodes",
             conn,
@@ -232,8 +256,7 @@ def _replicate(
             (base_max,),
         )
     if any(name == VOCABULARY_INSERT_TRIGGER for _k, name, _s in deferred):
-        # The copies' words are their originals' (renamed organisations are not re-tokenised: only
-        # the counts of an organisation's name differ from a store that ingested the copies).
+        # Counted once from every node's words (the copies' derived from their renamed content).
         phases.run("vocabulary", conn, "DELETE FROM vocabulary")
         phases.run(
             "vocabulary",

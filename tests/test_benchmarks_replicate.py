@@ -17,6 +17,7 @@ from benchmarks.stores import Clock, build_store
 from osmia.memory.merge import node_id
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import run_id
+from osmia.memory.vocabulary import sentence_key, words_column
 
 SCHEMA = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name"
 
@@ -73,6 +74,13 @@ def test_the_replica_has_the_schema_and_consistent_indexes(stores: tuple[Path, P
     assert _one(b, "SELECT nodes FROM vocabulary WHERE word = '' AND tenant = 'ticketing'") > _one(
         a, "SELECT nodes FROM vocabulary WHERE word = '' AND tenant = 'ticketing'"
     )
+    # Each node's words and sentence are its (renamed) content's, as an ingested copy's would be.
+    renamed = 0
+    for kind, content, words, sentence in b.execute("SELECT kind, content, words, sentence FROM nodes"):
+        assert words == (None if kind == "attempt" else words_column(content)), content
+        assert sentence == (sentence_key(content) if kind == "learning" else None), content
+        renamed += kind != "attempt" and COPIED.search(content) is not None
+    assert renamed > 0
 
 
 COPIED = re.compile(r"\b(acme|globex|initech)-c(\d+)/")
