@@ -133,9 +133,8 @@ class Ranker:
         word and ``N`` the tenant's nodes (at least ``specificity_min_nodes``); spread is in how
         many of the tenant's repositories a learning states the same sentence. The store keeps
         both as nodes are written (:mod:`osmia.memory.vocabulary`); one statement reads them for
-        the learnings that can make the section. Their own words, sentences and identifiers are
-        what their rows hold (:meth:`QueryReads.readings`): a learning this process has not met
-        is not parsed for them.
+        the learnings that can make the section, with what their rows hold of their own words,
+        sentence and identifiers (so a learning this process has not met is not parsed for them).
         """
         c = self.config
         if c.specificity_floor >= 1.0:
@@ -156,15 +155,8 @@ class Ranker:
         contenders = [n for value, n in learnings if value >= c.min_score][: c.specificity_candidates]
         if not contenders:
             return Vocabulary()
-        readings = Vocabulary(readings=reads.readings(req.tenant, contenders))
-        terms: set[str] = set()
-        sentences: set[int] = set()
-        for node in contenders:
-            sentences.add(readings.sentence_of(node.content))
-            if not readings.names_identifier(node.content):  # specific whatever its words
-                terms.update(readings.words_of(node.content))
-        size, counts, spread = reads.vocabulary(req.tenant, sorted(terms), sorted(sentences))
-        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread, readings.readings)
+        size, counts, spread, readings = reads.vocabulary(req.tenant, contenders)
+        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread, readings)
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int, explain: bool = True

@@ -26,6 +26,7 @@ import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from osmia.memory.lessons import lesson
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.types import Kind, Node, QueryRequest
 from osmia.memory.vocabulary import Vocabulary
@@ -119,5 +120,8 @@ def specificity(content: str, vocabulary: Vocabulary) -> float:
     values = sorted((vocabulary.rarity(w) for w in vocabulary.words_of(content)), reverse=True)[:2]
     if not values:
         return 0.0
-    value = 1.0 if vocabulary.names_identifier(content) else sum(values) / len(values)
+    named = vocabulary.named(content)
+    if named is None:
+        named = bool(lesson(content).strong)
+    value = 1.0 if named else sum(values) / len(values)
     return value / math.sqrt(vocabulary.spread(vocabulary.sentence_of(content)))

@@ -23,12 +23,10 @@ import functools
 import hashlib
 import json
 import math
-import sys
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from osmia.memory.lesson_forms import names_identifier
-from osmia.memory.lesson_parse import lesson
 from osmia.memory.text import query_terms, stem
 
 MAX_PHRASE_WORDS = 12
@@ -102,7 +100,7 @@ def stored_reading(content: str, words: object, sentence: object, form: object) 
         except ValueError:
             array = None
         if isinstance(array, list) and array[:1] == [NODES_WORD] and all(isinstance(w, str) for w in array):
-            parsed = tuple(map(sys.intern, array[1:]))  # one copy of a word however many learnings hold it
+            parsed = tuple(array[1:])
     return StoredReading(
         parsed,
         sentence if isinstance(sentence, int) else None,
@@ -119,7 +117,7 @@ class Vocabulary:
     the tenant's repositories with a learning stating it. ``readings`` maps a candidate learning's
     content to what its row holds (:class:`StoredReading`): a learning the process has not met
     is not parsed to know its words, sentence and identifiers (40-80 µs each, most of the slowest
-    queries' extra work: docs/performance.md §26). Any other content's are derived.
+    queries' extra work: docs/performance.md §26). Any other content is derived as before.
     """
 
     counts: dict[str, int] = field(default_factory=dict)
@@ -141,13 +139,10 @@ class Vocabulary:
             return reading.sentence
         return sentence_key(content)
 
-    def names_identifier(self, content: str) -> bool:
-        """Whether ``content`` names an unmistakable identifier (its lesson's ``strong``), as its
-        stored form says when it was read."""
+    def named(self, content: str) -> bool | None:
+        """Whether ``content`` names an unmistakable identifier, when its stored form says; else None."""
         reading = self.readings.get(content)
-        if reading is not None and reading.named is not None:
-            return reading.named
-        return bool(lesson(content).strong)
+        return None if reading is None else reading.named
 
     def rarity(self, word: str) -> float:
         """``1 − log(1 + df) / log(1 + N)`` of a stem; one not counted counts as rare (1)."""

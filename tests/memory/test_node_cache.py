@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 from osmia.memory.store.query_reads import NodeCache
 from osmia.memory.store.rows import NODE_COLUMNS
-from osmia.memory.vocabulary import StoredReading
 
 
 def _row(sources: list[str], confidence: float = 0.8, node_id: str = "n1") -> tuple[Any, ...]:
@@ -42,19 +40,3 @@ def test_the_least_recently_used_node_leaves_first() -> None:
     assert cache.node(_row(["tr/ns/a"], node_id="a")) is a
     assert cache.node(_row(["tr/ns/a"], node_id="b")) is not None
     assert cache.misses == 4
-
-
-def test_a_reading_stays_with_its_node_while_the_row_reads_back_unchanged() -> None:
-    cache = NodeCache()
-    reading = StoredReading(("generat", "make"), 7, False)
-    node = cache.node(_row(["tr/ns/a"]))
-    assert cache.reading(node) is None
-    cache.keep_reading(node, reading)
-    assert cache.reading(cache.node(_row(["tr/ns/a"]))) is reading
-    # Another object of the same id (not the cached one) gets nothing, nor can it leave one.
-    stranger = replace(node, content="Something else")
-    assert cache.reading(stranger) is None
-    cache.keep_reading(stranger, StoredReading((), 1, True))
-    assert cache.reading(node) is reading
-    changed = cache.node(_row(["tr/ns/a", "tr/ns/b"]))  # the row changed: parsed again, no reading
-    assert cache.reading(changed) is None and cache.reading(node) is None

@@ -168,19 +168,36 @@ async def test_spread_counts_the_repositories_stating_a_sentence(tmp_path: Path)
         await memory.close()
     conn = sqlite3.connect(settings.store_path)
     try:
-        size, counts, spread = QueryReads(conn).vocabulary(
-            "ticketing", ["sqlc", "zebra"], [sentence_key(generic), sentence_key(specific)]
-        )
+        rows = conn.execute(
+            f"SELECT {node_select()} FROM nodes WHERE tenant = 'ticketing' AND content IN (?, ?)",
+            (generic, specific),
+        ).fetchall()
+        learnings = [node_from_row(r) for r in rows]
+        size, counts, spread, readings = QueryReads(conn).vocabulary("ticketing", learnings)
         nodes = conn.execute(
             "SELECT count(*) FROM nodes WHERE tenant = 'ticketing' AND kind != 'attempt'"
         ).fetchone()[0]
+        holding = {
+            word: conn.execute(
+                "SELECT count(*) FROM nodes WHERE tenant = 'ticketing' AND kind != 'attempt' "
+                "AND EXISTS (SELECT 1 FROM json_each(words) WHERE value = ?)",
+                (word,),
+            ).fetchone()[0]
+            for word in {*vocabulary_words(generic), *vocabulary_words(specific)}
+        }
     finally:
         conn.close()
+    assert len(learnings) == 3  # the generic learning in two repositories, the specific one in one
     assert size == nodes
-    # The learning holds "sqlc" (its run's attempt quotes it, and is not counted); a word no fact
-    # holds has no count.
-    assert counts == {"sqlc": 1}
+    # Every word of the learnings, with the facts holding it (the learning holds "sqlc"; its run's
+    # attempt quotes it, and is not counted).
+    assert counts == holding and counts["sqlc"] == 1
     assert spread == {sentence_key(generic): 3, sentence_key(specific): 1}
+    # What each row holds of its own vocabulary, as derived from its content.
+    assert readings == {
+        text: StoredReading(vocabulary_words(text), sentence_key(text), bool(lesson(text).strong))
+        for text in (generic, specific)
+    }
 
 
 async def test_stored_readings_equal_what_the_content_gives_and_a_damaged_row_gives_none(
@@ -201,7 +218,7 @@ async def test_stored_readings_equal_what_the_content_gives_and_a_damaged_row_gi
         learnings = [node_from_row(r) for r in rows]
         tenant = learnings[0].tenant
         mine = [n for n in learnings if n.tenant == tenant and n.valid]
-        readings = QueryReads(conn).readings(tenant, mine)
+        _size, _counts, _spread, readings = QueryReads(conn).vocabulary(tenant, mine)
         assert len(readings) == len({n.content for n in mine}) >= 3
         for text, reading in readings.items():
             derived = StoredReading(vocabulary_words(text), sentence_key(text), bool(lesson(text).strong))
@@ -209,7 +226,7 @@ async def test_stored_readings_equal_what_the_content_gives_and_a_damaged_row_gi
         # Another tenant's learning is not read for this one.
         others = [n for n in learnings if n.tenant != tenant]
         if others:
-            assert QueryReads(conn).readings(tenant, others[:1]) == {}
+            assert QueryReads(conn).vocabulary(tenant, others[:1])[3] == {}
         victim = mine[0]
         # Written around the triggers (they refuse words that are not JSON): a damaged file.
         conn.execute("DROP TRIGGER nodes_vocabulary_update")
@@ -219,14 +236,15 @@ async def test_stored_readings_equal_what_the_content_gives_and_a_damaged_row_gi
             "WHERE seq = (SELECT seq FROM nodes WHERE id = ?)",
             (str(FORM_VERSION), str(FORM_VERSION + 1), victim.id),
         )
-        damaged = QueryReads(conn).readings(tenant, [victim])
+        _size, counts, _spread, damaged = QueryReads(conn).vocabulary(tenant, [victim])
     finally:
         conn.close()
     assert damaged == {victim.content: StoredReading(None, None, None)}
+    assert NODES_WORD not in counts  # the tenant's size still came back (popped from the counts)
     vocabulary = Vocabulary(readings=damaged)
     assert vocabulary.words_of(victim.content) == vocabulary_words(victim.content)
     assert vocabulary.sentence_of(victim.content) == sentence_key(victim.content)
-    assert vocabulary.names_identifier(victim.content) is bool(lesson(victim.content).strong)
+    assert vocabulary.named(victim.content) is None
 
 
 def test_a_reading_takes_nothing_from_a_row_it_cannot_trust() -> None:

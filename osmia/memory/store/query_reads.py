@@ -73,9 +73,7 @@ class NodeCache:
 
     def __init__(self, capacity: int = 8192) -> None:
         self.capacity = capacity
-        # id → (row less its sources, hash of its sources, node, what the row holds of the
-        # learning's vocabulary once a query read it: :meth:`QueryReads.readings`).
-        self._rows: dict[str, tuple[tuple[Any, ...], int, Node, StoredReading | None]] = {}
+        self._rows: dict[str, tuple[tuple[Any, ...], int, Node]] = {}
         self.hits = 0
         self.misses = 0
 
@@ -92,19 +90,8 @@ class NodeCache:
         if len(rows) >= self.capacity:
             del rows[next(iter(rows))]  # the least recently used
         node = node_from_row(row)
-        rows[row[0]] = (head, sources, node, None)
+        rows[row[0]] = (head, sources, node)
         return node
-
-    def reading(self, node: Node) -> StoredReading | None:
-        """The reading kept with ``node`` (this very object, so of its content), if any."""
-        cached = self._rows.get(node.id)
-        return cached[3] if cached is not None and cached[2] is node else None
-
-    def keep_reading(self, node: Node, reading: StoredReading) -> None:
-        """Keep ``reading`` with ``node`` while the node is cached (its row unchanged)."""
-        cached = self._rows.get(node.id)
-        if cached is not None and cached[2] is node:
-            self._rows[node.id] = (cached[0], cached[1], node, reading)
 
 
 class QueryReads:
@@ -231,63 +218,50 @@ class QueryReads:
         one = "SELECT count(*) FROM (SELECT 1 FROM nodes_fts WHERE nodes_fts MATCH ? LIMIT ?)"
         return self._counts(one, [(fts_phrase(t), at_most) for t in terms], terms)
 
-    def readings(self, tenant: str, learnings: Sequence[Node]) -> dict[str, StoredReading]:
-        """What each of ``learnings`` holds in its row of its own vocabulary, keyed by content.
-
-        Its ``words`` and ``sentence`` columns and its lesson form (schema v10), so a query does not
-        parse a learning it has not met to know them (:class:`~osmia.memory.vocabulary.StoredReading`).
-        Kept with the parsed node in the :class:`NodeCache`: only learnings read for the first
-        time (or changed since) are read, in one statement, by id.
-        """
-        readings: dict[str, StoredReading] = {}
-        missing: dict[str, Node] = {}
-        for node in learnings:
-            known = self._cache.reading(node)
-            if known is None:
-                missing[node.id] = node
-            else:
-                readings[node.content] = known
-        if missing:
-            rows = self._rows(
-                "SELECT n.id, n.words, n.sentence, f.form FROM nodes n "
-                "LEFT JOIN lesson_forms f ON f.seq = n.seq "
-                f"WHERE n.id IN ({', '.join('?' * len(missing))}) AND +n.tenant = ?",
-                [*missing, tenant],
-            )
-            for node_id, words, sentence, form in rows:
-                node = missing[node_id]
-                reading = stored_reading(node.content, words, sentence, form)
-                self._cache.keep_reading(node, reading)
-                readings[node.content] = reading
-        return readings
-
     def vocabulary(
-        self, tenant: str, words: Sequence[str], sentences: Sequence[int]
-    ) -> tuple[int, dict[str, int], dict[int, int]]:
-        """The tenant's node count, its nodes holding each word, and its repositories stating each sentence.
+        self, tenant: str, learnings: Sequence[Node]
+    ) -> tuple[int, dict[str, int], dict[int, int], dict[str, StoredReading]]:
+        """The tenant's node count, its nodes holding each word of ``learnings``, its repositories
+        stating each of their sentences, and what each learning's row holds of its own vocabulary
+        (keyed by content).
 
-        Kept as nodes are written (schema v9, :mod:`osmia.memory.vocabulary`): one statement of a
-        primary-key lookup per word and a ``nodes_sentence`` range per sentence, however large the
-        graph. A word no node holds is absent from the counts. Meant for one query's few
-        candidate learnings (a few hundred words at most; SQLite allows 32766 parameters).
+        Kept as nodes are written (schema v9, :mod:`osmia.memory.vocabulary`), and read in one
+        statement whatever the graph's size: the learnings by id, their lesson forms by ``seq``
+        (schema v10), a primary-key lookup per word of their ``words`` columns and a
+        ``nodes_sentence`` range per sentence. A word no node holds is absent from the counts.
+        Meant for one query's few candidate learnings (SQLite allows 32766 parameters).
         """
-        word_marks = ", ".join("?" * (len(words) + 1))
-        sql = f"SELECT 0, word, nodes FROM vocabulary WHERE tenant = ? AND word IN ({word_marks})"
-        params: list[Any] = [tenant, NODES_WORD, *words]
-        if sentences:
-            sql += (
-                " UNION ALL SELECT 1, sentence, count(DISTINCT repository) FROM nodes WHERE tenant = ? "
-                f"AND kind = 'learning' AND sentence IN ({', '.join('?' * len(sentences))}) GROUP BY sentence"
-            )
-            params += [tenant, *sentences]
+        if not learnings:
+            return 0, {}, {}, {}
+        by_id = {node.id: node for node in learnings}
+        marks = ", ".join("?" * len(by_id))
+        # Not trusted: a ``words`` that is not JSON is read as no words, a ``sentence`` that is not
+        # an integer as none (and as no reading: :func:`~osmia.memory.vocabulary.stored_reading`).
+        sql = (
+            "WITH c AS MATERIALIZED (SELECT seq, id, words, sentence FROM nodes "
+            f"WHERE id IN ({marks}) AND +tenant = ?) "
+            "SELECT 0, c.id, c.words, c.sentence, f.form FROM c LEFT JOIN lesson_forms f ON f.seq = c.seq "
+            "UNION ALL SELECT 1, word, nodes, NULL, NULL FROM vocabulary WHERE tenant = ? AND word IN "
+            "(SELECT j.value FROM c, json_each(CASE WHEN json_valid(c.words) THEN c.words ELSE '[]' END) j "
+            "UNION SELECT ?) "
+            "UNION ALL SELECT 2, sentence, count(DISTINCT repository), NULL, NULL FROM nodes "
+            "WHERE tenant = ? AND kind = 'learning' "
+            "AND sentence IN (SELECT sentence FROM c WHERE typeof(sentence) = 'integer') "
+            "GROUP BY sentence"
+        )
+        params: list[Any] = [*by_id, tenant, tenant, NODES_WORD, tenant]
         counts: dict[str, int] = {}
         spread: dict[int, int] = {}
-        for which, key, value in self._rows(sql, params):
+        readings: dict[str, StoredReading] = {}
+        for which, key, value, sentence, form in self._rows(sql, params):
             if which == 0:
+                content = by_id[key].content
+                readings[content] = stored_reading(content, value, sentence, form)
+            elif which == 1:
                 counts[str(key)] = int(value)
             else:
                 spread[int(key)] = int(value)
-        return counts.pop(NODES_WORD, 0), counts, spread
+        return counts.pop(NODES_WORD, 0), counts, spread, readings
 
     def _counts(self, one: str, params: Sequence[tuple[Any, ...]], keys: Sequence[str]) -> dict[str, int]:
         """Run the scalar ``one`` for each parameter tuple as columns of a single statement."""
