@@ -87,22 +87,6 @@ def lesson_from_form(text: str, form: str | None) -> Lesson | None:
 _VERSION_TEXT = str(FORM_VERSION)
 
 
-def names_identifier(text: str, form: str | None) -> bool | None:
-    """Whether the learning ``text`` names an unmistakable identifier (its lesson's ``strong`` is
-    not empty), read from its stored ``form``; None when the form cannot say (as
-    :func:`lesson_from_form`).
-
-    A query asks this of its candidate learnings: reading one field costs ~1 µs where parsing a
-    learning it has not met costs 15-35 µs.
-    """
-    if not form:
-        return None
-    fields = form.split(_FIELD)
-    if len(fields) != 7 or fields[0] != _VERSION_TEXT or fields[1] != str(_crc(text)):
-        return None
-    return bool(fields[3])
-
-
 def _pairs(field: str) -> tuple[tuple[str, str], ...]:
     if not field:
         return ()

@@ -20,6 +20,7 @@ from typing import Any
 
 from osmia.memory.candidates import CandidateFinder, Signals
 from osmia.memory.graph import KnowledgeGraph
+from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, line_tokens
 from osmia.memory.ranking import DEFAULT, RankingConfig
 from osmia.memory.scoring import NAMED, noisy_or, recency, score, specificity_applies
@@ -36,7 +37,7 @@ from osmia.memory.store import Store
 from osmia.memory.store.query_reads import NodeCache, QueryReads
 from osmia.memory.text import word_bag
 from osmia.memory.types import Candidate, Kind, Node, QueryRequest, ScoreParts
-from osmia.memory.vocabulary import Vocabulary
+from osmia.memory.vocabulary import Vocabulary, sentence_key, vocabulary_words
 
 __all__ = ["Ranker"]
 
@@ -132,9 +133,8 @@ class Ranker:
         Rarity is ``1 − log(1 + df) / log(1 + N)`` with ``df`` the tenant's nodes holding the
         word and ``N`` the tenant's nodes (at least ``specificity_min_nodes``); spread is in how
         many of the tenant's repositories a learning states the same sentence. The store keeps
-        both as nodes are written (:mod:`osmia.memory.vocabulary`); one statement reads them for
-        the learnings that can make the section, with what their rows hold of their own words,
-        sentence and identifiers (so a learning this process has not met is not parsed for them).
+        both as nodes are written (:mod:`osmia.memory.vocabulary`); one trip reads them for the
+        learnings that can make the section.
         """
         c = self.config
         if c.specificity_floor >= 1.0:
@@ -153,10 +153,16 @@ class Ranker:
             key=lambda pair: (-pair[0], pair[1].id),
         )
         contenders = [n for value, n in learnings if value >= c.min_score][: c.specificity_candidates]
+        terms: set[str] = set()
+        sentences: set[int] = set()
+        for node in contenders:
+            sentences.add(sentence_key(node.content))
+            if not lesson(node.content).strong:  # a named identifier is specific whatever its words
+                terms.update(vocabulary_words(node.content))
         if not contenders:
             return Vocabulary()
-        size, counts, spread, readings = reads.vocabulary(req.tenant, contenders)
-        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread, readings)
+        size, counts, spread = reads.vocabulary(req.tenant, sorted(terms), sorted(sentences))
+        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread)
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int, explain: bool = True

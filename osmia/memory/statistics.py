@@ -29,7 +29,7 @@ from types import MappingProxyType
 from osmia.memory.lessons import lesson
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.types import Kind, Node, QueryRequest
-from osmia.memory.vocabulary import Vocabulary
+from osmia.memory.vocabulary import Vocabulary, sentence_key, vocabulary_words
 
 __all__ = [
     "PATTERNS",
@@ -114,14 +114,10 @@ def specificity(content: str, vocabulary: Vocabulary) -> float:
     1 when it names an unmistakable identifier (a path, variable, flag, version, dotted or
     mixed-case name: :class:`osmia.memory.lessons.Lesson`), else the mean rarity of its two
     rarest words. A word or sentence the vocabulary holds no count for counts as rare and
-    unspread (errs towards showing). A candidate learning's words, sentence and identifiers are
-    what its row holds (:class:`~osmia.memory.vocabulary.Vocabulary`), any other's are derived.
+    unspread (errs towards showing).
     """
-    values = sorted((vocabulary.rarity(w) for w in vocabulary.words_of(content)), reverse=True)[:2]
+    values = sorted((vocabulary.rarity(w) for w in vocabulary_words(content)), reverse=True)[:2]
     if not values:
         return 0.0
-    named = vocabulary.named(content)
-    if named is None:
-        named = bool(lesson(content).strong)
-    value = 1.0 if named else sum(values) / len(values)
-    return value / math.sqrt(vocabulary.spread(vocabulary.sentence_of(content)))
+    named = 1.0 if lesson(content).strong else sum(values) / len(values)
+    return named / math.sqrt(vocabulary.spread(sentence_key(content)))

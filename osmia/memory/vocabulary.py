@@ -24,9 +24,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
-from osmia.memory.lesson_forms import names_identifier
 from osmia.memory.text import query_terms, stem
 
 MAX_PHRASE_WORDS = 12
@@ -72,77 +70,18 @@ def words_column(content: str) -> str:
     return json.dumps([NODES_WORD, *vocabulary_words(content)], ensure_ascii=False, separators=(",", ":"))
 
 
-class StoredReading(NamedTuple):
-    """What a learning's row holds of its own vocabulary, each None where the row cannot say.
-
-    ``words`` is :func:`vocabulary_words` of its content (its ``words`` column, which the
-    vocabulary's counts were made from), ``sentence`` its :func:`sentence_key` (``sentence``),
-    ``named`` whether it names an unmistakable identifier (its stored lesson form,
-    :func:`~osmia.memory.lesson_forms.names_identifier`).
-    """
-
-    words: tuple[str, ...] | None
-    sentence: int | None
-    named: bool | None
-
-
-def stored_reading(content: str, words: object, sentence: object, form: object) -> StoredReading:
-    """The :class:`StoredReading` of a learning from its row's ``words``, ``sentence`` and lesson form.
-
-    A row is not trusted: a value of the wrong type, a ``words`` that is not the JSON array
-    :func:`words_column` writes, or a form of another text or parser version is None (the caller
-    derives it from the content instead).
-    """
-    parsed: tuple[str, ...] | None = None
-    if isinstance(words, str):
-        try:
-            array = json.loads(words)
-        except ValueError:
-            array = None
-        if isinstance(array, list) and array[:1] == [NODES_WORD] and all(isinstance(w, str) for w in array):
-            parsed = tuple(array[1:])
-    return StoredReading(
-        parsed,
-        sentence if isinstance(sentence, int) else None,
-        names_identifier(content, form) if isinstance(form, str) else None,
-    )
-
-
 @dataclass
 class Vocabulary:
-    """What a query knows of the tenant's vocabulary, and of its candidate learnings' words.
+    """What a query knows of the tenant's vocabulary.
 
     ``counts`` maps a word's stem to the tenant's nodes holding it; ``nodes`` is the tenant's size
     (at least the configured minimum); ``sentences`` maps a :func:`sentence_key` to the number of
-    the tenant's repositories with a learning stating it. ``readings`` maps a candidate learning's
-    content to what its row holds (:class:`StoredReading`): a learning the process has not met
-    is not parsed to know its words, sentence and identifiers (40-80 µs each, most of the slowest
-    queries' extra work: docs/performance.md §26). Any other content is derived as before.
+    the tenant's repositories with a learning stating it.
     """
 
     counts: dict[str, int] = field(default_factory=dict)
     nodes: int = 1
     sentences: dict[int, int] = field(default_factory=dict)
-    readings: dict[str, StoredReading] = field(default_factory=dict)
-
-    def words_of(self, content: str) -> tuple[str, ...]:
-        """:func:`vocabulary_words` of ``content``, as its row holds them when it was read."""
-        reading = self.readings.get(content)
-        if reading is not None and reading.words is not None:
-            return reading.words
-        return vocabulary_words(content)
-
-    def sentence_of(self, content: str) -> int:
-        """:func:`sentence_key` of ``content``, as its row holds it when it was read."""
-        reading = self.readings.get(content)
-        if reading is not None and reading.sentence is not None:
-            return reading.sentence
-        return sentence_key(content)
-
-    def named(self, content: str) -> bool | None:
-        """Whether ``content`` names an unmistakable identifier, when its stored form says; else None."""
-        reading = self.readings.get(content)
-        return None if reading is None else reading.named
 
     def rarity(self, word: str) -> float:
         """``1 − log(1 + df) / log(1 + N)`` of a stem; one not counted counts as rare (1)."""

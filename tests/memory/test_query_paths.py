@@ -23,16 +23,13 @@ from benchmarks.stores import build_store
 from benchmarks.workload import GroundTruth
 from osmia.memory.candidates import CandidateFinder
 from osmia.memory.extractor import attempt_key
-from osmia.memory.lesson_parse import lesson
 from osmia.memory.query import Ranker
 from osmia.memory.ranking import DEFAULT
 from osmia.memory.service import Memory, MemorySettings, request_for
-from osmia.memory.store import node_select, query_reads
+from osmia.memory.store import node_select
 from osmia.memory.store.query_reads import QueryReads, fts_phrase
-from osmia.memory.store.rows import node_from_row
 from osmia.memory.text import query_terms
-from osmia.memory.types import Kind, Node, QueryRequest, Relation, Subject
-from osmia.memory.vocabulary import StoredReading, sentence_key, stored_reading, vocabulary_words
+from osmia.memory.types import QueryRequest, Relation
 from osmia.taskrun import TaskRun, parse_taskrun
 
 RUNS = 500
@@ -105,52 +102,6 @@ async def test_a_prompt_keeps_exactly_what_explain_keeps(
     finally:
         await prompts.close()
         await explains.close()
-
-
-async def test_stored_readings_rank_exactly_as_words_derived_from_the_content(
-    built: tuple[Path, GroundTruth], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A candidate learning's words, sentence and identifiers read from its row (what a query uses)
-    give every candidate the score and verdict deriving them from its content gives; and every
-    learning of the store reads back as derived."""
-    path, truth = built
-    tickets = _tickets(truth, 40)
-
-    async def explained() -> list[list[tuple[str, float, str]]]:
-        memory = await _open(path, truth)
-        try:
-            return [[(c.node.id, c.score, c.verdict) for c in await memory.explain(run)] for run in tickets]
-        finally:
-            await memory.close()
-
-    used: list[StoredReading] = []
-
-    def noted(*args: Any) -> StoredReading:
-        used.append(reading := stored_reading(*args))
-        return reading
-
-    monkeypatch.setattr(query_reads, "stored_reading", noted)
-    stored = await explained()
-    monkeypatch.setattr(query_reads, "stored_reading", lambda *_args: StoredReading(None, None, None))
-    assert await explained() == stored
-    monkeypatch.undo()
-    assert len(used) > 100 and all(None not in r for r in used)
-    assert any(r.named for r in used) and not all(r.named for r in used)
-    db = sqlite3.connect(path)
-    try:
-        rows = db.execute(f"SELECT {node_select()} FROM nodes WHERE kind = 'learning'").fetchall()
-        learnings = [node_from_row(r) for r in rows]
-        readings: dict[str, StoredReading] = {}
-        for tenant in {n.tenant for n in learnings}:
-            mine = [n for n in learnings if n.tenant == tenant]
-            for i in range(0, len(mine), 500):
-                readings.update(QueryReads(db).vocabulary(tenant, mine[i : i + 500])[3])
-    finally:
-        db.close()
-    assert len(readings) > 100
-    for text, reading in readings.items():
-        named = None if reading.named is None else bool(lesson(text).strong)  # invalid: no stored form
-        assert reading == StoredReading(vocabulary_words(text), sentence_key(text), named), text
 
 
 async def test_a_query_takes_no_trip_and_at_most_four_statements(built: tuple[Path, GroundTruth]) -> None:
@@ -258,8 +209,6 @@ def test_each_candidate_set_is_read_through_its_index(built: tuple[Path, GroundT
         )  # fmt: skip
         Plan(db).neighbour_ids(["a", "b"], [Relation.RELATES_TO, Relation.CONTRADICTS])
         Plan(db).nodes_by_ids(["a", "b"], "ticketing")
-        learning = Node("a", "ticketing", Kind.LEARNING, "k", "c", Subject(), 0.5, 0.01, 0.0, 0.0)
-        Plan(db).vocabulary("ticketing", [learning])
     finally:
         db.close()
     text = "\n".join(plans)
@@ -269,10 +218,7 @@ def test_each_candidate_set_is_read_through_its_index(built: tuple[Path, GroundT
         "nodes_engine (tenant=? AND engine=? AND repository=?)",  # the engine's and the tenant-wide patterns
         "nodes_fts VIRTUAL TABLE",
         "edges_dst (dst=? AND relation=?)",
-        "sqlite_autoindex_nodes_1 (id=?)",  # the new neighbours' rows, by id; the candidate learnings
-        "SEARCH f USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN",  # their lesson forms
-        "vocabulary USING PRIMARY KEY (tenant=? AND word=?)",
-        "nodes_sentence (tenant=? AND sentence=?)",
+        "sqlite_autoindex_nodes_1 (id=?)",  # the new neighbours' rows, by id
     ):
         assert index in text, text
     assert not [p for p in plans if p.startswith("SCAN n") and "VIRTUAL" not in p and "subquery" not in p], (

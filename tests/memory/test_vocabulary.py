@@ -13,21 +13,9 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from osmia.memory.lesson_forms import FORM_VERSION, form_of
-from osmia.memory.lesson_parse import lesson
 from osmia.memory.service import Memory, MemorySettings
-from osmia.memory.store import node_select
 from osmia.memory.store.query_reads import QueryReads
-from osmia.memory.store.rows import node_from_row
-from osmia.memory.vocabulary import (
-    NODES_WORD,
-    StoredReading,
-    Vocabulary,
-    sentence_key,
-    stored_reading,
-    vocabulary_words,
-    words_column,
-)
+from osmia.memory.vocabulary import NODES_WORD, sentence_key, vocabulary_words, words_column
 from tests.memory.conftest import T0, Clock, make_run
 from tests.memory.histories import history, play, played_store_at_version
 
@@ -168,93 +156,16 @@ async def test_spread_counts_the_repositories_stating_a_sentence(tmp_path: Path)
         await memory.close()
     conn = sqlite3.connect(settings.store_path)
     try:
-        rows = conn.execute(
-            f"SELECT {node_select()} FROM nodes WHERE tenant = 'ticketing' AND content IN (?, ?)",
-            (generic, specific),
-        ).fetchall()
-        learnings = [node_from_row(r) for r in rows]
-        size, counts, spread, readings = QueryReads(conn).vocabulary("ticketing", learnings)
+        size, counts, spread = QueryReads(conn).vocabulary(
+            "ticketing", ["sqlc", "zebra"], [sentence_key(generic), sentence_key(specific)]
+        )
         nodes = conn.execute(
             "SELECT count(*) FROM nodes WHERE tenant = 'ticketing' AND kind != 'attempt'"
         ).fetchone()[0]
-        holding = {
-            word: conn.execute(
-                "SELECT count(*) FROM nodes WHERE tenant = 'ticketing' AND kind != 'attempt' "
-                "AND EXISTS (SELECT 1 FROM json_each(words) WHERE value = ?)",
-                (word,),
-            ).fetchone()[0]
-            for word in {*vocabulary_words(generic), *vocabulary_words(specific)}
-        }
     finally:
         conn.close()
-    assert len(learnings) == 3  # the generic learning in two repositories, the specific one in one
     assert size == nodes
-    # Every word of the learnings, with the facts holding it (the learning holds "sqlc"; its run's
-    # attempt quotes it, and is not counted).
-    assert counts == holding and counts["sqlc"] == 1
+    # The learning holds "sqlc" (its run's attempt quotes it, and is not counted); a word no fact
+    # holds has no count.
+    assert counts == {"sqlc": 1}
     assert spread == {sentence_key(generic): 3, sentence_key(specific): 1}
-    # What each row holds of its own vocabulary, as derived from its content.
-    assert readings == {
-        text: StoredReading(vocabulary_words(text), sentence_key(text), bool(lesson(text).strong))
-        for text in (generic, specific)
-    }
-
-
-async def test_stored_readings_equal_what_the_content_gives_and_a_damaged_row_gives_none(
-    tmp_path: Path,
-) -> None:
-    """Every learning of a played history reads back its words, sentence and identifiers as derived
-    from its content (``test_query_paths.py`` checks a benchmark store's thousands); a row whose
-    columns were tampered with gives None for them (derived instead)."""
-    settings = MemorySettings(store_path=tmp_path / "m.db")
-    memory = await Memory.open(settings, clock=Clock(), update_gauges=False)
-    try:
-        await play(memory, history(43, 40), T0, eager=False, threshold=0.05)
-    finally:
-        await memory.close()
-    conn = sqlite3.connect(settings.store_path)
-    try:
-        rows = conn.execute(f"SELECT {node_select()} FROM nodes WHERE kind = 'learning'").fetchall()
-        learnings = [node_from_row(r) for r in rows]
-        tenant = learnings[0].tenant
-        mine = [n for n in learnings if n.tenant == tenant and n.valid]
-        _size, _counts, _spread, readings = QueryReads(conn).vocabulary(tenant, mine)
-        assert len(readings) == len({n.content for n in mine}) >= 3
-        for text, reading in readings.items():
-            derived = StoredReading(vocabulary_words(text), sentence_key(text), bool(lesson(text).strong))
-            assert reading == derived
-        # Another tenant's learning is not read for this one.
-        others = [n for n in learnings if n.tenant != tenant]
-        if others:
-            assert QueryReads(conn).vocabulary(tenant, others[:1])[3] == {}
-        victim = mine[0]
-        # Written around the triggers (they refuse words that are not JSON): a damaged file.
-        conn.execute("DROP TRIGGER nodes_vocabulary_update")
-        conn.execute("UPDATE nodes SET words = '[\"\", 7', sentence = 'x' WHERE id = ?", (victim.id,))
-        conn.execute(
-            "UPDATE lesson_forms SET form = replace(form, ?, ?) "
-            "WHERE seq = (SELECT seq FROM nodes WHERE id = ?)",
-            (str(FORM_VERSION), str(FORM_VERSION + 1), victim.id),
-        )
-        _size, counts, _spread, damaged = QueryReads(conn).vocabulary(tenant, [victim])
-    finally:
-        conn.close()
-    assert damaged == {victim.content: StoredReading(None, None, None)}
-    assert NODES_WORD not in counts  # the tenant's size still came back (popped from the counts)
-    vocabulary = Vocabulary(readings=damaged)
-    assert vocabulary.words_of(victim.content) == vocabulary_words(victim.content)
-    assert vocabulary.sentence_of(victim.content) == sentence_key(victim.content)
-    assert vocabulary.named(victim.content) is None
-
-
-def test_a_reading_takes_nothing_from_a_row_it_cannot_trust() -> None:
-    text = "Set DATABASE_URL before running migrations"
-    form = form_of(text)
-    good = stored_reading(text, words_column(text), 5, form)
-    assert good == StoredReading(vocabulary_words(text), 5, True)
-    for words in ("[1, 2]", '["sqlc"]', "{}", "not json", None, 3, '["", 3]'):
-        assert stored_reading(text, words, 5, form).words is None, words
-    assert stored_reading(text, words_column(text), "5", form).sentence is None
-    assert stored_reading(text, words_column(text), 5, form_of("another text")).named is None
-    assert stored_reading(text, words_column(text), 5, "").named is None
-    assert stored_reading(text, words_column(text), 5, None).named is None

@@ -28,7 +28,7 @@ from typing import Any
 
 from osmia.memory.store.rows import effective_confidence, node_from_row, node_select
 from osmia.memory.types import Node, Relation
-from osmia.memory.vocabulary import NODES_WORD, StoredReading, stored_reading
+from osmia.memory.vocabulary import NODES_WORD
 
 # Branch tags of the combined candidate statement (its first column).
 ATTEMPTS, REPOSITORY, ENGINE, PATTERNS, TEXT = range(5)
@@ -219,49 +219,32 @@ class QueryReads:
         return self._counts(one, [(fts_phrase(t), at_most) for t in terms], terms)
 
     def vocabulary(
-        self, tenant: str, learnings: Sequence[Node]
-    ) -> tuple[int, dict[str, int], dict[int, int], dict[str, StoredReading]]:
-        """The tenant's node count, its nodes holding each word of ``learnings``, its repositories
-        stating each of their sentences, and what each learning's row holds of its own vocabulary
-        (keyed by content).
+        self, tenant: str, words: Sequence[str], sentences: Sequence[int]
+    ) -> tuple[int, dict[str, int], dict[int, int]]:
+        """The tenant's node count, its nodes holding each word, and its repositories stating each sentence.
 
-        Kept as nodes are written (schema v9, :mod:`osmia.memory.vocabulary`), and read in one
-        statement whatever the graph's size: the learnings by id, their lesson forms by ``seq``
-        (schema v10), a primary-key lookup per word of their ``words`` columns and a
-        ``nodes_sentence`` range per sentence. A word no node holds is absent from the counts.
-        Meant for one query's few candidate learnings (SQLite allows 32766 parameters).
+        Kept as nodes are written (schema v9, :mod:`osmia.memory.vocabulary`): one statement of a
+        primary-key lookup per word and a ``nodes_sentence`` range per sentence, however large the
+        graph. A word no node holds is absent from the counts. Meant for one query's few
+        candidate learnings (a few hundred words at most; SQLite allows 32766 parameters).
         """
-        if not learnings:
-            return 0, {}, {}, {}
-        by_id = {node.id: node for node in learnings}
-        marks = ", ".join("?" * len(by_id))
-        # Not trusted: a ``words`` that is not JSON is read as no words, a ``sentence`` that is not
-        # an integer as none (and as no reading: :func:`~osmia.memory.vocabulary.stored_reading`).
-        sql = (
-            "WITH c AS MATERIALIZED (SELECT seq, id, words, sentence FROM nodes "
-            f"WHERE id IN ({marks}) AND +tenant = ?) "
-            "SELECT 0, c.id, c.words, c.sentence, f.form FROM c LEFT JOIN lesson_forms f ON f.seq = c.seq "
-            "UNION ALL SELECT 1, word, nodes, NULL, NULL FROM vocabulary WHERE tenant = ? AND word IN "
-            "(SELECT j.value FROM c, json_each(CASE WHEN json_valid(c.words) THEN c.words ELSE '[]' END) j "
-            "UNION SELECT ?) "
-            "UNION ALL SELECT 2, sentence, count(DISTINCT repository), NULL, NULL FROM nodes "
-            "WHERE tenant = ? AND kind = 'learning' "
-            "AND sentence IN (SELECT sentence FROM c WHERE typeof(sentence) = 'integer') "
-            "GROUP BY sentence"
-        )
-        params: list[Any] = [*by_id, tenant, tenant, NODES_WORD, tenant]
+        word_marks = ", ".join("?" * (len(words) + 1))
+        sql = f"SELECT 0, word, nodes FROM vocabulary WHERE tenant = ? AND word IN ({word_marks})"
+        params: list[Any] = [tenant, NODES_WORD, *words]
+        if sentences:
+            sql += (
+                " UNION ALL SELECT 1, sentence, count(DISTINCT repository) FROM nodes WHERE tenant = ? "
+                f"AND kind = 'learning' AND sentence IN ({', '.join('?' * len(sentences))}) GROUP BY sentence"
+            )
+            params += [tenant, *sentences]
         counts: dict[str, int] = {}
         spread: dict[int, int] = {}
-        readings: dict[str, StoredReading] = {}
-        for which, key, value, sentence, form in self._rows(sql, params):
+        for which, key, value in self._rows(sql, params):
             if which == 0:
-                content = by_id[key].content
-                readings[content] = stored_reading(content, value, sentence, form)
-            elif which == 1:
                 counts[str(key)] = int(value)
             else:
                 spread[int(key)] = int(value)
-        return counts.pop(NODES_WORD, 0), counts, spread, readings
+        return counts.pop(NODES_WORD, 0), counts, spread
 
     def _counts(self, one: str, params: Sequence[tuple[Any, ...]], keys: Sequence[str]) -> dict[str, int]:
         """Run the scalar ``one`` for each parameter tuple as columns of a single statement."""
