@@ -34,7 +34,7 @@ from osmia.memory.selection import (
     to_injected,
 )
 from osmia.memory.store import Store
-from osmia.memory.store.query_reads import NodeCache, QueryReads
+from osmia.memory.store.query_reads import NodeCache, QueryReads, SetCache
 from osmia.memory.text import word_bag
 from osmia.memory.types import Candidate, Kind, Node, QueryRequest, ScoreParts
 from osmia.memory.vocabulary import Vocabulary, sentence_key, vocabulary_words
@@ -50,6 +50,7 @@ class Ranker:
         self.config = config
         self._finder = CandidateFinder(graph)  # keeps the full-text term counts between queries
         self._nodes = NodeCache()  # parsed rows, reused while a row reads back unchanged
+        self._sets = SetCache()  # an engine's facts and tenant-wide patterns, while the store is unchanged
 
     def candidates(self, reads: QueryReads, req: QueryRequest) -> dict[str, Signals]:
         """Every node of the tenant that any signal points at, with the signals it got
@@ -178,7 +179,7 @@ class Ranker:
         """
         return await self._store.read(
             lambda db: self.rank_with(
-                QueryReads(db, self._nodes),
+                QueryReads(db, self._nodes, self._sets),
                 req,
                 now=now,
                 max_facts=max_facts,

@@ -26,13 +26,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from osmia.memory.store.rows import effective_confidence, node_from_row, node_select
+from osmia.memory.store.rows import NODE_COLUMNS, effective_confidence, node_from_row, node_select
 from osmia.memory.types import Node, Relation
 from osmia.memory.vocabulary import NODES_WORD
 
 # Branch tags of the combined candidate statement (its first column).
 ATTEMPTS, REPOSITORY, ENGINE, PATTERNS, TEXT = range(5)
-_WIDTH = len(node_select().split(", "))  # columns of a node row
+VERSION = -1  # the row carrying the snapshot's ``data_version`` (:class:`SetCache`)
+_WIDTH = len(NODE_COLUMNS.split(", "))  # columns of a node row
 
 
 def fts_phrase(text: str) -> str:
@@ -94,6 +95,56 @@ class NodeCache:
         return node
 
 
+class SetCache:
+    """The candidate sets every ticket of an engine shares, kept between queries while the store is unchanged.
+
+    The engine's general facts and the tenant-wide patterns of a task type or language are the
+    same rows for every ticket that names them (23 and 1 of a query's ~90 rows at 100k nodes), so
+    they are read once and reused until the file changes. ``PRAGMA data_version`` tells: it
+    changes whenever another connection commits (or checkpoints), and inside a read transaction it
+    is the version of that transaction's snapshot. So a set is kept with the version it was read
+    at and reused only in a transaction at the same version, on the same connection.
+
+    Only on a connection that cannot write (``query_only``, the calling thread's reader): a
+    connection's own commits do not change its ``data_version``. At most ``capacity`` sets (a
+    set holds nodes also in the :class:`NodeCache`: the engine's ~25 facts, shared by its keys);
+    past it, all are dropped.
+    """
+
+    def __init__(self, capacity: int = 256) -> None:
+        self.capacity = capacity
+        self._conn: sqlite3.Connection | None = None
+        self._trusted = False
+        self._version: int | None = None
+        self._sets: dict[tuple[Any, ...], list[Node]] = {}
+        self.hits = 0
+
+    def usable_on(self, db: sqlite3.Connection) -> bool:
+        """Whether sets may be kept for ``db`` (read-only); another connection than the last drops them."""
+        if db is not self._conn:
+            self._conn = db
+            self._trusted = db.execute("PRAGMA query_only").fetchone()[0] == 1
+            self._version = None
+            self._sets.clear()
+        return self._trusted
+
+    def at(self, version: int) -> None:
+        """The snapshot being read is at ``version``: sets read at another are dropped."""
+        if version != self._version:
+            self._version = version
+            self._sets.clear()
+
+    def get(self, key: tuple[Any, ...]) -> list[Node] | None:
+        """The set kept under ``key``, if any (valid only once :meth:`at` confirmed the version)."""
+        return self._sets.get(key)
+
+    def put(self, key: tuple[Any, ...], nodes: list[Node]) -> None:
+        """Keep ``nodes``, read at the version last given to :meth:`at`, under ``key``."""
+        if len(self._sets) >= self.capacity:
+            self._sets.clear()
+        self._sets[key] = nodes
+
+
 class QueryReads:
     """Synchronous reads over one ``sqlite3`` connection; use only on the connection's own thread.
 
@@ -102,9 +153,12 @@ class QueryReads:
     :class:`NodeCache`, the same object as in the last query that read the same row).
     """
 
-    def __init__(self, db: sqlite3.Connection, cache: NodeCache | None = None) -> None:
+    def __init__(
+        self, db: sqlite3.Connection, cache: NodeCache | None = None, sets: SetCache | None = None
+    ) -> None:
         self._db = db
         self._cache = cache or NodeCache()
+        self._sets = sets
         self.statements = 0  # top-level statements run (``benchmarks/profile.py`` reports them)
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
@@ -142,14 +196,18 @@ class QueryReads:
         the repository's facts; another repository's did not belong here: a language or task
         type signal alone, with the other-repository discount, is below ``min_relevance``
         (at 1M nodes they were ~1,000 rows a query to sort, none of them kept).
+
+        With a :class:`SetCache` (on a read-only connection), the engine's facts and the
+        tenant-wide patterns an earlier query read at the same ``data_version`` are left out of
+        the statement and reused; the statement's snapshot gives its version (one more row), and
+        a set kept at another version is read again, in a second statement.
         """
         cols = node_select()
-        branches: list[str] = []
-        params: list[Any] = []
+        branches: dict[int, tuple[str, list[Any]]] = {}
 
         def branch(tag: int, where: str, order: str, args: Sequence[Any], rank: str = "NULL") -> None:
-            branches.append(f"SELECT * FROM (SELECT {tag}, {rank}, {cols} FROM nodes WHERE {where} {order})")
-            params.extend(args)
+            sql = f"SELECT * FROM (SELECT {tag}, {rank}, {cols} FROM nodes WHERE {where} {order})"
+            branches[tag] = (sql, list(args))
 
         if attempt_prefix and attempt_limit > 0:
             branch(ATTEMPTS, "tenant = ? AND key >= ? AND key < ?", "ORDER BY last_seen DESC, id LIMIT ?",
@@ -175,23 +233,63 @@ class QueryReads:
                    "ORDER BY confidence DESC, id LIMIT ?",
                    (tenant, task_type, language, pattern_limit))  # fmt: skip
         if match and text_limit > 0:
-            branches.append(
+            branches[TEXT] = (
                 f"SELECT * FROM (SELECT {TEXT}, bm25(nodes_fts) AS rank, {node_select('n')} "
                 "FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
-                "WHERE nodes_fts MATCH ? AND n.tenant = ? ORDER BY rank, n.id LIMIT ?)"
+                "WHERE nodes_fts MATCH ? AND n.tenant = ? ORDER BY rank, n.id LIMIT ?)",
+                [match, tenant, text_limit],
             )
-            params.extend((match, tenant, text_limit))
         out = CandidateSets()
-        if not branches:
+        keys = {
+            ENGINE: ("engine", tenant, engine, engine_limit),
+            PATTERNS: ("patterns", tenant, task_type, language, pattern_limit),
+        }
+        sets = self._sets if self._sets is not None and self._sets.usable_on(self._db) else None
+        # Sets kept from earlier queries are left out of the statement, then used once the
+        # snapshot's version is known to be theirs (read after it, in the same transaction).
+        kept = {tag: sets.get(keys[tag]) for tag in keys if tag in branches} if sets is not None else {}
+        version = self._read(
+            out, [branches[tag] for tag in branches if kept.get(tag) is None], sets is not None
+        )
+        if sets is None or version is None:
             return out
-        for row in self._rows(" UNION ALL ".join(branches), params):
-            node = self.node(row, 2)
+        sets.at(version)
+        stale = [tag for tag, nodes in kept.items() if nodes is not None and sets.get(keys[tag]) is None]
+        self._read(out, [branches[tag] for tag in stale])
+        for tag in kept:
+            found = (out.attempts, out.repository, out.engine, out.patterns)[tag]
+            if kept[tag] is not None and tag not in stale:
+                sets.hits += 1
+                found.extend(kept[tag] or ())
+            else:
+                sets.put(keys[tag], list(found))
+        return out
+
+    def _read(
+        self, out: CandidateSets, branches: Sequence[tuple[str, list[Any]]], version: bool = False
+    ) -> int | None:
+        """Run ``branches`` of :meth:`candidate_sets` as one ``UNION ALL`` into ``out``; with
+        ``version``, one more row gives the snapshot's ``data_version`` (returned)."""
+        parts = [sql for sql, _args in branches]
+        if version:
+            parts.append(
+                f"SELECT {VERSION}, data_version, {', '.join(['NULL'] * _WIDTH)} FROM pragma_data_version"
+            )
+        if not parts:
+            return None
+        params = [p for _sql, args in branches for p in args]
+        found = None
+        for row in self._rows(" UNION ALL ".join(parts), params):
             tag = row[0]
+            if tag == VERSION:
+                found = int(row[1])
+                continue
+            node = self.node(row, 2)
             if tag == TEXT:
                 out.text.append((node, float(row[1])))
             else:
                 (out.attempts, out.repository, out.engine, out.patterns)[tag].append(node)
-        return out
+        return found
 
     def search_text(self, match: str, tenant: str | None, limit: int) -> list[tuple[Node, float]]:
         """FTS5 matches with their BM25 rank (lower is better), optionally one tenant's."""
