@@ -6,7 +6,8 @@ type or language, FTS5 (BM25) matches of the ticket text, widened by one graph h
 signals that found it (name → strength); :mod:`osmia.memory.query` scores and selects them.
 
 All of it reads through one :class:`~osmia.memory.store.query_reads.QueryReads` (one read
-transaction, synchronous); the only state kept between queries is the full-text term counts.
+transaction, synchronous); the state kept between queries is the full-text term counts here, and
+the reads' parsed rows and the sets every ticket of an engine shares (``NodeCache``, ``SetCache``).
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ one; the one-hop widening reads the neighbours' ids from the edge indexes, then 
 new ones; the term counts a cold cache misses are one statement however many there are, and the
 vocabulary behind a learning's specificity is read from the table the store keeps as nodes are
 written. A node that appears in several sets is parsed once, and a row read again unchanged is
-not parsed again (:class:`NodeCache`).
+not parsed again (:class:`NodeCache`); the engine's facts and the tenant-wide patterns are not
+read again while the file is unchanged (:class:`SetCache`).
 """
 
 from __future__ import annotations
