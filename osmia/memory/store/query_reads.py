@@ -247,7 +247,7 @@ class QueryReads:
         }
         sets = self._sets if self._sets is not None and self._sets.usable_on(self._db) else None
         # Sets kept from earlier queries are left out of the statement, then used once the
-        # snapshot's version is known to be theirs (read after it, in the same transaction).
+        # snapshot's version (a row of the same statement) is known to be theirs.
         kept = {tag: sets.get(keys[tag]) for tag in keys if tag in branches} if sets is not None else {}
         version = self._read(
             out, [branches[tag] for tag in branches if kept.get(tag) is None], sets is not None
