@@ -52,6 +52,10 @@ class CandidateSets:
     patterns: list[Node] = field(default_factory=list)
     text: list[tuple[Node, float]] = field(default_factory=list)  # BM25 rank, best (lowest) first
 
+    def nodes_of(self, tag: int) -> list[Node]:
+        """The set of branch ``tag`` (``ATTEMPTS`` to ``PATTERNS``; the text matches carry ranks)."""
+        return (self.attempts, self.repository, self.engine, self.patterns)[tag]
+
 
 class NodeCache:
     """Parsed nodes kept between queries, each with the row it was parsed from.
@@ -257,13 +261,13 @@ class QueryReads:
         sets.at(version)
         stale = [tag for tag, nodes in kept.items() if nodes is not None and sets.get(keys[tag]) is None]
         self._read(out, [branches[tag] for tag in stale])
-        for tag in kept:
-            found = (out.attempts, out.repository, out.engine, out.patterns)[tag]
-            if kept[tag] is not None and tag not in stale:
+        for tag, nodes in kept.items():
+            target = out.nodes_of(tag)
+            if nodes is not None and tag not in stale:
                 sets.hits += 1
-                found.extend(kept[tag] or ())
+                target.extend(nodes)
             else:
-                sets.put(keys[tag], list(found))
+                sets.put(keys[tag], list(target))
         return out
 
     def _read(
@@ -289,7 +293,7 @@ class QueryReads:
             if tag == TEXT:
                 out.text.append((node, float(row[1])))
             else:
-                (out.attempts, out.repository, out.engine, out.patterns)[tag].append(node)
+                out.nodes_of(tag).append(node)
         return found
 
     def search_text(self, match: str, tenant: str | None, limit: int) -> list[tuple[Node, float]]:
