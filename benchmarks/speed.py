@@ -44,8 +44,8 @@ from benchmarks.quality import evaluate
 from benchmarks.replicate import replicate_store
 from benchmarks.scenarios import scenarios
 from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, OperatorHeap, summary_ms, timed_extractions
-from benchmarks.stores import Clock, build_store
-from benchmarks.workload import GroundTruth, World
+from benchmarks.stores import Clock, build_store, unseen_runs
+from benchmarks.workload import GroundTruth
 from osmia.controller.handlers import MAINTENANCE_SECONDS
 from osmia.memory.service import Memory, MemorySettings, request_for
 from osmia.memory.text import fts_query
@@ -170,8 +170,9 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
     warm = scenarios(truth, QUERY_WARMUP, seed=seed + 2000, copies=copies)
     runs = [parse_taskrun(c.doc) for c in cases]
     # A few more runs than timed: the first extractions after start-up warm the caches, as the
-    # first tickets do for queries, and are not counted.
-    more = list(World(truth.seed).continued(truth.runs, ingest + EXTRACTION_WARMUP)) if ingest else []
+    # first tickets do for queries, and are not counted. Runs the store already holds (a store
+    # served before, or replicated from one) are skipped: ingesting one again extracts nothing.
+    more = unseen_runs(db, truth.seed, truth.runs, ingest + EXTRACTION_WARMUP) if ingest else []
     settings = MemorySettings(store_path=db)
     out: dict[str, Any] = {"step": "serve", "copies": copies}
 
