@@ -33,19 +33,24 @@ from osmia.memory.vocabulary import sentence_key, words_column
 
 # Work one maintenance pass may do on the full-text index (FTS5 'merge' pages).
 FTS_MERGE_PAGES = 500
-# Reads go through a memory map of up to this many bytes of the file instead of a read() system
-# call per page: a query touches a few hundred scattered pages, and copying each one into the
-# 2 MB page cache was most of a query at 100k nodes (docs/performance.md). Writes still use
-# write(); the mapped pages are the kernel's page cache, counted in RSS only once touched. Since
-# the thirteenth session this is the store connection's map (extractions, decay, maintenance, and
-# a ranking the calling thread's reader cannot serve); that reader has none (its pages would be
-# counted twice) and its rankings were no slower without one (docs/performance.md §21).
+# A read-only store's connection (the CLI's reading verbs: export, show, the graph) reads through
+# a memory map of up to this many bytes of the file instead of a read() system call per page.
+# The map was the writer's from the fourth session, when queries ran there and a pread per page
+# was most of a query (docs/performance.md §7); since the thirteenth session queries run on the
+# calling thread's reader, which has no map (§21), and since the nineteenth the writer has none
+# either (WRITER_MMAP_BYTES): mapped pages count in the process's RSS once touched, and one read
+# of every row (a prune-threshold change) filled all 256 MiB of them.
 MMAP_BYTES = 256 * 1024 * 1024
 # ... while the map covers a good part of the file. A file more than four times the map (1M nodes:
 # 2.7 GB) reads most of its pages through read() anyway; there the map made queries 5 % faster
 # and added 65 MB of resident pages, so a large file gets a small map (docs/performance.md §12).
 MMAP_SMALL_BYTES = 64 * 1024 * 1024
 MMAP_FULL_UP_TO = 4 * MMAP_BYTES
+# The writer's connection maps nothing: extractions, decay passes and forgets read a few hundred
+# pages each, as fast through its 2 MB page cache as through the map (alternated in one process at
+# 100k nodes: extraction mean 6.96 ms either way, decay passes 0.86-1.27 s either way), and the
+# serving process's peak RSS no longer holds up to 256 MiB of file pages (docs/performance.md §27).
+WRITER_MMAP_BYTES = 0
 
 
 def mmap_bytes(file_bytes: int) -> int:
@@ -190,7 +195,7 @@ class Lifecycle(StoreBase):
         # ... and the v10 migration the parsed form of every valid learning with this.
         await self._conn.create_function("osmia_lesson_form", 1, form_of, deterministic=True)
         await self._conn.execute("PRAGMA synchronous = NORMAL")
-        await self._conn.execute(f"PRAGMA mmap_size = {mmap_bytes(self._file_bytes())}")
+        await self._conn.execute(f"PRAGMA mmap_size = {WRITER_MMAP_BYTES}")
         if version < SCHEMA_VERSION:
             await self._migrate()
 
