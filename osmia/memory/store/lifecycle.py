@@ -33,13 +33,13 @@ from osmia.memory.vocabulary import sentence_key, words_column
 
 # Work one maintenance pass may do on the full-text index (FTS5 'merge' pages).
 FTS_MERGE_PAGES = 500
-# A read-only store's connection (the CLI's reading verbs: export, show, the graph) reads through
-# a memory map of up to this many bytes of the file instead of a read() system call per page.
-# The map was the writer's from the fourth session, when queries ran there and a pread per page
-# was most of a query (docs/performance.md §7); since the thirteenth session queries run on the
-# calling thread's reader, which has no map (§21), and since the nineteenth the writer has none
-# either (WRITER_MMAP_BYTES): mapped pages count in the process's RSS once touched, and one read
-# of every row (a prune-threshold change) filled all 256 MiB of them.
+# A read-only store's connection (the CLI's reading verbs: status, search, show, export, context)
+# reads through a memory map of up to this many bytes of the file instead of a read() system call
+# per page. The map was the writer's from the fourth session, when queries ran there and a pread
+# per page was most of a query (docs/performance.md §7); since the thirteenth session queries run
+# on the calling thread's reader, which has no map (§21), and since the nineteenth the writer has
+# none either (WRITER_MMAP_BYTES): mapped pages count in the process's RSS once touched, and one
+# read of every row (a prune-threshold change) filled all 256 MiB of them.
 MMAP_BYTES = 256 * 1024 * 1024
 # ... while the map covers a good part of the file. A file more than four times the map (1M nodes:
 # 2.7 GB) reads most of its pages through read() anyway; there the map made queries 5 % faster
