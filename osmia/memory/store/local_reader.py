@@ -46,9 +46,10 @@ class LocalReader:
         try:
             self._db.execute(f"PRAGMA busy_timeout = {LOOP_BUSY_MS}")
             self._db.execute("PRAGMA query_only = ON")
-            # No memory map (the writer keeps its own): pages mapped here too would count twice in
-            # the process's RSS (+71 MB peak at 100k nodes, +13 MB at 1M), and a ranking read through
-            # the 2 MB page cache was no slower (passes alternated in one process, §21).
+            # No memory map: its pages would count in the process's RSS (+71 MB peak at 100k nodes,
+            # +13 MB at 1M, beside the writer's map of then), and a ranking read through the 2 MB
+            # page cache was no slower (passes alternated in one process, §21). Since the nineteenth
+            # session the writer has no map either (``lifecycle.WRITER_MMAP_BYTES``).
             self._db.execute("PRAGMA mmap_size = 0")
         except BaseException:
             self._db.close()
