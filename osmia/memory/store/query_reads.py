@@ -133,11 +133,13 @@ class SetCache:
             self._sets.clear()
         return self._trusted
 
-    def at(self, version: int) -> None:
-        """The snapshot being read is at ``version``: sets read at another are dropped."""
-        if version != self._version:
-            self._version = version
-            self._sets.clear()
+    def at(self, version: int) -> bool:
+        """The snapshot being read is at ``version``: sets read at another are dropped (``False``)."""
+        if version == self._version:
+            return True
+        self._version = version
+        self._sets.clear()
+        return False
 
     def get(self, key: tuple[Any, ...]) -> list[Node] | None:
         """The set kept under ``key``, if any (valid only once :meth:`at` confirmed the version)."""
@@ -258,8 +260,7 @@ class QueryReads:
         )
         if sets is None or version is None:
             return out
-        sets.at(version)
-        stale = [tag for tag, nodes in kept.items() if nodes is not None and sets.get(keys[tag]) is None]
+        stale = [] if sets.at(version) else [tag for tag, nodes in kept.items() if nodes is not None]
         self._read(out, [branches[tag] for tag in stale])
         for tag, nodes in kept.items():
             target = out.nodes_of(tag)
