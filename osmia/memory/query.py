@@ -23,7 +23,7 @@ from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, line_tokens
 from osmia.memory.ranking import DEFAULT, RankingConfig
-from osmia.memory.scoring import NAMED, noisy_or, recency, score, specificity_applies
+from osmia.memory.scoring import NAMED, noisy_or, recency, relevance, score, specificity_applies
 from osmia.memory.selection import (
     CAPPED,
     OVER_BUDGET,
@@ -73,7 +73,8 @@ class Ranker:
         With ``explain`` every candidate is scored exactly. Without, candidates below a threshold
         (``select``'s first checks: dropped whatever else is kept) are left out, and each is
         scored in steps, each step only once its bound from the step before is the best left:
-        first the noisy-or of its signals × confidence × recency, then its score without
+        first its relevance before the rules (signals and subject discounts) × confidence ×
+        recency, then its score without
         specificity (a learning's specificity was most of a query's work, docs/performance.md
         profile 11), then its exact score. A candidate comes out once no other can still come
         before it, so the order is the exact one, and the caller stops at ``max_facts`` leaving
@@ -93,14 +94,19 @@ class Ranker:
             return
         # A heap of (key, stage, payload), where each key is a lower bound of the candidate's
         # exact selection key (nothing gets a better key by being scored more exactly):
-        # stage 0: the noisy-or of its signals × confidence × recency (no discount applied yet);
-        # stage 1: its score without specificity (``exact=False``); stage 2: its exact score.
-        # A candidate is scored further only when it comes first, so the order is the exact one
-        # and the caller, stopping at ``max_facts``, leaves the rest unscored (~60 of ~100).
+        # stage 0: its relevance before the rules of ``score`` (the noisy-or of its signals with
+        # the other-repository, task type, engine, language and place discounts: each rule only
+        # scales it down) × confidence × recency; stage 1: its score without specificity
+        # (``exact=False``); stage 2: its exact score. A candidate is scored further only when it
+        # comes first, so the order is the exact one and the caller, stopping at ``max_facts``,
+        # leaves the rest unscored. The discounts in stage 0 leave out at once what they alone
+        # put below ``min_relevance`` (a repository's patterns of another task type and
+        # language: ~14 of a query's ~100 candidates at 100k nodes), and order the rest closer
+        # to their exact score: 54 scorings a query were loose ones before (docs/performance.md §28).
         heap: list[tuple[tuple[bool, bool, float, str], int, Any]] = []
         for entry in found.values():
             node, signals = entry.node, entry.signals
-            upper = min(1.0, noisy_or(signals.values()))
+            upper, _discounts = relevance(node, signals, req, c)
             if upper < c.min_relevance:
                 continue  # its relevance can only be lower
             if node.kind is Kind.ATTEMPT:
