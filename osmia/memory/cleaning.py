@@ -58,10 +58,19 @@ _WHITESPACE = linear(rf"{_SPACE}{{2,}}|{_ODD_SPACE}")
 _HTML_COMMENT = linear(r"(?s)<!--.*?(?:-->|$)|<!\[CDATA\[.*?(?:\]\]>|$)|<![A-Za-z][^<>]*>|<\?[^<>]*\?>")
 # Innermost tags first ([^<>] inside), so ``<<b>b>`` takes two passes and never rebuilds a tag.
 _HTML_TAG = linear(r"</?[A-Za-z][^<>]*>")
-# A link target may hold one level of parentheses (``javascript:alert(1)``, Wikipedia-style URLs).
-_MD_TARGET = r"\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\)"
-_MD_IMAGE = linear(rf"!\[([^\[\]]*)\]{_MD_TARGET}")
-_MD_LINK = linear(rf"\[([^\[\]]*)\]{_MD_TARGET}")
+# A link target as CommonMark reads one: space around it, ``<…>`` or a destination with up to three
+# levels of parentheses (``javascript:fetch((location))``, Wikipedia-style URLs), then a title in
+# double or single quotes or parentheses. Its text may hold one level of brackets.
+_MD_PARENS = r"\([^()\s]*\)"
+for _level in range(2):
+    _MD_PARENS = rf"\((?:[^()\s]|{_MD_PARENS})*\)"
+_MD_TARGET = (
+    rf"\(\s*(?:<[^<>\r\n]*>|(?:[^()\s]|{_MD_PARENS})*)"
+    r"""(?:\s+(?:"[^"]*"|'[^']*'|\([^()]*\)))?\s*\)"""
+)
+_MD_TEXT = r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]"
+_MD_IMAGE = linear(rf"!{_MD_TEXT}{_MD_TARGET}")
+_MD_LINK = linear(rf"{_MD_TEXT}{_MD_TARGET}")
 _MD_REFERENCE = linear(r"\[[^\[\]]+\]:[ \t]*<?[A-Za-z][A-Za-z0-9+.-]*:[^\s>]*>?")
 _MD_REF_LINK = linear(r"\[([^\[\]]+)\]\[[^\[\]]*\]")
 _ROLE_MARKERS = linear(

@@ -30,6 +30,7 @@ from osmia.memory.secret_values import (
     password_value,
     private_key_head,
 )
+from osmia.memory.secret_views import VIEWS, view_sub
 
 __all__ = [
     "CANDIDATES",
@@ -221,6 +222,26 @@ _STRONG_NAME = linear(rf"(?i){_STRONG}")
 _CALL_PAIR = rf"""(?i)["'`]({_IDENT}{_STRONG}{_IDENT})["'`][ \t]*,[ \t]*["'`]([^"'`\s]{{4,}})["'`]"""
 
 
+# An XML element named like a secret (Maven's ``<password>…</password>``, ``<apiKey>…</apiKey>``):
+# its text is the value. Cleaning drops tags later, and would leave ``deployS3cret!`` run together.
+_ELEMENT = (
+    rf"(?i)<[ \t]*((?:[A-Za-z_][\w.-]*:)?{_IDENT}{_STRONG}{_IDENT})[ \t]*>"
+    r"[ \t]*([^<\r\n]{1,400}?)[ \t]*<[ \t]*/"
+)
+
+
+def _element_sub() -> Callable[[str], str]:
+    pattern = linear(_ELEMENT)
+
+    def replace(m: Match) -> str:
+        name, value = m.group(1) or "", m.group(2) or ""
+        if not _name_allowed(name) or not _strong_value(value, True, "=", name):
+            return m.group(0) or ""
+        return _redacted_group(m, 2)
+
+    return lambda text: pattern.sub(replace, text)
+
+
 def _set_var_sub() -> Callable[[str], str]:
     pattern = linear(_SET_VAR)
 
@@ -269,9 +290,10 @@ def _call_pair_sub() -> Callable[[str], str]:
     return lambda text: pattern.sub(replace, text)
 
 
-# A long base64 run (standard or URL-safe, possibly wrapped across whole lines): the encoding of a
-# key file, a credentials file, a kubeconfig or a service-account JSON, with no name to say so.
-_ENCODED = r"(?m)[A-Za-z0-9+/_-]{40,}={0,2}(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{8,}={0,2}[ \t]*$)*"
+# A long base64 or hex run (base64 standard or URL-safe, possibly wrapped across whole lines): the
+# encoding of a token (24 bytes and more), a key file, a credentials file, a kubeconfig or a
+# service-account JSON, with no name to say so.
+_ENCODED = r"(?m)[A-Za-z0-9+/_-]{32,}={0,2}(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{8,}={0,2}[ \t]*$)*"
 
 
 def _encoded_sub() -> Callable[[str], str]:
@@ -322,10 +344,14 @@ def _flag_sub() -> Callable[[str], str]:
 # Each step with the pattern it acts on: a step whose pattern matches nowhere in the text leaves
 # it as it is.
 _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    # First the disguises (:mod:`osmia.memory.secret_views`): a rule that took the first line of a
+    # wrapped token would leave the rest.
+    *((view.pattern.pattern, view_sub(view, lambda seen: redact(seen), REDACTED)) for view in VIEWS),
     *((rule.pattern.pattern, _rule_sub(rule)) for rule in RULES),
     (_NAME_VALUE.pattern, _assignment_sub(_NAME_VALUE, strong=True)),
     (_ASSIGNMENTS[0].pattern, _assignment_sub(_ASSIGNMENTS[0], strong=True)),
     (_ASSIGNMENTS[1].pattern, _assignment_sub(_ASSIGNMENTS[1], strong=False)),
+    (_ELEMENT, _element_sub()),
     (_FLAG, _flag_sub()),
     (_SET_VAR, _set_var_sub()),
     (_CALL_PAIR, _call_pair_sub()),

@@ -5,7 +5,8 @@ Memory calls :func:`sanitized` once, where a run is ingested
 extractor's facts, the runs table, patterns and profiles built from it, the
 CLI printing them) sees a secret, and no extraction rule needs a redaction
 call of its own. Fields are redacted whole, across lines, after invisible
-characters are dropped (a zero-width space inside a token must not hide it).
+characters are dropped (a zero-width space inside a token must not hide it) and a token
+that mixes in look-alike letters is written in Latin ones (nor must a Cyrillic ``һ``).
 
 Not redacted: the run's identity (namespace, name, uid: Kubernetes names that
 key exactly-once extraction; redacting them could make two runs one), its
@@ -21,6 +22,7 @@ from osmia.memory.cleaning import MAX_LINE, clean_text, drop_invisible
 from osmia.memory.hostile import looks_hostile
 from osmia.memory.linear import linear
 from osmia.memory.redaction import redact, redact_name
+from osmia.memory.secret_views import latin_tokens
 from osmia.taskrun import Repository, Result, TaskRun, Ticket
 
 # Up to four words of letters, digits and the marks language names use (c++, c#, objective-c, .net).
@@ -28,14 +30,16 @@ _LANGUAGE = linear(r"^[a-z0-9.+#-]+(?: [a-z0-9.+#-]+){0,3}$")
 
 
 def redacted(text: str) -> str:
-    """One field's text as it may be stored: invisible characters dropped, secrets redacted.
+    """One field's text as it may be stored: invisible characters dropped, tokens that mix in
+    look-alike letters written in Latin ones (:func:`~osmia.memory.secret_views.latin_tokens`),
+    secrets redacted.
 
     Line breaks are kept; cleaning for the prompt (one line, no markup) is
     :func:`stored_text` / :func:`osmia.memory.cleaning.clean_text`.
     """
     if not text:
         return text
-    return redact(drop_invisible(text))
+    return redact(latin_tokens(drop_invisible(text)))
 
 
 def stored_text(text: str, max_len: int = MAX_LINE) -> str:
@@ -51,7 +55,7 @@ def stored_text(text: str, max_len: int = MAX_LINE) -> str:
 
 def redacted_name(text: str) -> str:
     """A name's text as it may be stored (engine, language, branch): see :func:`redact_name`."""
-    return redact_name(drop_invisible(text)) if text else text
+    return redact_name(latin_tokens(drop_invisible(text))) if text else text
 
 
 def _language(text: str) -> str:

@@ -68,6 +68,12 @@ RULES: tuple[Rule, ...] = (
         r"(?i)\bBEGIN[ \t]+(?:[A-Z0-9]+[ \t]+)*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?[ \t:]*\s+"
         r"[A-Za-z0-9+/=]{40,}(?:\s+[A-Za-z0-9+/=]{16,})*",
     ),
+    # ... or its body without the header, ending with the footer: every base64 line before it.
+    _rule(
+        "private-key-tail",
+        r"(?m)(?:^[ \t]*[A-Za-z0-9+/=]{4,}[ \t]*\r?\n)+"
+        rf"[ \t]*-{{3,}}[ \t]*END[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}",
+    ),
     _rule("putty-key", r"(?s)PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)"),
     _rule("age-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58,}"),
     # Source hosts and registries.
@@ -202,6 +208,13 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "url-token", r"(?i)\b[a-z][a-z0-9+.-]{1,20}://([^\s:/@?#]{16,})@[A-Za-z0-9\[]", 1, random_value(16)
     ),
+    # ... also when a password follows it (``https://<40 hex>:x-oauth-basic@github.com``).
+    _rule(
+        "url-token-user",
+        r"(?i)\b[a-z][a-z0-9+.-]{1,20}://([^\s:/@?#]{16,}):[^\s@]*@[A-Za-z0-9\[]",
+        1,
+        random_value(16),
+    ),
     _rule("curl-user", r"(?:^|\s)(?:-u|--user)[ \t]+[\"']?[^\s:\"']+:([^\s\"']{3,})", 1, not_placeholder),
     # .netrc: machine HOST login USER password SECRET
     _rule("netrc", r"(?i)\blogin[ \t]+\S+[ \t]+password[ \t]+(\S+)", 1, not_placeholder),
@@ -256,7 +269,8 @@ RULES: tuple[Rule, ...] = (
     # letters with digits or signs, as a password does and "password reset" or "pw: see vault" does not.
     _rule(
         "password-label",
-        r"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pass|pw)(?:[ \t]*(?:[:=]|=>|->)|[ \t]+[–—-])[ \t]*"
+        r"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pass|pw)[\"']?"
+        r"(?:[ \t]*(?:[:=]|=>|->)|[ \t]+[–—-])[ \t]*"
         r"[\"'`]?([^\s\"'`;]{8,})",
         1,
         password_value,
@@ -313,6 +327,34 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "redis-password",
         r"\b(?i:redis-cli)\b[^\n|;&]{0,120}?[ \t]-a[ \t]+[\"']?([^\s\"']{3,})",
+        1,
+        not_placeholder,
+    ),
+    # SQL's ``IDENTIFIED BY 'secret'`` (MySQL, Oracle): a user's password in a statement.
+    _rule(
+        "sql-identified-by",
+        r"(?i)\bidentified[ \t]+(?:with[ \t]+\S+[ \t]+)?by[ \t]+(?:password[ \t]+)?"
+        r"[\"'`]([^\"'`\r\n]{3,})[\"'`]",
+        1,
+        not_placeholder,
+    ),
+    # Java's keytool and jarsigner (-storepass, -keypass, -srcstorepass …; ``-storepass:env VAR``
+    # names a variable) and ssh-keygen's passphrases (-N new, -P old).
+    _rule(
+        "keystore-password",
+        r"(?i)(?:^|[ \t])-(?:src|dest|new)?(?:store|key)pass[ \t]+[\"']?([^\s\"']{3,})",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "ssh-keygen-passphrase",
+        r"\bssh-keygen\b[^\n|;&]{0,120}?[ \t]-[NP][ \t]+[\"']([^\"'\r\n]{3,})[\"']",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "ssh-keygen-passphrase-bare",
+        r"\bssh-keygen\b[^\n|;&]{0,120}?[ \t]-[NP][ \t]+([^\s\"'-]\S{2,})",
         1,
         not_placeholder,
     ),

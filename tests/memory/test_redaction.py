@@ -175,7 +175,10 @@ _FN_CODE = "Xy7kP2mQ9vL4tR8nB3wF6hJ1cZ5dS0gAqW2eR4tY6uI8oP0aS2dF4g"
 _HEX40 = "787a5d33aa7e52a6e87316a58a2b4d98ebd9dd1d"
 _BODY = "\n".join(["b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW"] * 3)
 _PEM = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{_BODY}\n-----END OPENSSH PRIVATE KEY-----\n"
-_CERT = f"-----BEGIN CERTIFICATE-----\n{_BODY}\n-----END CERTIFICATE-----\n"
+# A certificate's DER starts with two SEQUENCEs (the certificate, its signed part); a private key's
+# body (the OpenSSH one above, or DER with a version INTEGER first) is redacted wherever it is.
+_CERT_BODY = "\n".join(["MIIDdzCCAl+gAwIBAgIEbL3ZfDANBgkqhkiG9w0BAQsFADBsMRAwDgYDVQQGEwdV"] * 3)
+_CERT = f"-----BEGIN CERTIFICATE-----\n{_CERT_BODY}\n-----END CERTIFICATE-----\n"
 _JWT = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJjaSJ9.Zm9vYmFyYmF6cXV4"
 
 

@@ -1,0 +1,186 @@
+"""Secrets in disguise: wrapped, spelled out, split by markup, percent- or hex-encoded, written with
+a look-alike letter, or in a form no rule named before (an XML element, SQL, keytool, ssh-keygen,
+a key's body without its header). A red-team pass found each of these stored; none may be now,
+from any field, and the near misses (ordinary text with the same shapes) stay as written.
+
+Values are generated per test run (fixed seed), never committed.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import sqlite3
+import string
+from pathlib import Path
+
+import pytest
+
+from osmia.memory.cleaning import clean_text
+from osmia.memory.redaction import REDACTED
+from osmia.memory.sanitize import redacted, stored_text
+from osmia.memory.service import Memory, MemorySettings
+from osmia.taskrun import parse_taskrun
+from tests.memory.conftest import Clock
+
+ALNUM = string.ascii_letters + string.digits
+
+
+def _token(rng: random.Random, n: int) -> str:
+    while True:
+        value = "".join(rng.choice(ALNUM) for _ in range(n))
+        if (
+            any(c.isdigit() for c in value)
+            and any(c.isupper() for c in value)
+            and any(c.islower() for c in value)
+        ):
+            return value
+
+
+def _password(rng: random.Random) -> str:
+    return _token(rng, 6) + rng.choice("!#%*&$") + _token(rng, 5)
+
+
+def _wrapped(body: str, width: int = 64) -> str:
+    return "\n".join(body[i : i + width] for i in range(0, len(body), width))
+
+
+def disguised(seed: int = 20261203) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(form, text, pieces): ``text`` plants a secret; no piece of it may survive redaction."""
+    rng = random.Random(seed)
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+
+    def add(form: str, text: str, *pieces: str) -> None:
+        out.append((form, text, pieces))
+
+    for _ in range(3):
+        gh = "ghp_" + _token(rng, 36)
+        cut = rng.randrange(10, 30)
+        head, rest = gh[:cut], gh[cut:]
+        add("wrapped", f"CI bot authenticates as {head}\n{rest} and needs repo scope", head, rest)
+        add("wrapped-assigned", f"GITHUB_TOKEN={head}\n    {rest}\nthen rerun", head, rest)
+        stripe = "sk_live_" + _token(rng, 24)
+        add("spelled", f"Sandbox key spelled out: {' '.join(stripe)} for the runbook", stripe[8:20])
+        add("marked", f"Renovate uses {head}**{rest} in locals", head, rest)
+        add("hex", f"decode the credential from {gh.encode().hex()} in testdata", gh.encode().hex())
+        npm = base64.b64encode(("npm_" + _token(rng, 36)).encode()).decode()
+        add("base64-unpadded", f"The .npmrc is rendered from {npm}", npm[:40])
+        glpat = base64.b64encode(("glpat-" + _token(rng, 20)).encode()).decode()
+        add("base64-short", f"mirror pulls with {glpat} decoded", glpat)
+        add("lookalike", f"Mirror cron reads g\u04bbp_{gh[4:]} from vars", gh[4:])
+        pw = _password(rng)
+        escaped = pw.replace("%", "%25")
+        add("percent-url", f"REDIS=redis%3A%2F%2F%3A{escaped}%40cache.internal%3A6379 down", pw[:6])
+        add("xml-element", f"settings.xml: <server><id>nexus</id><password>{pw}</password></server>", pw)
+        add("json-pass", f'config is {{"user": "mailer", "pass": "{pw}"}} in staging.json', pw)
+        add("sql-identified-by", f"ALTER USER reporting IDENTIFIED BY '{pw}'; before migrate", pw)
+        add("keytool", f"keytool -list -keystore certs/a.jks -storepass {pw}", pw)
+        add("ssh-keygen", f"ssh-keygen -t ed25519 -N '{pw}' -f testdata/id_fixture", pw)
+        user = "".join(rng.choice("0123456789abcdef") for _ in range(40))
+        add("url-token-user", f"clone https://{user}:x-oauth-basic@github.com/acme/fork.git", user)
+        der = b"\x30\x82\x04\xbe\x02\x01\x00\x30\x0d\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x01\x01\x05\x00"
+        body = _wrapped(base64.b64encode(der + rng.randbytes(180)).decode())
+        add("key-body", f"Webhook fixture in testdata/webhook.pem:\n{body}", *body.split("\n"))
+        tail = _wrapped(base64.b64encode(rng.randbytes(150)).decode())
+        add("key-tail", f"the end of it:\n{tail}\n-----END RSA PRIVATE KEY-----\nthen", *tail.split("\n"))
+    return out
+
+
+NEAR_MISSES = (
+    "Run the tests\nwith make test and then\ncommit a3f9c2d4e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c0 to main",
+    "list: a b c d e f g h i j k l m n o p in order",
+    "use x**2 for the square and a|b for either",
+    "the query is foo%20bar%20baz and path%2Fto%2Ffile",
+    "the digest 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d08c1a4c8ef60 matched",
+    "the Größenordnung of the naïve café μs timings and привет мир",
+    "<password>${env.NEXUS_PASSWORD}</password> reads it from the environment",
+    "ssh-keygen -t ed25519 -N '' -f testdata/id_fixture makes a key without a passphrase",
+    "IDENTIFIED BY clause is needed for the reporting user",
+    "keytool -list -storepass:env STOREPASS reads the variable",
+    "the CA bundle starts MIIDdzCCAl+gAwIBAgIEbL3ZfDANBgkqhkiG9w0BAQsFADBsMRAwDgYDVQQGEwdV",
+)
+
+
+@pytest.mark.parametrize(
+    ("form", "text", "pieces"), disguised(), ids=lambda v: v if isinstance(v, str) and len(v) < 20 else ""
+)
+def test_a_disguised_secret_is_redacted(form: str, text: str, pieces: tuple[str, ...]) -> None:
+    out = redacted(text)
+    assert REDACTED in out, (form, out)
+    for piece in pieces:
+        assert piece not in out, (form, piece, out)
+        assert piece not in clean_text(out, 10_000), (form, piece)
+    assert redacted(out) == out  # idempotent
+    assert stored_text(stored_text(text)) == stored_text(text)
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES)
+def test_a_near_miss_is_kept(text: str) -> None:
+    assert redacted(text) == text
+
+
+def test_a_wrapped_token_keeps_its_name_and_the_lines_around_it() -> None:
+    gh = "ghp_" + _token(random.Random(3), 36)
+    assert redacted(f"first line\nGITHUB_TOKEN={gh[:15]}\n{gh[15:]} and more") == (
+        f"first line\nGITHUB_TOKEN={REDACTED} and more"
+    )
+
+
+def test_markdown_links_that_nest_or_space_or_quote_are_reduced_to_their_text() -> None:
+    cases = {
+        "docs in [the [design] handbook](javascript:alert(document.cookie))": "docs in the [design] handbook",
+        "refresh via [pnpm docs](javascript:fetch((location)))": "refresh via pnpm docs",
+        "quirks in [notes]( javascript:alert(1) )": "quirks in notes",
+        "colours ![brand [palette]](https://attacker.example/p.png?d=1) here": "colours brand [palette] here",
+        "traces to [viewer](https://attacker.example/t 'viewer') nightly": "traces to viewer nightly",
+        "see [x](<javascript:alert(1)>) now": "see x now",
+    }
+    for raw, expected in cases.items():
+        assert clean_text(raw, 300) == expected
+
+
+async def test_no_disguised_secret_reaches_the_database_file(tmp_path: Path) -> None:
+    """Each disguise in learnings, a failure reason, test names and changed files of real
+    ingested runs: no piece in the SQLite file (its WAL included)."""
+    plants = disguised()
+    path = tmp_path / "memory.db"
+    memory = await Memory.open(
+        MemorySettings(store_path=path), clock=Clock(1_800_000_000.0), update_gauges=False
+    )
+    try:
+        for i, (_form, text, _pieces) in enumerate(plants):
+            doc = {
+                "apiVersion": "osmia.dev/v1alpha1",
+                "kind": "TaskRun",
+                "metadata": {"name": f"run-{i}", "namespace": "agents", "uid": f"uid-{i}"},
+                "spec": {
+                    "flow": "ticketing",
+                    "engine": "claude-code",
+                    "ticket": {
+                        "id": f"T-{i}",
+                        "title": "Fix it",
+                        "description": "Fix the thing",
+                        "type": "bug",
+                    },
+                    "repository": {"url": "https://github.com/acme/api", "language": "go"},
+                },
+                "status": {
+                    "phase": "Failed",
+                    "result": {
+                        "success": False,
+                        "failureReason": text,
+                        "learnings": [text],
+                        "testsFailed": [text],
+                        "filesChanged": [text],
+                    },
+                },
+            }
+            await memory.ingest(parse_taskrun(doc), finished_at=1_800_000_000.0 + i)
+    finally:
+        await memory.close()
+    raw = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("memory.db"))
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == len(plants)
+    for form, _text, pieces in plants:
+        for piece in pieces:
+            assert piece.encode() not in raw, (form, piece)
