@@ -32,45 +32,39 @@ class View:
     """Runs of one disguise (``pattern``, the run in ``group``) and how to undo it.
 
     ``undo(run)`` gives the view and, for each of its characters and one past the end, the
-    index in the run it came from.
+    index in the run it came from. Prose matches some of these patterns everywhere (a line's
+    last word and the next line's first); only views of ``shortest`` characters or more are
+    given to the rules.
     """
 
     name: str
     pattern: LinearPattern
     group: int
     undo: Callable[[str], tuple[str, list[int]]]
+    shortest: int  # a view shorter than this holds no secret worth the rules' time
 
 
-def _dropping(run: str, drop: Callable[[int], int]) -> tuple[str, list[int]]:
-    """The view of ``run`` without the characters ``drop(i)`` says to skip (their count from ``i``)."""
-    chars: list[str] = []
-    where: list[int] = []
-    i = 0
-    while i < len(run):
-        skip = drop(i)
-        if skip:
-            i += skip
-            continue
-        chars.append(run[i])
-        where.append(i)
-        i += 1
-    where.append(len(run))
-    return "".join(chars), where
+def _keeping(kept: LinearPattern) -> Callable[[str], tuple[str, list[int]]]:
+    """A view of a run made of the stretches ``kept`` matches (the rest dropped)."""
+
+    def undo(run: str) -> tuple[str, list[int]]:
+        parts: list[str] = []
+        where: list[int] = []
+        for m in kept.finditer(run):
+            parts.append(m.group(0) or "")
+            where.extend(range(m.start(0), m.end(0)))
+        where.append(len(run))
+        return "".join(parts), where
+
+    return undo
 
 
-def _unwrapped(run: str) -> tuple[str, list[int]]:
-    """Line breaks (and the indentation around them) inside a run of token characters dropped."""
-    return _dropping(run, lambda i: 1 if run[i] in " \t\r\n" else 0)
-
-
-def _unspaced(run: str) -> tuple[str, list[int]]:
-    """``s k _ l i v e`` read as ``sk_live``."""
-    return _dropping(run, lambda i: 1 if run[i] in " \t" else 0)
-
-
-def _unmarked(run: str) -> tuple[str, list[int]]:
-    """Emphasis and code marks inside a token dropped (``ghp_ab**cd`` → ``ghp_abcd``)."""
-    return _dropping(run, lambda i: 1 if run[i] in "*`|" else 0)
+# Line breaks (and the indentation around them) inside a run of token characters dropped.
+_unwrapped = _keeping(linear(r"[^ \t\r\n]+"))
+# ``s k _ l i v e`` read as ``sk_live``.
+_unspaced = _keeping(linear(r"[^ \t]+"))
+# Emphasis and code marks inside a token dropped (``ghp_ab**cd`` → ``ghp_abcd``).
+_unmarked = _keeping(linear(r"[^*`|]+"))
 
 
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -98,13 +92,13 @@ def _unescaped(run: str) -> tuple[str, list[int]]:
 VIEWS: tuple[View, ...] = (
     # A token cut by a line break (a terminal or an editor wrapped it), across as many lines as it
     # takes. Prose joins a line's last word to the next line's first: no rule takes such a pair.
-    View("wrapped", linear(rf"[{_T}]{{2,}}(?:[ \t]*\r?\n[ \t]*[{_T}]{{2,}})+"), 0, _unwrapped),
+    View("wrapped", linear(rf"[{_T}]{{4,}}(?:[ \t]*\r?\n[ \t]*[{_T}]{{4,}})+"), 0, _unwrapped, 20),
     # Twelve or more single characters, each followed by a space: a token spelled out.
-    View("spelled", linear(r"(?:^|[ \t])((?:[^\s][ \t]){11,}[^\s])(?:\s|$)"), 1, _unspaced),
+    View("spelled", linear(r"(?:^|[ \t])((?:[^\s][ \t]){11,}[^\s])(?:\s|$)"), 1, _unspaced, 12),
     # A token with emphasis or code marks inside it (``**``, a backtick, a table's bar).
-    View("marked", linear(rf"[{_T}]{{2,}}(?:[*`|]+[{_T}]{{2,}})+"), 0, _unmarked),
+    View("marked", linear(rf"[{_T}]{{2,}}(?:[*`|]+[{_T}]{{2,}})+"), 0, _unmarked, 16),
     # A run with two or more percent-escapes: a URL or a value encoded for one.
-    View("escaped", linear(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*){2,}"), 0, _unescaped),
+    View("escaped", linear(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*){2,}"), 0, _unescaped, 8),
 )
 
 
@@ -116,9 +110,11 @@ def view_sub(view: View, redact: Callable[[str], str], redacted: str) -> Callabl
         run = m.group(view.group) or ""
         if not run:
             return whole
+        if len(run) <= view.shortest:
+            return whole  # its view is shorter still
         seen, where = view.undo(run)
-        if len(seen) >= len(run):
-            return whole  # nothing was undone: the rules have seen this run as it is
+        if len(seen) >= len(run) or len(seen) < view.shortest:
+            return whole  # nothing was undone (the rules have seen this run as it is), or too short
         out = redact(seen)
         if out == seen:
             return whole
