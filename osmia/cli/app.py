@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
+import io
 import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
-from typing import Any
+from typing import Any, TextIO, cast
 
 from osmia.cli.dashboard import cmd_serve
 from osmia.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, FAILURES, USAGE_ERRORS, print_error
@@ -18,6 +20,7 @@ from osmia.cli.parser import build_parser
 from osmia.cli.retrieval import cmd_context, cmd_explain
 from osmia.cli.run import cmd_run
 from osmia.cli.session import Session
+from osmia.documents import DocumentError
 from osmia.logging import configure_logging
 
 Verb = Callable[[argparse.Namespace, Session], Coroutine[Any, Any, int]]
@@ -66,9 +69,47 @@ def _silence_stdout() -> None:
         pass
 
 
+class _Closed:
+    """A standard stream the process was started without (``osmia memory export >&-``): using it
+    is an error of one line, as writing to a full disk is, not a traceback."""
+
+    def __init__(self, name: str, error: type[Exception]) -> None:
+        self._message = f"standard {name} is closed"
+        self._error = error
+        self.encoding = "utf-8"
+
+    def _fail(self, *_args: object) -> Any:
+        if self._error is OSError:
+            raise OSError(errno.EBADF, self._message)
+        raise self._error(self._message)
+
+    write = read = readline = fileno = _fail
+
+    def flush(self) -> None:
+        """Nothing is ever buffered (the interpreter flushes standard output as it exits)."""
+
+    @property
+    def buffer(self) -> _Closed:
+        return self
+
+
+def _standard_streams() -> None:
+    """Closed streams replaced by :class:`_Closed`; text that a stream's encoding cannot hold
+    (``PYTHONIOENCODING=ascii``, a C locale) written escaped instead of raising."""
+    if sys.stdin is None:
+        sys.stdin = cast(TextIO, _Closed("input", DocumentError))
+    if sys.stdout is None:
+        sys.stdout = cast(TextIO, _Closed("output", OSError))
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: list[str] | None = None) -> int:
     """``osmia`` console script: returns the exit code (0 done, 1 failed, 2 bad usage or input)."""
     parser = build_parser()
+    _standard_streams()
     try:
         return _dispatch(parser, argv)
     except BrokenPipeError:  # before FAILURES: it is an OSError too
@@ -82,3 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAILED
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except Exception as exc:  # the promise is one line, whatever went wrong
+        # A row SQLite's checks pass but Osmia cannot read (damaged bytes inside it), or a bug.
+        print_error(f"unexpected {type(exc).__name__}: {exc} (a damaged database row, or a bug to report)")
+        return EXIT_FAILED

@@ -16,7 +16,7 @@ from typing import IO
 import networkx as nx
 
 from osmia.cli.errors import EXIT_OK, Failure, UsageError
-from osmia.cli.session import Session
+from osmia.cli.session import Session, check_regular
 from osmia.cli.shapes import export_text, print_json
 from osmia.cli.terminal import inline
 from osmia.documents import STDIN, DocumentError, read_text
@@ -42,6 +42,9 @@ def _write_atomically(path: Path, write: Callable[[IO[bytes]], object]) -> None:
 
 async def cmd_export(args: argparse.Namespace, session: Session) -> int:
     """The graph (or one tenant's part) as JSON, to FILE or stdout."""
+    if args.file not in (None, STDIN):
+        # A device or FIFO named as the file would be replaced by a regular one (``/dev/null``).
+        check_regular(Path(args.file), "export")
     if args.format != "json":
         return await _export_graph(args, session)
     async with session.open(create=False, read_only=True) as memory:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, field_validator
 
 from osmia.memory.decay import LAST_DECAY_KEY
 from osmia.memory.provenance import BASELINE, CLOSED, CONTRADICTED, OBSERVED, RELATED
@@ -123,6 +123,27 @@ class ExportFile(_Model):
     # Absent in exports made before provenance (schema v6): nodes then start from their state.
     provenance: list[ProvenanceRecord] | None = None
     forgotten: list[ForgottenRecord] = Field(default_factory=list)
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _not_a_flag(cls, value: Any) -> Any:
+        """``true`` is not the number 1 (Python would take it as one)."""
+        if isinstance(value, bool):
+            raise ValueError("must be the number 1, not true or false")
+        return value
+
+    @field_validator("meta", mode="before")
+    @classmethod
+    def _numbers_as_text(cls, value: Any) -> Any:
+        """A meta value given as a JSON number (``last_decay_at``, which export writes as text)
+        is read as its text; the values are checked as text after that."""
+        if not isinstance(value, dict):
+            return value
+
+        def text(v: Any) -> Any:
+            return repr(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+
+        return {k: text(v) for k, v in value.items()}
 
 
 @dataclass

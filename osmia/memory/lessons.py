@@ -91,11 +91,14 @@ _CLAUSES = linear(r"[,.;:()!?]+|\s+(?:but|and|so)\s+")
 _INSTEAD_CLAUSE = linear(r"(?i)\s+(instead\s+of|rather\s+than)\b")
 _OBSOLETE_WORDS = 4  # the words of the thing, next to the marker
 
+# The deployment environments a lesson may be about ("prod workspace needs two approvals" and "dev
+# workspace needs none" are two lessons). Not CI and local: "CI runs vale; run vale locally" is one.
+_ENVIRONMENT = linear(r"(?i)\b(prod|production|staging|dev|development|preprod|sandbox)\b")
 # Every compiled pattern of this module (tests check that each is an RE2 one); the parsing ones are
 # osmia.memory.lesson_parse.PATTERNS.
 PATTERNS: tuple[LinearPattern, ...] = (
     _REPLACES, _NON_ALNUM, _INSTEAD_OF, _INSTEAD_CLAUSE, _MOVED_FROM, _REPLACED_WITH, _NO_LONGER_USES,
-    _NOT_NEEDED, _DEPRECATED, _GONE, _NO_MORE, _SAYS_OBSOLETE, _WARNS, _CLAUSES,
+    _NOT_NEEDED, _DEPRECATED, _GONE, _NO_MORE, _SAYS_OBSOLETE, _WARNS, _CLAUSES, _ENVIRONMENT,
 )  # fmt: skip
 
 
@@ -200,8 +203,12 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
     if _replaces(a, b, a_in_b) or _replaces(b, a, b_in_a) or _obsoletes(a, b) or _obsoletes(b, a):
         return False
     sim = similarity(a, b)
-    shared = sum(a_in_b.values())
-    only_a, only_b = len(a_in_b) - shared, len(b_in_a) - sum(b_in_a.values())
+    # Shared either way: an identifier of one found among the other's words, when the other names
+    # none, is shared too (the same pair must get the same answer in either order).
+    shared = sum(a_in_b.values()) + sum(b_in_a.values())
+    only_a, only_b = len(a_in_b) - sum(a_in_b.values()), len(b_in_a) - sum(b_in_a.values())
+    if _opposite(a.words, b.words) or _other_environment(a, b):
+        return False
     if shared:
         # Unshared strong identifiers on each side (every strong identifier is an identifier).
         strong_a = sum(1 for i in a.strong if not a_in_b[i])
@@ -216,7 +223,7 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
         # the two share are paths, the statement is in the other words. Two remarks about one
         # folder ("X caching in pkg/stock/ depends on ...", "Y handling in pkg/stock/ depends on
         # ...") name the same place and say different things.
-        if all("/" in i for i, found in a_in_b.items() if found):
+        if all("/" in i for i, found in (*a_in_b.items(), *b_in_a.items()) if found):
             return _rest_similarity(a, b) >= SAME_BEYOND_IDENTIFIERS
 
         return True
@@ -225,6 +232,36 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
     if a.strong or b.strong:
         return sim >= SAME_ONE_SIDED
     return sim >= SAME_WITHOUT_IDENTIFIER
+
+
+# Words whose stems, one in each lesson and not the other, make two lessons of two alike
+# sentences ("Enable the rustls feature for Alpine" and "Disable the rustls feature for the FIPS
+# image"). Only pairs that cannot restate each other: "raise the cleanup" says "lower the retention".
+_ANTONYMS = tuple(
+    (stems(x), stems(y))
+    for x, y in (("enable", "disable"), ("enabled", "disabled"), ("allow", "deny"), ("include", "exclude"))
+)
+_CANONICAL = {"production": "prod", "development": "dev"}
+
+
+def _opposite(a: frozenset[str], b: frozenset[str]) -> bool:
+    """One lesson's words hold one of an antonym pair, the other's the other, and neither both."""
+
+    def apart(x: frozenset[str], y: frozenset[str]) -> bool:
+        return x <= a and y <= b and not (y <= a or x <= b)
+
+    return any(apart(x, y) or apart(y, x) for x, y in _ANTONYMS)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _environments(text: str) -> frozenset[str]:
+    return frozenset(_CANONICAL.get(m.lower(), m.lower()) for m in _ENVIRONMENT.findall(text))
+
+
+def _other_environment(a: Lesson, b: Lesson) -> bool:
+    """Each names deployment environments, and none the other does."""
+    x, y = _environments(a.text), _environments(b.text)
+    return bool(x) and bool(y) and not (x & y)
 
 
 def _other_places(a_in_b: dict[str, bool], b_in_a: dict[str, bool]) -> bool:
@@ -279,7 +316,7 @@ def _says_replaces(text: str) -> bool:
 def supersedes(new: Lesson, old: Lesson) -> bool:
     """True when ``new`` replaces ``old``: another version, another value, "instead of" what it named,
     or it calls what ``old`` tells to do obsolete (:func:`_obsoletes`)."""
-    if new.text == old.text:
+    if new.text == old.text or _other_environment(new, old):  # prod's version is not staging's
         return False
     if _newer_version(new, old) or _other_value(new, old):
         return _overlap(new.words, old.words) >= 0.2

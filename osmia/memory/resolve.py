@@ -263,8 +263,9 @@ def may_act(mine: Lesson, theirs: Lesson) -> bool:
       obsolete what the other tells to do) the other naming the thing (:func:`may_be_obsoleted`,
       checked before relatedness: a tool named in one word is one word in common).
 
-    Cheaper than the comparison: one similarity, and identifiers looked up one way until one is
-    found, where the comparison looks up every identifier both ways and runs the other rules.
+    Cheaper than the comparison: one similarity, and identifiers looked up until one is found
+    (either way: an identifier of either found in the other is shared), where the comparison
+    looks up every identifier both ways and runs the other rules.
     """
     if may_be_obsoleted(obsolete_things(mine.text), theirs):
         return True
@@ -277,7 +278,11 @@ def may_act(mine: Lesson, theirs: Lesson) -> bool:
         return True
     if {name for name, _ in mine.settings} & {name for name, _ in theirs.settings}:
         return True
-    return sim >= SAME_WITH_IDENTIFIER and any(found_in(i, theirs) for i in mine.identifiers)
+    if sim < SAME_WITH_IDENTIFIER:
+        return False
+    return any(found_in(i, theirs) for i in mine.identifiers) or any(
+        found_in(i, mine) for i in theirs.identifiers
+    )
 
 
 def screen(mine: Lesson) -> Callable[[Lesson], bool]:
@@ -312,6 +317,10 @@ def screen(mine: Lesson) -> Callable[[Lesson], bool]:
             return True
         if names and any(name in names for name, _ in theirs.settings):
             return True
-        return sim >= SAME_WITH_IDENTIFIER and any(found_in(i, theirs) for i in identifiers)
+        if sim < SAME_WITH_IDENTIFIER:
+            return False
+        return any(found_in(i, theirs) for i in identifiers) or any(
+            found_in(i, mine) for i in theirs.identifiers
+        )
 
     return worth_comparing

@@ -89,10 +89,15 @@ def _unescaped(run: str) -> tuple[str, list[int]]:
     return "".join(chars), where
 
 
+# A token cut by a line break: one side of the first break 8 characters or more (most prose words
+# are shorter, and each match costs a call), the other 4 or more; then as many lines as it takes.
+_BREAK = r"[ \t]*\r?\n[ \t]*"
+_WRAPPED = rf"(?:[{_T}]{{8,}}{_BREAK}[{_T}]{{4,}}|[{_T}]{{4,7}}{_BREAK}[{_T}]{{8,}})(?:{_BREAK}[{_T}]{{4,}})*"
+
 VIEWS: tuple[View, ...] = (
     # A token cut by a line break (a terminal or an editor wrapped it), across as many lines as it
     # takes. Prose joins a line's last word to the next line's first: no rule takes such a pair.
-    View("wrapped", linear(rf"[{_T}]{{4,}}(?:[ \t]*\r?\n[ \t]*[{_T}]{{4,}})+"), 0, _unwrapped, 20),
+    View("wrapped", linear(_WRAPPED), 0, _unwrapped, 20),
     # Twelve or more single characters, each followed by a space: a token spelled out.
     View("spelled", linear(r"(?:^|[ \t])((?:[^\s][ \t]){11,}[^\s])(?:\s|$)"), 1, _unspaced, 12),
     # A token with emphasis or code marks inside it (``**``, a backtick, a table's bar).

@@ -7,8 +7,9 @@ can read files that never went through an API server and say exactly which field
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from osmia.taskrun.limits import (
@@ -158,17 +159,27 @@ def _conditions(status: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return raw
 
 
+# RFC 3339's date-time: a full date, a time with seconds, and ``Z`` or an offset (no ambiguity in
+# the pattern, and at most 40 characters are matched: linear on any input).
+_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})")
+
+
 def _check_time(stamp: Any, where: str) -> None:
-    """A timestamp as the CRD's ``format: date-time`` has it (YAML may have parsed it already)."""
-    if stamp is None or isinstance(stamp, date):
+    """A timestamp as the CRD's ``format: date-time`` has it: RFC 3339, with its offset (YAML may
+    have parsed it already: then it must carry its time zone). ISO 8601's other forms
+    (``2026-11-10``, ``20261110T032657``, a time without an offset) are refused: a time without
+    an offset would be read in the host's time zone."""
+    if stamp is None:
         return
-    if isinstance(stamp, str):
+    if isinstance(stamp, datetime) and stamp.utcoffset() is not None:
+        return
+    if isinstance(stamp, str) and len(stamp) <= 40 and _RFC3339.fullmatch(stamp):
         try:
             datetime.fromisoformat(stamp.replace("Z", "+00:00").replace("z", "+00:00"))
             return
         except ValueError:
             pass
-    raise TaskRunError(where, f"must be a timestamp (RFC 3339), got {shown(stamp)}")
+    raise TaskRunError(where, f"must be a timestamp (RFC 3339, with Z or an offset), got {shown(stamp)}")
 
 
 def _finished_at(status: Mapping[str, Any]) -> str:

@@ -232,9 +232,16 @@ def _generated_texts() -> list[str]:
 # marker. The labelled pairs' decisions did not move (precision 0.958, recall 0.910); among all
 # ordered pairs of their texts 10 "same" became apart (441 before), of the generated 11 (2672 / 4920
 # before), and one generated pair is no longer "replaced".
+# Twentieth session: ``same_lesson`` gives one answer for a pair in either order (an identifier of
+# either found in the other is shared: a red-team probe merged two paraphrases in one order only),
+# antonyms (enable/disable, allow/deny, include/exclude) and other deployment environments (prod,
+# staging, dev…) part two lessons. Labelled pairs, both orders required: precision 0.958 → 0.954,
+# recall 0.910 → 0.938 (held-out half 0.874 → 0.931). Among all ordered pairs of their texts 35
+# more are "same" (431 before: the order that said apart now agrees), of the generated 223 more
+# (2661 before); no "replaced" moved.
 GOLDEN = {
-    "labelled": (431, 43, "a9d03a164a8530694eb5e1a4fef9ea9278ad822d1278410dbb01ca424f3113a9"),
-    "generated": (2661, 4919, "d210d26e2756f10b7305f0d355fce15b3f6f874e1b65a635603a98426da6153d"),
+    "labelled": (466, 43, "ae468682994640f13ab1842953501cae0d7b5815a59a915280e9e8701536105d"),
+    "generated": (2884, 4919, "e49edf521a0ca47098bc9c5c30ef17f6f2574076a4b033e89e79be8152baf2f3"),
 }
 
 

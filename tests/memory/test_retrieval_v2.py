@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
+from typing import Any
 
 import pytest
 
@@ -50,6 +51,50 @@ async def test_different_lessons_with_one_command_head_stay_apart(memory: Memory
     await memory.ingest(make_run("a", learnings=("Run `make sqlc` after editing queries",)))
     await memory.ingest(make_run("b", learnings=("Run `make lint` after editing queries",)))
     assert len(await _nodes(memory, Kind.LEARNING)) == 2
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # Identifiers on one side only (a code span), found among the other's words.
+        ("The e2e suite needs a running Postgres; start it with `docker compose up -d db` first",
+         "Bring up postgres via docker compose (docker compose up -d db) before the e2e suite"),
+        ("Cache `~/.cargo/registry` between CI jobs or every build downloads the crates again",
+         "Every CI build downloads the crates again unless the cargo registry is cached between jobs"),
+    ],
+)  # fmt: skip
+async def test_a_paraphrase_is_one_lesson_whichever_came_first(
+    a: str, b: str, tmp_path: Any, clock: Clock
+) -> None:
+    assert same_lesson(lesson(a), lesson(b)) == same_lesson(lesson(b), lesson(a))
+    for order, (first, second) in enumerate(((a, b), (b, a))):
+        memory = await Memory.open(
+            MemorySettings(store_path=tmp_path / f"{order}.db"), clock=clock, update_gauges=False
+        )
+        try:
+            await memory.ingest(make_run("a", learnings=(first,)))
+            await memory.ingest(make_run("b", learnings=(second,)))
+            learnings = await _nodes(memory, Kind.LEARNING)
+            assert len(learnings) == 1 and learnings[0].occurrences == 2, order
+        finally:
+            await memory.close()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # Antonyms: the same feature, switched on for one build and off for another.
+        ("Enable the `jemalloc` feature for the server builds on Debian",
+         "Disable the `jemalloc` feature for the musl builds and use the system allocator"),
+        ("Allow the bot account to push to release branches", "Deny the bot account pushes to release branches"),
+        # Another deployment environment: two facts, and neither replaces the other.
+        ("The staging cluster runs Postgres 15", "The production cluster runs Postgres 16"),
+        ("Set WORKERS=8 in prod for the ingest service", "Set WORKERS=2 in dev for the ingest service"),
+    ],
+)  # fmt: skip
+def test_opposite_settings_and_other_environments_are_two_lessons(old: str, new: str) -> None:
+    for x, y in ((old, new), (new, old)):
+        assert not same_lesson(lesson(x), lesson(y)) and not supersedes(lesson(x), lesson(y))
 
 
 def test_the_lesson_matcher_meets_the_bar_on_the_labelled_pairs() -> None:

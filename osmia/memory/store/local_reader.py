@@ -85,4 +85,6 @@ class LocalReader:
 
 
 def _busy(exc: sqlite3.OperationalError) -> bool:
-    return (exc.sqlite_errorcode & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    # Errors raised by the sqlite3 module itself (a row's text that is not UTF-8) carry no code.
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and (code & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
