@@ -346,7 +346,10 @@ def _flag_sub() -> Callable[[str], str]:
 _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     # First the disguises (:mod:`osmia.memory.secret_views`): a rule that took the first line of a
     # wrapped token would leave the rest.
-    *((view.pattern.pattern, view_sub(view, lambda seen: redact(seen), REDACTED)) for view in VIEWS),
+    *(
+        (view.gate, view_sub(view, lambda seen: redact(seen), REDACTED, lambda s, r: _news(s, r)))
+        for view in VIEWS
+    ),
     *((rule.pattern.pattern, _rule_sub(rule)) for rule in RULES),
     (_NAME_VALUE.pattern, _assignment_sub(_NAME_VALUE, strong=True)),
     (_ASSIGNMENTS[0].pattern, _assignment_sub(_ASSIGNMENTS[0], strong=True)),
@@ -370,6 +373,15 @@ CANDIDATES = any_of(pattern for pattern, _step in _STEPS)
 # formats at once) has them rebuilt as it is scanned, slower, and should RE2 give up, no answer
 # comes and every step runs.
 _STEP_SET = PatternSet((pattern for pattern, _step in _STEPS), max_mem=8 << 20)
+
+
+def _news(seen: str, run: str) -> bool:
+    """Whether a rule's pattern matches ``seen`` (a view of ``run``) and not ``run`` as written."""
+    now = _STEP_SET.matching(seen)
+    before = _STEP_SET.matching(run)
+    if now is None or before is None:  # RE2 could not tell
+        return True
+    return any(index >= len(VIEWS) and index not in before for index in now)
 
 
 def _one_pass(text: str) -> str:

@@ -42,6 +42,9 @@ class View:
     group: int
     undo: Callable[[str], tuple[str, list[int]]]
     shortest: int  # a view shorter than this holds no secret worth the rules' time
+    # What every run of ``pattern`` holds, as a small pattern: what redaction's one scan for "can
+    # any step act" looks for (a counted repetition there would multiply the scan's states).
+    gate: str
 
 
 def _keeping(kept: LinearPattern) -> Callable[[str], tuple[str, list[int]]]:
@@ -97,18 +100,39 @@ _WRAPPED = rf"(?:[{_T}]{{8,}}{_BREAK}[{_T}]{{4,}}|[{_T}]{{4,7}}{_BREAK}[{_T}]{{8
 VIEWS: tuple[View, ...] = (
     # A token cut by a line break (a terminal or an editor wrapped it), across as many lines as it
     # takes. Prose joins a line's last word to the next line's first: no rule takes such a pair.
-    View("wrapped", linear(_WRAPPED), 0, _unwrapped, 20),
+    View("wrapped", linear(_WRAPPED), 0, _unwrapped, 20, rf"[{_T}]{{4}}{_BREAK}[{_T}]{{4}}"),
     # Twelve or more single characters, each followed by a space: a token spelled out.
-    View("spelled", linear(r"(?:^|[ \t])((?:[^\s][ \t]){11,}[^\s])(?:\s|$)"), 1, _unspaced, 12),
+    View(
+        "spelled",
+        linear(r"(?:^|[ \t])((?:[^\s][ \t]){11,}[^\s])(?:\s|$)"),
+        1,
+        _unspaced,
+        12,
+        r"(?:^|\s)\S[ \t]\S[ \t]\S[ \t]\S[ \t]\S[ \t]\S(?:\s|$)",
+    ),
     # A token with emphasis or code marks inside it (``**``, a backtick, a table's bar).
-    View("marked", linear(rf"[{_T}]{{2,}}(?:[*`|]+[{_T}]{{2,}})+"), 0, _unmarked, 16),
+    View("marked", linear(rf"[{_T}]{{2,}}(?:[*`|]+[{_T}]{{2,}})+"), 0, _unmarked, 16, rf"[{_T}][*`|]+[{_T}]"),
     # A run with two or more percent-escapes: a URL or a value encoded for one.
-    View("escaped", linear(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*){2,}"), 0, _unescaped, 8),
+    View(
+        "escaped",
+        linear(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*){2,}"),
+        0,
+        _unescaped,
+        8,
+        r"%[0-9A-Fa-f]{2}[^\s%]*%[0-9A-Fa-f]{2}",
+    ),
 )
 
 
-def view_sub(view: View, redact: Callable[[str], str], redacted: str) -> Callable[[str], str]:
-    """A redaction step: each run of ``view`` redacted where ``redact`` changes its view."""
+def view_sub(
+    view: View, redact: Callable[[str], str], redacted: str, news: Callable[[str, str], bool]
+) -> Callable[[str], str]:
+    """A redaction step: each run of ``view`` redacted where ``redact`` changes its view.
+
+    ``news(seen, run)`` says whether a rule may match the view that did not match the run as
+    written (the rules have acted on that already): only then is the view redacted, which spares
+    the rules a second look at most runs (two words on either side of a line break).
+    """
 
     def replace(m: Match) -> str:
         whole = m.group(0) or ""
@@ -118,8 +142,8 @@ def view_sub(view: View, redact: Callable[[str], str], redacted: str) -> Callabl
         if len(run) <= view.shortest:
             return whole  # its view is shorter still
         seen, where = view.undo(run)
-        if len(seen) >= len(run) or len(seen) < view.shortest:
-            return whole  # nothing was undone (the rules have seen this run as it is), or too short
+        if len(seen) >= len(run) or len(seen) < view.shortest or not news(seen, run):
+            return whole  # nothing undone, too short, or no rule that the run as written lacked
         out = redact(seen)
         if out == seen:
             return whole
