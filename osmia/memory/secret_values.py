@@ -239,7 +239,22 @@ def decoded_text(run: str) -> str | None:
         raw = bytes.fromhex(compact)
         if len(raw.translate(None, _TEXT_BYTES)) <= len(raw) // 10:
             return raw.decode("ascii")
-    compact = compact.replace("-", "+").replace("_", "/")
+    # ... or a path's last segments (``TestRegistryAuth/Z2xwYXQt…``): the run after each of its
+    # first three slashes is tried too (a slash is a base64 character as well).
+    starts = [0]
+    for _ in range(3):
+        slash = compact.find("/", starts[-1])
+        if slash < 0:
+            break
+        starts.append(slash + 1)
+    for start in starts:
+        found = _decoded_base64(compact[start:].replace("-", "+").replace("_", "/"))
+        if found is not None:
+            return found
+    return None
+
+
+def _decoded_base64(compact: str) -> str | None:
     for offset in range(4):
         body = compact[offset:]
         if len(body) % 4 == 1:

@@ -67,6 +67,7 @@ def disguised(seed: int = 20261203) -> list[tuple[str, str, tuple[str, ...]]]:
         add("base64-unpadded", f"The .npmrc is rendered from {npm}", npm[:40])
         glpat = base64.b64encode(("glpat-" + _token(rng, 20)).encode()).decode()
         add("base64-short", f"mirror pulls with {glpat} decoded", glpat)
+        add("base64-after-slash", f"failing: TestRegistryAuth/{glpat}", glpat)
         add("lookalike", f"Mirror cron reads g\u04bbp_{gh[4:]} from vars", gh[4:])
         pw = _password(rng)
         escaped = pw.replace("%", "%25")
