@@ -193,7 +193,12 @@ SAME_BEYOND_IDENTIFIERS = 0.2
 
 
 def same_lesson(a: Lesson, b: Lesson) -> bool:
-    """True when ``a`` and ``b`` state one lesson (so the newer reinforces the older)."""
+    """True when ``a`` and ``b`` state one lesson (so the newer reinforces the older).
+
+    The same answer in either order: the rules below count shared identifiers from one side, so
+    both sides must find the pair one lesson (a learning with a code span and one in plain words
+    that mention its parts were one lesson in one order and two in the other).
+    """
     if a.text == b.text:
         return True
     if _newer_version(a, b) or _other_value(a, b):
@@ -202,13 +207,16 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
     a_in_b, b_in_a = _found_flags(a, b), _found_flags(b, a)
     if _replaces(a, b, a_in_b) or _replaces(b, a, b_in_a) or _obsoletes(a, b) or _obsoletes(b, a):
         return False
-    sim = similarity(a, b)
-    # Shared either way: an identifier of one found among the other's words, when the other names
-    # none, is shared too (the same pair must get the same answer in either order).
-    shared = sum(a_in_b.values()) + sum(b_in_a.values())
-    only_a, only_b = len(a_in_b) - sum(a_in_b.values()), len(b_in_a) - sum(b_in_a.values())
     if _opposite(a.words, b.words) or _other_environment(a, b):
         return False
+    sim = similarity(a, b)
+    return _same_from(a, b, a_in_b, b_in_a, sim) and _same_from(b, a, b_in_a, a_in_b, sim)
+
+
+def _same_from(a: Lesson, b: Lesson, a_in_b: dict[str, bool], b_in_a: dict[str, bool], sim: float) -> bool:
+    """The identifier rules of :func:`same_lesson`, counting shared identifiers from ``a``'s side."""
+    shared = sum(a_in_b.values())
+    only_a, only_b = len(a_in_b) - shared, len(b_in_a) - sum(b_in_a.values())
     if shared:
         # Unshared strong identifiers on each side (every strong identifier is an identifier).
         strong_a = sum(1 for i in a.strong if not a_in_b[i])
@@ -223,7 +231,7 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
         # the two share are paths, the statement is in the other words. Two remarks about one
         # folder ("X caching in pkg/stock/ depends on ...", "Y handling in pkg/stock/ depends on
         # ...") name the same place and say different things.
-        if all("/" in i for i, found in (*a_in_b.items(), *b_in_a.items()) if found):
+        if all("/" in i for i, found in a_in_b.items() if found):
             return _rest_similarity(a, b) >= SAME_BEYOND_IDENTIFIERS
 
         return True
