@@ -12,7 +12,15 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, TextIO, cast
 
 from osmia.cli.dashboard import cmd_serve
-from osmia.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, FAILURES, USAGE_ERRORS, print_error
+from osmia.cli.errors import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    FAILURES,
+    USAGE_ERRORS,
+    Failure,
+    print_error,
+)
 from osmia.cli.ingest import cmd_ingest
 from osmia.cli.maintenance import cmd_decay, cmd_export, cmd_import
 from osmia.cli.nodes import cmd_forget, cmd_search, cmd_show, cmd_status
@@ -44,7 +52,16 @@ def cmd_memory(args: argparse.Namespace) -> int:
     """Run one memory verb; library log lines (warnings and worse) go to stderr."""
     configure_logging("warning", "console")
     session = Session.from_args(args)
-    return asyncio.run(VERBS[args.verb](args, session))
+    try:
+        return asyncio.run(VERBS[args.verb](args, session))
+    except (*USAGE_ERRORS, *FAILURES):
+        raise
+    except Exception as exc:  # an admin tool's promise is one line, whatever went wrong
+        # A row SQLite's checks pass but Osmia cannot read (damaged bytes inside it), or a bug.
+        # The operator (``osmia run``) keeps its tracebacks: this is for the memory verbs only.
+        raise Failure(
+            f"unexpected {type(exc).__name__}: {exc} (a damaged database row, or a bug to report)"
+        ) from exc
 
 
 def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
@@ -123,7 +140,3 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAILED
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
-    except Exception as exc:  # the promise is one line, whatever went wrong
-        # A row SQLite's checks pass but Osmia cannot read (damaged bytes inside it), or a bug.
-        print_error(f"unexpected {type(exc).__name__}: {exc} (a damaged database row, or a bug to report)")
-        return EXIT_FAILED
