@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import math
+import string
 from collections import Counter
 from collections.abc import Callable
 
@@ -237,7 +238,7 @@ def decoded_text(run: str) -> str | None:
     compact = "".join(run.split()).rstrip("=")
     if len(compact) >= 32 and len(compact) % 2 == 0 and set(compact) <= _HEX_DIGITS:
         raw = bytes.fromhex(compact)
-        if len(raw.translate(None, _TEXT_BYTES)) <= len(raw) // 10:
+        if _is_text(raw):
             return raw.decode("ascii")
     # ... or a path's last segments (``TestRegistryAuth/Z2xwYXQt…``): the run after each of its
     # first three slashes is tried too (a slash is a base64 character as well).
@@ -265,7 +266,7 @@ def _decoded_base64(compact: str) -> str | None:
             raw = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
         except (binascii.Error, ValueError):
             continue
-        if len(raw.translate(None, _TEXT_BYTES)) <= len(raw) // 10:
+        if _is_text(raw):
             return raw.decode("utf-8", "replace")
         if _PEM_HEAD.search(raw[:80].decode("latin-1")) is not None:
             return raw.decode("latin-1")
@@ -277,7 +278,12 @@ def _decoded_base64(compact: str) -> str | None:
 # What :func:`decoded_text` gives for a private key's binary body: a key header, as the caller
 # checks for one (:func:`private_key_head`).
 KEY_BODY = "-----BEGIN PRIVATE KEY----- (a key's binary body)"
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_HEX_DIGITS = frozenset(string.hexdigits)
+
+
+def _is_text(raw: bytes) -> bool:
+    """90 % or more printable ASCII (or tabs and line breaks): a decoding that reads as text."""
+    return len(raw.translate(None, _TEXT_BYTES)) <= len(raw) // 10
 
 
 def _key_body(raw: bytes) -> bool:

@@ -15,6 +15,7 @@ All patterns are RE2 (:mod:`osmia.memory.linear`): linear time on any input.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -70,7 +71,7 @@ _unspaced = _keeping(linear(r"[^ \t]+"))
 _unmarked = _keeping(linear(r"[^*`|]+"))
 
 
-_HEX = frozenset("0123456789abcdefABCDEF")
+_HEX = frozenset(string.hexdigits)
 
 
 def _unescaped(run: str) -> tuple[str, list[int]]:
