@@ -294,6 +294,11 @@ def pairs() -> list[Pair]:
     return out
 
 
+def lessons() -> list[str]:
+    """Every distinct lesson of the set, in a stable order."""
+    return sorted({text for p in pairs() for text in (p.a, p.b)})
+
+
 def score(decide: Callable[[str, str], bool], subset: list[Pair]) -> dict[str, float]:
     """Precision and recall of "same" over ``subset`` (both orders of each pair must agree)."""
     tp = fp = fn = tn = 0

@@ -50,6 +50,9 @@ _COMMON_HEADS_TEXT = (
     "docker kubectl helm mvn gradle gradlew ./gradlew bash sh sudo node java rustc pytest tox nox"
 )
 _COMMON_HEADS = frozenset(_COMMON_HEADS_TEXT.split())
+# English that follows a command word and is no subcommand: "make sure", "make certain", "make sense".
+_ENGLISH_AFTER_HEADS = frozenset(("sure", "certain", "sense"))
+_NOT_SUBCOMMANDS = GENERIC_WORDS | STOPWORDS | _COMMON_HEADS | _ENGLISH_AFTER_HEADS
 _RUNTIMES_TEXT = (
     "node nodejs python go golang java jdk ruby rust rustc php dotnet kotlin scala elixir erlang deno bun "
     "terraform helm kubernetes k8s postgres postgresql mysql redis"
@@ -187,7 +190,7 @@ def _atoms(text: str, versions: tuple[tuple[str, str], ...]) -> tuple[set[str], 
     for m in _COMMAND.finditer(rest) if _may_match(_COMMAND, rest) else ():
         raw = m.group(1) or ""
         token = raw.lower()
-        if token not in GENERIC_WORDS and token not in STOPWORDS and token not in _COMMON_HEADS:
+        if token not in _NOT_SUBCOMMANDS:
             add(token, raw)
     for tool, version in versions:
         add(f"{tool}@{version}", "@")

@@ -466,6 +466,10 @@ def informative(text: str) -> bool:
     """Whether a learning says something worth storing: :attr:`Lesson.specific`, or it names a
     thing it calls obsolete ("make test was removed; use `just test` now" names only common
     commands, and says that one of them is gone)."""
-    if lesson(text).specific:
-        return True
+    return lesson(text).specific or names_obsolete(text)
+
+
+def names_obsolete(text: str) -> bool:
+    """Whether a learning says a named thing is gone or replaced (a phrase, or a word beyond the
+    generic ones): news about the repository, whatever words it is told in."""
     return any(" " in t.phrase or not t.words <= GENERIC_STEMS for t in obsolete_things(text))

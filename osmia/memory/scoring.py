@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
+from osmia.memory.advice import universal_advice
 from osmia.memory.lesson_parse import lesson
 from osmia.memory.linear import linear
 from osmia.memory.ranking import DEFAULT, RankingConfig
@@ -172,7 +173,10 @@ def score(
         factor = round(c.specificity_floor + (1 - c.specificity_floor) * spec, 3)
         if factor < 1.0:
             rel *= factor
-            discounts = (*discounts, (factor, f"specificity {spec:.2f}"))
+            why = f"specificity {spec:.2f}"
+            if spec == 0.0 and universal_advice(node.content):
+                why += ": universal advice"
+            discounts = (*discounts, (factor, why))
     # Within the ticket's own repository (what one run there said against what several runs
     # there confirmed); another repository's anecdote already carries that discount, and both
     # together would put every text match from elsewhere below the relevance floor.

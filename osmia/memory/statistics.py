@@ -26,6 +26,7 @@ import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from osmia.memory.advice import universal_advice
 from osmia.memory.lessons import lesson
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.types import Kind, Node, QueryRequest
@@ -112,12 +113,14 @@ def specificity(content: str, vocabulary: Vocabulary) -> float:
     """How specific a learning is in [0, 1], divided by √(its spread).
 
     1 when it names an unmistakable identifier (a path, variable, flag, version, dotted or
-    mixed-case name: :class:`osmia.memory.lessons.Lesson`), else the mean rarity of its two
-    rarest words. A word or sentence the vocabulary holds no count for counts as rare and
-    unspread (errs towards showing).
+    mixed-case name: :class:`osmia.memory.lessons.Lesson`), 0 when it is universal advice
+    (:func:`osmia.memory.advice.universal_advice`: it names nothing of any repository, so no count
+    of a young tenant's words can make it rare), else the mean rarity of its two rarest words. A
+    word or sentence the vocabulary holds no count for counts as rare and unspread (errs towards
+    showing).
     """
     values = sorted((vocabulary.rarity(w) for w in vocabulary_words(content)), reverse=True)[:2]
-    if not values:
+    if not values or universal_advice(content):
         return 0.0
     named = 1.0 if lesson(content).strong else sum(values) / len(values)
     return named / math.sqrt(vocabulary.spread(sentence_key(content)))

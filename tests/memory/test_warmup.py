@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from osmia.memory import confusables, redaction, warmup
+from osmia.memory import advice, confusables, redaction, warmup
 from osmia.memory.cleaning import _TRIGGERS
 from osmia.memory.linear import linear
 
@@ -36,3 +36,11 @@ def test_warm_up_loads_the_look_alike_table() -> None:
     assert confusables._table.cache_info().currsize == 0
     assert warmup.warm_up() > 0
     assert confusables._table.cache_info().currsize == 1
+
+
+def test_warm_up_loads_the_common_english_words() -> None:
+    advice.common_words.cache_clear()
+    assert advice.common_words.cache_info().currsize == 0
+    warmup.warm_up()
+    assert advice.common_words.cache_info().currsize == 1
+    assert {"careful", "shared"} <= advice.common_words()

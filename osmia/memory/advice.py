@@ -1,0 +1,103 @@
+"""Universal advice: a learning that would be as true of any repository as of this one.
+
+"Be mindful of side effects when refactoring", "Documentation should be kept up to date",
+"Communication with the team is important": each passes the storing gate
+(:func:`osmia.memory.lessons.informative`: two words beyond the generic ones), and in a young
+tenant the tenant's own word counts cannot tell it from a lesson, because every word of a small
+store is rare in it (:func:`osmia.memory.statistics.specificity` counts at least
+``specificity_min_nodes``). What tells them apart is what the words name. A lesson names
+something of its repository: a tool, a component, an environment, a schedule ("Preview
+environments are torn down nightly", "the sandbox payment provider rejects card numbers outside
+its test range"). Advice is made of the words everyone uses.
+
+A learning is **universal advice** when it names no identifier, version or setting, has no
+code span, says nothing is gone or replaced, and fewer than two of its words are *concrete*: a
+concrete word is a number, or a content word that is neither generic
+(:data:`osmia.memory.lesson_parse.GENERIC_WORDS`) nor among the :data:`COMMON_WORDS` most
+frequent words of English. Frequencies come from ``wordfreq`` (a maintained list built from many
+sources, read once per process, lazily: a process that never ranks never loads it). Words are
+compared as written, not by stem: "staging" is far rarer than "stage", "nightly" than "night".
+
+Measured (``python -m benchmarks.advice_set``, docs/decisions.md): of the 229 hand-written
+lessons of the labelled lesson set, one is called advice; of 54 advice sentences written for the
+check, 45 are (the storing gate included). Ranking gives advice the lowest specificity, so it
+ranks below every specific learning of its repository however often it was repeated; nothing is
+dropped.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from osmia.memory.lesson_parse import GENERIC_STEMS, GENERIC_WORDS, lesson
+from osmia.memory.lessons import names_obsolete
+from osmia.memory.linear import LinearPattern, linear
+from osmia.memory.text import STOPWORDS, stems
+
+__all__ = ["COMMON_WORDS", "PATTERNS", "common_words", "concrete_words", "universal_advice"]
+
+_WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*|\d+")
+# Every compiled pattern of this module (tests check that each is an RE2 one).
+PATTERNS: tuple[LinearPattern, ...] = (_WORD,)
+
+# How many of English's most frequent words count as common: 5,000 holds "careful", "shared" and
+# "important", not "documentation" or "modifying" (a lesson needs two concrete words, so one such
+# word is not enough). 8,000 started to call lessons advice (docs/performance.md §29).
+COMMON_WORDS = 5000
+
+
+@functools.cache
+def common_words() -> frozenset[str]:
+    """English's :data:`COMMON_WORDS` most frequent words, lower-case (loaded once per process)."""
+    import wordfreq  # ~0.15 s and ~8 MB once; the CLI's writing verbs never need it
+
+    return frozenset(wordfreq.top_n_list("en", COMMON_WORDS, wordlist="small"))
+
+
+def concrete_words(text: str) -> frozenset[str]:
+    """The words of ``text`` that name something: not stopwords, generic or common English.
+
+    A hyphenated word counts when one of its parts does ("double-check" does not, "read-replica"
+    does); a possessive is read without its ``'s``. A number or a word with a digit is concrete
+    ("scale to 0", "ten minutes" is not: it is common English).
+    """
+    common = common_words()
+    found: set[str] = set()
+    for raw in _WORD.findall(text):
+        word = raw.lower().removesuffix("'s")
+        if any(ch.isdigit() for ch in word):
+            found.add(word)
+            continue
+        if _plain(word, common) or all(_plain(part, common) for part in word.split("-") if part):
+            continue
+        found.add(word)
+    return frozenset(found)
+
+
+def _plain(word: str, common: frozenset[str]) -> bool:
+    """A word that names nothing: short, a stopword, generic, or common English."""
+    return (
+        len(word) <= 2
+        or word in STOPWORDS
+        or word in GENERIC_WORDS
+        or word in common
+        or stems(word) <= GENERIC_STEMS
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def universal_advice(text: str) -> bool:
+    """Whether a learning names nothing of its repository (see the module docstring).
+
+    Cached per text: ranking asks it for the same few learnings query after query.
+    """
+    parsed = lesson(text)
+    if parsed.strong or parsed.versions or parsed.settings:
+        return False
+    # A weak identifier names something too (a word in a code span, a subcommand: "make links"),
+    # except a hyphenated word, which is as often English ("double-check") as a name: its parts
+    # are judged as words are.
+    if any("-" not in atom for atom in parsed.identifiers) or "`" in text:
+        return False
+    # News about the repository is no advice, in any words ("black was dropped in favour of ruff").
+    return len(concrete_words(text)) < 2 and not names_obsolete(text)
