@@ -79,10 +79,12 @@ _VERSION = linear(
     r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v))?\s*(?:@|==|>=|<=|~=|~>|<|>|\^|~|\s|v)\s*"
     r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?:[^\w.]|$)"
 )
-# A configuration key (dotted or snake case) is also set in words: "java.version is 17".
+# A configuration key (dotted, snake or camel case) is also set in words: "java.version is 17",
+# "maximumPoolSize to 20", "max_retries at 5".
 _SETTING = linear(
     r"\b([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*[=:]\s*([\w./:@-]+)"
-    r"|\b([A-Za-z][\w-]*[._][\w.-]*[A-Za-z0-9])\s+is\s+(?:now\s+|set\s+to\s+)?(\d[\w./:@-]*)"
+    r"|\b([A-Za-z][\w-]*[._][\w.-]*[A-Za-z0-9]|[a-z]+[A-Z][A-Za-z0-9]*)"
+    r"\s+(?:is\s+(?:now\s+|set\s+to\s+)?|to\s+|at\s+)(\d[\w./:@-]*)"
 )
 # Words that stand between a tool and its version ("hashicorp/aws provider pinned to ~> 4.67"): the
 # version is the nearest thing named before them.

@@ -140,15 +140,31 @@ def _other_value(a: Lesson, b: Lesson) -> bool:
 
 def found_in(ident: str, other: Lesson) -> bool:
     """An identifier of one lesson appears in the other: as (part of) an identifier, or in its words."""
+    if ident in other.identifiers:
+        return True
+    if _sibling_named(ident, other):
+        return False
     for mine in other.identifiers:
-        if ident == mine:
-            return True
         if "@" not in ident + mine and len(ident) > 3 and len(mine) > 3 and (ident in mine or mine in ident):
             return True
     if "@" in ident:
         return False
     parts = identifier_part_stems(ident)
     return bool(parts) and all(p <= other.words for p in parts)
+
+
+def _sibling_named(ident: str, other: Lesson) -> bool:
+    """``other`` names another path in the folder ``ident`` is in: ``.terraform/providers`` is not
+    found in a lesson about ``.terraform/modules``, though both name ``.terraform`` and a word of
+    one ("cache") may be a part of the other."""
+    folder = ident.rstrip("/").rpartition("/")[0]
+    if not folder:
+        return False
+    inside = folder + "/"
+    return any(
+        o.startswith(inside) and not ident.startswith(o) and not o.startswith(ident)
+        for o in other.identifiers
+    )
 
 
 @functools.lru_cache(maxsize=1 << 14)

@@ -90,11 +90,30 @@ async def test_a_paraphrase_is_one_lesson_whichever_came_first(
         # Another deployment environment: two facts, and neither replaces the other.
         ("The staging cluster runs Postgres 15", "The production cluster runs Postgres 16"),
         ("Set WORKERS=8 in prod for the ingest service", "Set WORKERS=2 in dev for the ingest service"),
+        # Two paths in one folder: both name the folder, and a word of one is a part of the other.
+        ("Cache .gradle/caches between CI runs to cut the build time",
+         "Do not cache .gradle/wrapper between CI runs; the wrapper jar must match the build"),
+        ("Commit the lockfile under .yarn/releases so CI uses the pinned yarn",
+         "Never commit .yarn/cache; it is rebuilt by CI from the lockfile"),
     ],
 )  # fmt: skip
 def test_opposite_settings_and_other_environments_are_two_lessons(old: str, new: str) -> None:
     for x, y in ((old, new), (new, old)):
         assert not same_lesson(lesson(x), lesson(y)) and not supersedes(lesson(x), lesson(y))
+
+
+def test_a_setting_given_in_words_is_a_value() -> None:
+    raised = lesson("Raise the pool's maxConnections to 40 for the nightly export")
+    kept = lesson("Keep maxConnections at 10 for the export; more connections exhaust the replica")
+    assert raised.settings == (("maxconnections", "40"),) and kept.settings == (("maxconnections", "10"),)
+    assert not same_lesson(raised, kept) and supersedes(raised, kept)
+
+
+def test_one_path_and_its_folder_are_still_one_place() -> None:
+    a = lesson("Cache .gradle/caches between CI runs to cut the build time")
+    assert same_lesson(a, lesson("Cache the .gradle/caches folder in CI, builds get much faster"))
+    assert lessons.found_in("src/billing/api.py", lesson("Everything in src/billing/ is generated"))
+    assert not lessons.found_in("src/billing/api.py", lesson("src/billing/models.py feeds the api layer"))
 
 
 def test_the_lesson_matcher_meets_the_bar_on_the_labelled_pairs() -> None:
