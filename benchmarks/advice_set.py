@@ -1,10 +1,17 @@
+# ruff: noqa: E501  (hand-written data: one learning per line reads better than wrapped strings)
 """A labelled set for universal advice (osmia/memory/advice.py): learnings that name nothing.
 
-Written by hand for the twenty-first session, in the words agents close a run with: platitudes,
-self-reports and process advice that would be as true of any repository. The lessons they are
-told apart from are the labelled lesson set's (:mod:`benchmarks.lesson_pairs`: 229 lessons, 25
-of them with no identifier). :func:`evaluate` reports how many of each the ranking treats as
-advice (or the storing gate drops).
+:data:`ADVICE` was written by hand for the twenty-first session, in the words agents close a run
+with: platitudes, self-reports and process advice that would be as true of any repository. The
+lessons they are told apart from are the labelled lesson set's (:mod:`benchmarks.lesson_pairs`:
+229 lessons, 25 of them with no identifier). The rule's one figure (how many English words count
+as common) was chosen on these two.
+
+The ``HELD_OUT_*`` sets were written afterwards by a helper that saw no code, rule or data of
+this project: 60 advice sentences, 60 lessons in plain words (no identifier, code span, number
+or version: the hard case) and 30 lessons naming identifiers. Nothing was chosen on them.
+:func:`evaluate` reports how many of each the ranking treats as advice (or the storing gate
+drops).
 """
 
 from __future__ import annotations
@@ -71,15 +78,183 @@ ADVICE: tuple[str, ...] = (
 )
 
 
+HELD_OUT_ADVICE: tuple[str, ...] = (
+    "Always read the existing code before making changes.",
+    "Spent time understanding the codebase structure before editing anything.",
+    "Clean code matters more than clever code.",
+    "Kept the PR scoped to the ticket.",
+    "Followed SOLID principles throughout the implementation.",
+    "Added comprehensive error handling.",
+    "Small, focused commits make review much easier for everyone involved in the project.",
+    "Validate assumptions early.",
+    "Communicated trade-offs clearly in the summary.",
+    "Reproduce the bug before attempting a fix.",
+    "Refactored for readability where it was safe to do so.",
+    "Edge cases deserve as much attention as the happy path.",
+    "Wrote descriptive commit messages.",
+    "Checked for regressions after each change.",
+    "It pays to understand the problem fully before jumping into a solution.",
+    "Preferred composition over inheritance.",
+    "Documentation should be updated alongside code changes.",
+    "Iterated in small steps and verified each one.",
+    "Naming things well reduces cognitive load for future maintainers.",
+    "Don't over-engineer.",
+    "Leveraged existing utilities instead of reinventing the wheel.",
+    "Ensured backward compatibility was preserved.",
+    "Paid close attention to separation of concerns.",
+    "Consistency with surrounding code is more important than personal style preferences.",
+    "Kept functions short and single-purpose.",
+    "Considered the performance implications of every change.",
+    "Reviewed the diff carefully before finishing.",
+    "Defensive programming prevents a whole class of subtle bugs down the line.",
+    "Used meaningful variable names.",
+    "Be explicit rather than implicit.",
+    "Fail fast and surface errors loudly.",
+    "Made the implementation more maintainable and extensible.",
+    "Followed the project's established conventions and patterns.",
+    "Thoroughly tested all the changes I made.",
+    "Avoided premature optimization.",
+    "Root cause analysis beats patching symptoms.",
+    "Took an incremental approach to minimize risk.",
+    "Added logging to aid future debugging.",
+    "Reading error messages carefully saves a lot of time.",
+    "The simplest solution that works is usually the right one.",
+    "Checklist: understand, plan, implement, verify, document.",
+    "Adhered to DRY and KISS.",
+    "Type safety catches many issues at compile time rather than in production.",
+    "Improved overall code quality.",
+    "Asked clarifying questions whenever the requirements were ambiguous.",
+    "Tests are a form of living documentation.",
+    "Kept the public API surface minimal.",
+    "Handled null and empty inputs gracefully.",
+    "Learned that careful planning upfront reduces the amount of rework needed later on.",
+    "Respect existing abstractions.",
+    "Verified the fix end to end.",
+    "Good test coverage gives you the confidence to refactor.",
+    "Removed dead code and unused imports.",
+    "Favored readability over brevity in the trickier sections.",
+    "Cross-checked the requirements against the final implementation before wrapping up the task.",
+    "Idempotent operations are easier to reason about.",
+    "Made sure the change was minimal and surgical.",
+    "Security should be considered at every layer of the stack.",
+    "Separated business logic from presentation.",
+    "When in doubt, write a failing test first.",
+)
+
+HELD_OUT_PLAIN_LESSONS: tuple[str, ...] = (
+    "The staging database is refreshed from a production snapshot every Sunday night, so test records created there disappear by Monday.",
+    "The payment sandbox rejects real card numbers; use the vendor's own test cards or checkout tests fail without a clear error.",
+    "Messages on the order queue can be delivered twice, so the fulfilment worker must ignore duplicates by order number.",
+    "The nightly cron job that rebuilds search indexes runs in UTC, not local time, which is why reports look a day off for Australian users.",
+    "Feature flags are cached by the app for five minutes, so toggling one in the flag service does not take effect immediately.",
+    "The CDN caches error pages too; after fixing a broken page you must purge the cache or users keep seeing the old error.",
+    "The mobile app ships on a fortnightly release train, so backend changes must stay compatible with the previous two app releases.",
+    "The legacy billing module rounds each line item before summing, and finance relies on that, so do not switch to rounding the total.",
+    "The browser test suite is flaky on the checkout page because of an animated modal; rerun once before assuming a real failure.",
+    "Dates in the admin dashboard are rendered in the server's timezone, not the viewer's, which confuses the support staff.",
+    "German locale formatting uses a comma as the decimal separator, and the invoice importer breaks on it unless the locale is set explicitly.",
+    "The daily pipeline load fails if the upstream vendor file arrives late, and the automatic retry only happens an hour later.",
+    "Warehouse tables are partitioned by event date, so queries without a date filter scan everything and time out.",
+    "The recommendation model must be retrained whenever the catalogue taxonomy changes, otherwise category features silently shift.",
+    "Training runs on the shared GPU cluster get preempted overnight, so checkpoints need to be saved at least every hour.",
+    "The firmware bootloader only accepts signed images, so local builds must be signed with the development key before flashing.",
+    "The sensor board watchdog resets the device if the main loop blocks for more than a couple of seconds, including during flash writes.",
+    "The docs site is built from the main branch only, so documentation changes on release branches never show up publicly.",
+    "Screenshots in the user guide are generated by a script against the demo tenant, so update the demo data rather than editing images.",
+    "The load balancer health check hits the home page, which needs the database, so a database blip takes every instance out of rotation.",
+    "Terraform state for the production account is locked during the weekly maintenance window, so plans hang on Tuesday mornings.",
+    "The email provider's sandbox only delivers to verified addresses, so password reset tests need one of the shared team inboxes.",
+    "The search service splits words on hyphens, so part numbers containing dashes must be quoted to match exactly.",
+    "Analytics events are batched and only sent when the app goes to the background, so killing the app in tests loses the last batch.",
+    "The customer import tool treats blank cells as deletions rather than unchanged values, which has wiped phone numbers before.",
+    "Tokens from the authentication service expire after fifteen minutes, and the background sync job does not refresh them on its own.",
+    "Pods in the staging cluster have a much lower memory limit than production, so the report generator gets killed there first.",
+    "The shipping rate vendor throttles requests per account, and the test suite shares that account with the staging environment.",
+    "Money is stored as whole cents in the ledger but the public API returns decimal strings; convert only at the boundary.",
+    "Daylight saving transitions break the weekly schedule view because it adds a fixed number of hours instead of calendar days.",
+    "The Android build needs an emulator image with Google Play services, otherwise the maps screen crashes during instrumentation tests.",
+    "App store review rejects builds whose release notes mention beta features, so the notes template must be scrubbed first.",
+    "The nightly backup and the data retention purge overlap on the first of the month, which makes the purge time out.",
+    "The legacy reporting database is read only from the application; writes must go through the finance team's stored procedures.",
+    "The image resizing service strips colour profiles, so product photos look washed out unless the original profile is reattached.",
+    "Right to left languages need the mirrored layout enabled in the component library, or arrow icons point the wrong way.",
+    "The model evaluation set overlaps with last year's training data, so accuracy numbers measured on it are inflated.",
+    "The feature store serves stale values for new users during their first hour because the backfill job only runs hourly.",
+    "The translation vendor returns files with the keys reordered, so review diffs look huge even when only a few strings changed.",
+    "The pricing rules engine applies discounts in the order they were created, not by priority, which surprises the marketing team.",
+    "The message broker drops messages larger than about a megabyte, so large payloads must go to object storage and be referenced.",
+    "Staging uses a fake tax provider that always returns zero tax, so tax bugs only show up in the pre-production environment.",
+    "The inventory sync with the warehouse partner runs every fifteen minutes and overwrites manual stock adjustments made in between.",
+    "The integration tests assume the machine clock is in UTC; running them on a laptop in another timezone gives off by one failures.",
+    "The embedded display driver expects pixel data in reverse byte order, so images from the design team must be converted first.",
+    "The support chat widget is a third party script blocked by most ad blockers, so never make checkout depend on it loading.",
+    "Accounts created before the single sign on migration have no email verification marker and must be treated as already verified.",
+    "The continuous integration runners have no outbound internet access, so any test calling a real vendor endpoint must be mocked.",
+    "Data lake ingestion rejects files that start with a byte order mark, which spreadsheets exported by the sales team usually have.",
+    "Push notifications to Apple devices are silently dropped when the payload is too large, which happens with long product names.",
+    "The audit log is written asynchronously, so tests that check it right after an action must wait for the queue to drain.",
+    "The design system date picker starts weeks on Sunday regardless of locale, and European customers have complained about it.",
+    "The clinical data export must exclude patient names entirely, even in debug logs, because the hospital contract forbids it.",
+    "The map tiles vendor charges per request, so the development environment should point at the cached tile proxy instead.",
+    "Database migrations run automatically on deploy, and a long lock on the orders table once caused a checkout outage.",
+    "Old mobile clients still call the deprecated search endpoint, so it cannot be removed until their traffic drops to almost nothing.",
+    "Scheduled report emails are generated from a read replica that can lag by several minutes during peak hours.",
+    "The forecasting model does poorly around public holidays because the holiday calendar only covers the home country.",
+    "Staging secrets live in the shared vault, and the deploy pipeline fails quietly if a secret name is misspelled.",
+    "The receipt printer firmware truncates lines longer than forty characters, so receipt templates must wrap text themselves.",
+)
+
+HELD_OUT_NAMED_LESSONS: tuple[str, ...] = (
+    "Run `make migrate` before `pytest`, otherwise the fixtures fail on missing tables.",
+    "The `STRIPE_WEBHOOK_SECRET` env var must be set locally or the webhook tests are skipped silently.",
+    "Shared config lives in `config/settings/base.py`; per-environment overrides go in `config/settings/staging.py`.",
+    "Use `npm run test:e2e -- --headed` to debug the flaky checkout Playwright spec.",
+    "Pin `pandas<2.0` because the ETL code still relies on `DataFrame.append`.",
+    "The `--no-cache` flag is required for `docker build` whenever the base image changes upstream.",
+    "`src/billing/legacy_invoice.py` rounds per line item; do not change the behaviour of `round_total()`.",
+    "Set `FEATURE_FLAGS_TTL=0` in tests to bypass the flag cache.",
+    "`cargo test --features embedded` is needed; the default feature set skips the HAL tests.",
+    "The `orders.created_at` column has no timezone, so always wrap it with `AT TIME ZONE 'UTC'` in reports.",
+    "Run `./gradlew connectedAndroidTest` on an API 33 emulator; API 34 breaks the camera mock.",
+    "`terraform plan -target=module.cdn` avoids the slow full plan when only editing the CDN config.",
+    "The `celery beat` schedule is defined in `tasks/schedule.py`, not in the Django admin.",
+    "Node 18 is required; `node:20` images fail on the `node-sass` postinstall step.",
+    "Add new locales to `i18n/locales.json` and run `yarn i18n:extract` or the strings won't ship.",
+    "`kubectl rollout restart deploy/worker -n staging` is the only way to pick up rotated secrets.",
+    "The `max_batch_size` key in `pipeline.yaml` must stay at 500 or the vendor API returns 413.",
+    "Run `python -m scripts.backfill --dry-run` first; the real run writes to the production warehouse.",
+    "`CI=true` makes `jest` run in band, which hides the race condition in `useCartSync`.",
+    "`mkdocs serve` needs `pip install -r docs/requirements.txt`, which is separate from the main requirements.",
+    "The `@flaky` decorator in `tests/conftest.py` retries three times; don't add it to new tests.",
+    "`torch==2.1.2` is pinned because later versions change the `scaled_dot_product_attention` defaults.",
+    "Flash with `idf.py -p /dev/ttyUSB0 flash monitor`; the board needs BOOT held down on the first flash.",
+    "`DATABASE_URL` in `.env.example` uses port 5433, not 5432, to avoid clashing with a local Postgres.",
+    "Run `bundle exec rake assets:precompile` before the system specs or Capybara sees unstyled pages.",
+    "The `X-Request-Id` header must be forwarded by `apps/gateway/middleware.ts` for tracing to work.",
+    "`go test -race ./...` catches the data race in `internal/cache/lru.go` that a plain `go test` misses.",
+    "Bump `versionCode` in `android/app/build.gradle` on every release-train build or Play Console rejects it.",
+    "The `FOR UPDATE SKIP LOCKED` clause in `jobs/queue.sql` is what prevents double processing; keep it.",
+    "Set `TZ=UTC` when running `pytest tests/integration` or the DST tests fail on local machines.",
+)
+
+
+def _caught(texts: tuple[str, ...] | list[str]) -> tuple[int, int]:
+    """(advice or not stored, of)."""
+    return sum(1 for text in texts if universal_advice(text) or not informative(text)), len(texts)
+
+
 def evaluate() -> dict[str, tuple[int, int]]:
-    """``{"advice": (caught, of), "lessons": (called advice, of)}``: caught means the ranking
-    treats it as universal advice or the storing gate drops it."""
-    caught = sum(1 for text in ADVICE if universal_advice(text) or not informative(text))
-    known = lessons()
-    wrong = sum(1 for text in known if universal_advice(text))
-    return {"advice": (caught, len(ADVICE)), "lessons": (wrong, len(known))}
+    """``{set: (called advice or not stored, of)}`` for every labelled set: high is right for the
+    advice sets, low for the lesson sets."""
+    return {
+        "advice": _caught(ADVICE),
+        "lessons": _caught(lessons()),
+        "held-out advice": _caught(HELD_OUT_ADVICE),
+        "held-out plain lessons": _caught(HELD_OUT_PLAIN_LESSONS),
+        "held-out named lessons": _caught(HELD_OUT_NAMED_LESSONS),
+    }
 
 
 if __name__ == "__main__":
     for name, (hit, total) in evaluate().items():
-        print(f"{name}: {hit} of {total} called advice")
+        print(f"{name}: {hit} of {total} called advice or not stored")

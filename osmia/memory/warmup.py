@@ -1,6 +1,6 @@
 """Pay the text machinery's first-use costs at start-up, not inside the first extractions after it.
 
-Two costs are paid the first time a kind of text is seen, and then never again in the process:
+Three costs are paid the first time a kind of text is seen, and then never again in the process:
 
 - RE2 builds its automata lazily, one state at a time, as text walks into them. The unions that
   decide whether a text needs redaction or cleaning at all (``redaction.CANDIDATES``,
