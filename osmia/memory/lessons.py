@@ -94,11 +94,17 @@ _OBSOLETE_WORDS = 4  # the words of the thing, next to the marker
 # The deployment environments a lesson may be about ("prod workspace needs two approvals" and "dev
 # workspace needs none" are two lessons). Not CI and local: "CI runs vale; run vale locally" is one.
 _ENVIRONMENT = linear(r"(?i)\b(prod|production|staging|dev|development|preprod|sandbox)\b")
+# CI against a developer's machine is a place only with opposite orders: "Use --no-cache in CI" and
+# "Never use --no-cache locally" are two lessons, "CI runs vale; run it locally too" one.
+_CI = linear(r"(?i)\b(?:ci|pipeline)\b")
+_LOCAL = linear(r"(?i)\b(?:local|locally|laptop)\b")
+_FORBIDS = linear(r"(?i)\b(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid)\b")
 # Every compiled pattern of this module (tests check that each is an RE2 one); the parsing ones are
 # osmia.memory.lesson_parse.PATTERNS.
 PATTERNS: tuple[LinearPattern, ...] = (
     _REPLACES, _NON_ALNUM, _INSTEAD_OF, _INSTEAD_CLAUSE, _MOVED_FROM, _REPLACED_WITH, _NO_LONGER_USES,
     _NOT_NEEDED, _DEPRECATED, _GONE, _NO_MORE, _SAYS_OBSOLETE, _WARNS, _CLAUSES, _ENVIRONMENT,
+    _CI, _LOCAL, _FORBIDS,
 )  # fmt: skip
 
 
@@ -223,7 +229,7 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
     a_in_b, b_in_a = _found_flags(a, b), _found_flags(b, a)
     if _replaces(a, b, a_in_b) or _replaces(b, a, b_in_a) or _obsoletes(a, b) or _obsoletes(b, a):
         return False
-    if _opposite(a.words, b.words) or _other_environment(a, b):
+    if _opposite(a.words, b.words) or _other_environment(a, b) or _opposite_orders_elsewhere(a, b):
         return False
     sim = similarity(a, b)
     return _same_from(a, b, a_in_b, b_in_a, sim) and _same_from(b, a, b_in_a, a_in_b, sim)
@@ -286,6 +292,19 @@ def _other_environment(a: Lesson, b: Lesson) -> bool:
     """Each names deployment environments, and none the other does."""
     x, y = _environments(a.text), _environments(b.text)
     return bool(x) and bool(y) and not (x & y)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _order_and_place(text: str) -> tuple[bool, str]:
+    """Whether a learning forbids, and where it is about: "ci", "local", or "" (neither or both)."""
+    ci, local = _CI.search(text) is not None, _LOCAL.search(text) is not None
+    return _FORBIDS.search(text) is not None, "ci" if ci > local else "local" if local > ci else ""
+
+
+def _opposite_orders_elsewhere(a: Lesson, b: Lesson) -> bool:
+    """One forbids and the other does not, and one is about CI, the other about a local machine."""
+    (forbids_a, place_a), (forbids_b, place_b) = _order_and_place(a.text), _order_and_place(b.text)
+    return forbids_a != forbids_b and bool(place_a) and bool(place_b) and place_a != place_b
 
 
 def _other_places(a_in_b: dict[str, bool], b_in_a: dict[str, bool]) -> bool:

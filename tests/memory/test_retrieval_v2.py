@@ -90,6 +90,9 @@ async def test_a_paraphrase_is_one_lesson_whichever_came_first(
         # Another deployment environment: two facts, and neither replaces the other.
         ("The staging cluster runs Postgres 15", "The production cluster runs Postgres 16"),
         ("Set WORKERS=8 in prod for the ingest service", "Set WORKERS=2 in dev for the ingest service"),
+        # Opposite orders for CI and for a developer's machine.
+        ("Run the e2e suite with --headless in CI so it needs no display",
+         "Don't pass --headless when running the e2e suite locally; you want to watch the browser"),
         # Two paths in one folder: both name the folder, and a word of one is a part of the other.
         ("Cache .gradle/caches between CI runs to cut the build time",
          "Do not cache .gradle/wrapper between CI runs; the wrapper jar must match the build"),
@@ -100,6 +103,13 @@ async def test_a_paraphrase_is_one_lesson_whichever_came_first(
 def test_opposite_settings_and_other_environments_are_two_lessons(old: str, new: str) -> None:
     for x, y in ((old, new), (new, old)):
         assert not same_lesson(lesson(x), lesson(y)) and not supersedes(lesson(x), lesson(y))
+
+
+def test_ci_and_local_part_lessons_only_with_opposite_orders() -> None:
+    both = lesson("CI rejects unformatted files, so run `cargo fmt` locally before pushing")
+    assert same_lesson(both, lesson("Run `cargo fmt` before pushing; CI rejects unformatted files"))
+    ci = lesson("Never run `cargo fmt --all` in CI; it rewrites the vendored crates")
+    assert not same_lesson(ci, lesson("Run `cargo fmt --all` locally before every push"))
 
 
 def test_a_setting_given_in_words_is_a_value() -> None:
