@@ -30,10 +30,9 @@ from __future__ import annotations
 
 import functools
 
-from osmia.memory.lesson_parse import GENERIC_STEMS, GENERIC_WORDS, lesson
+from osmia.memory.lesson_parse import generic_word, lesson
 from osmia.memory.lessons import names_obsolete
 from osmia.memory.linear import LinearPattern, linear
-from osmia.memory.text import STOPWORDS, stems
 
 __all__ = ["COMMON_WORDS", "PATTERNS", "common_words", "concrete_words", "universal_advice"]
 
@@ -76,14 +75,8 @@ def concrete_words(text: str) -> frozenset[str]:
 
 
 def _plain(word: str, common: frozenset[str]) -> bool:
-    """A word that names nothing: short, a stopword, generic, or common English."""
-    return (
-        len(word) <= 2
-        or word in STOPWORDS
-        or word in GENERIC_WORDS
-        or word in common
-        or stems(word) <= GENERIC_STEMS
-    )
+    """A word that names nothing: generic (as the storing gate reads words), or common English."""
+    return generic_word(word) or word in common
 
 
 @functools.lru_cache(maxsize=4096)

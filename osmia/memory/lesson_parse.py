@@ -121,12 +121,12 @@ class Lesson:
         if self.identifiers or self.versions or self.settings:
             return True
         content = [w.lower() for w in _WORD.findall(self.text)]
-        informative = {
-            w
-            for w in content
-            if w not in STOPWORDS and w not in GENERIC_WORDS and len(w) > 2 and not stems(w) <= GENERIC_STEMS
-        }
-        return len(informative) >= 2
+        return len({w for w in content if not generic_word(w)}) >= 2
+
+
+def generic_word(word: str) -> bool:
+    """A lower-case word that says nothing on its own: short, a stopword, or generic (by stem too)."""
+    return len(word) <= 2 or word in STOPWORDS or word in GENERIC_WORDS or stems(word) <= GENERIC_STEMS
 
 
 _STRONG_MARK = linear(r"[/._:@=]|\d|^-|[a-z][A-Z]|^[A-Z]{2,}")

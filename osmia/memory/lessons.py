@@ -298,7 +298,8 @@ def _other_environment(a: Lesson, b: Lesson) -> bool:
 def _order_and_place(text: str) -> tuple[bool, str]:
     """Whether a learning forbids, and where it is about: "ci", "local", or "" (neither or both)."""
     ci, local = _CI.search(text) is not None, _LOCAL.search(text) is not None
-    return _FORBIDS.search(text) is not None, "ci" if ci > local else "local" if local > ci else ""
+    place = "ci" if ci and not local else "local" if local and not ci else ""
+    return _FORBIDS.search(text) is not None, place
 
 
 def _opposite_orders_elsewhere(a: Lesson, b: Lesson) -> bool:
