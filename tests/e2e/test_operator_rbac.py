@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from collections.abc import Iterator
@@ -51,10 +52,51 @@ def test_the_charts_service_account_is_enough_to_run_everything(
         cluster.wait_phase("slow", "TimedOut", timeout=40)  # deletes its Job: the delete verb is used
     finally:
         assert op.stop() == 0
-    log = op.log.read_text()
-    # A 403 status, not the digits of a port or a resourceVersion (" 40331" matched " 403"), nor a
-    # path the log names (pytest's 403rd temporary directory, ".../pytest-403/...", matched too).
-    assert "Forbidden" not in log and not re.search(r"(?<![\w/-])403\b", log), log[-3000:]
+    denied = [text for text in log_texts(op.log.read_text()) if is_denial(text)]
+    assert not denied, denied
+
+
+def log_texts(log: str) -> Iterator[str]:
+    """Every piece of text the operator logged: the string values of its JSON lines (numbers such as a
+    port or ``"warm_up_ms": 403`` are measurements, not statuses) and any line that is not JSON."""
+    for line in log.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            yield line
+            continue
+        yield from _strings(record)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def is_denial(text: str) -> bool:
+    """An API server refusal: "Forbidden" or a 403 standing alone, not inside a path or a longer number
+    (pytest's 403rd temporary directory, ".../pytest-403/...", or a resourceVersion " 40331")."""
+    return "Forbidden" in text or re.search(r"(?<![\w/.-])403(?![\w.-])", text) is not None
+
+
+@pytest.mark.parametrize(
+    ("line", "denied"),
+    [
+        ('{"event": "memory open", "warm_up_ms": 403}', False),
+        ('{"event": "patched", "path": "/tmp/pytest-403/x", "rv": "40331"}', False),
+        ('{"event": "Patching failed", "exc_info": "ApiException: (403) Reason: Forbidden"}', True),
+        ('{"event": "Request failed with status 403"}', True),
+        ("Traceback: HTTP 403", True),
+    ],
+)
+def test_the_denial_check_reads_statuses_not_measurements(line: str, denied: bool) -> None:
+    assert any(is_denial(text) for text in log_texts(line)) is denied
 
 
 def test_the_charts_service_account_cannot_read_secrets(control_plane: Any, release: Release) -> None:
