@@ -31,8 +31,8 @@ from __future__ import annotations
 import functools
 
 from osmia.memory.lesson_parse import generic_word, lesson
-from osmia.memory.lessons import names_obsolete
 from osmia.memory.linear import LinearPattern, linear
+from osmia.memory.obsolete import names_obsolete
 
 __all__ = ["COMMON_WORDS", "PATTERNS", "common_words", "concrete_words", "universal_advice"]
 

@@ -12,8 +12,9 @@ import hashlib
 from collections import Counter
 
 from osmia.memory import test_ids
-from osmia.memory.lessons import informative, obsolete_things
+from osmia.memory.lessons import informative
 from osmia.memory.linear import LinearPattern, linear
+from osmia.memory.obsolete import obsolete_things
 from osmia.memory.quoted import folder_of, quoted, quoted_test
 from osmia.memory.text import clean_text, looks_hostile, redact_secrets, words
 from osmia.memory.types import Kind, Observation, RunSummary, Subject

@@ -39,12 +39,11 @@ from osmia.memory.lessons import (
     Lesson,
     found_in,
     lesson,
-    may_be_obsoleted,
-    obsolete_things,
     same_lesson,
     similarity,
     supersedes,
 )
+from osmia.memory.obsolete import may_be_obsoleted, obsolete_things
 from osmia.memory.store import Store
 from osmia.memory.types import Kind, Observation
 

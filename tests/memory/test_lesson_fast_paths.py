@@ -225,7 +225,7 @@ def _generated_texts() -> list[str]:
 # "replaced" (2682 / 4850 before), all against "instead of numpy 2.x …", "instead of pip",
 # "instead of replaced by" or "instead of mod::tests::name" salads naming the thing. Ninth session:
 # a thing an older lesson names only as the runner of another command ("poetry run python manage.py
-# …") does not make it obsolete (lessons._only_runs). No labelled decision moved; one generated pair
+# …") does not make it obsolete (obsolete.only_runs). No labelled decision moved; one generated pair
 # is no longer "replaced" (4921 before): "instead of pip" against a salad holding "`pip` Run -race".
 # Tenth session: an identifier's two-letter parts count (`sku_id` is not found in a lesson about
 # SKUs), "instead of" / "rather than" start a clause of their own, and "switched back from" is a

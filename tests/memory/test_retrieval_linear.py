@@ -10,10 +10,20 @@ import re2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from osmia.memory import advice, lesson_parse, lessons, resolve, scoring, statistics, test_ids, vocabulary
+from osmia.memory import (
+    advice,
+    lesson_parse,
+    lessons,
+    obsolete,
+    resolve,
+    scoring,
+    statistics,
+    test_ids,
+    vocabulary,
+)
 from osmia.memory.linear import LinearPattern
 
-MODULES = (lessons, lesson_parse, test_ids, statistics, resolve, scoring, advice)
+MODULES = (lessons, lesson_parse, obsolete, test_ids, statistics, resolve, scoring, advice)
 
 
 def _compiled(module: types.ModuleType) -> list[object]:
@@ -28,7 +38,7 @@ def test_every_retrieval_pattern_is_an_re2_object() -> None:
         for p in found:
             assert isinstance(p, LinearPattern)
             assert isinstance(p._compiled, re2._Regexp), (module.__name__, p.pattern)
-    for module in (lessons, lesson_parse, test_ids, statistics, advice):
+    for module in (lessons, lesson_parse, obsolete, test_ids, statistics, advice):
         listed = module.PATTERNS
         assert {id(p) for p in listed} == {id(p) for p in _compiled(module)}, module.__name__
         assert all(isinstance(p._compiled, re2._Regexp) for p in listed)
