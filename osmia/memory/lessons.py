@@ -267,8 +267,13 @@ def _order_and_place(text: str) -> tuple[bool, str]:
 
 def _opposite_orders_elsewhere(a: Lesson, b: Lesson) -> bool:
     """One forbids and the other does not, and one is about CI, the other about a local machine."""
-    (forbids_a, place_a), (forbids_b, place_b) = _order_and_place(a.text), _order_and_place(b.text)
-    return forbids_a != forbids_b and bool(place_a) and bool(place_b) and place_a != place_b
+    return _order_and_place(a.text)[0] != _order_and_place(b.text)[0] and _elsewhere(a, b)
+
+
+def _elsewhere(a: Lesson, b: Lesson) -> bool:
+    """One is about CI, the other about a local machine."""
+    place_a, place_b = _order_and_place(a.text)[1], _order_and_place(b.text)[1]
+    return bool(place_a) and bool(place_b) and place_a != place_b
 
 
 def _other_places(a_in_b: dict[str, bool], b_in_a: dict[str, bool]) -> bool:
@@ -323,7 +328,9 @@ def _says_replaces(text: str) -> bool:
 def supersedes(new: Lesson, old: Lesson) -> bool:
     """True when ``new`` replaces ``old``: another version, another value, "instead of" what it named,
     or it calls what ``old`` tells to do obsolete (:func:`_obsoletes`)."""
-    if new.text == old.text or _other_environment(new, old):  # prod's version is not staging's
+    # prod's version is not staging's, nor CI's setting a developer machine's ("HEADLESS=1 in CI",
+    # "HEADLESS=0 locally to watch the browser")
+    if new.text == old.text or _other_environment(new, old) or _elsewhere(new, old):
         return False
     if _newer_version(new, old) or _other_value(new, old):
         return _overlap(new.words, old.words) >= 0.2

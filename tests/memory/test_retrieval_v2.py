@@ -93,6 +93,9 @@ async def test_a_paraphrase_is_one_lesson_whichever_came_first(
         # Opposite orders for CI and for a developer's machine.
         ("Run the e2e suite with --headless in CI so it needs no display",
          "Don't pass --headless when running the e2e suite locally; you want to watch the browser"),
+        # One setting with a value for CI and another for a developer's machine: neither replaces.
+        ("Build the images with DOCKER_BUILDKIT=1 in the CI pipeline",
+         "Set DOCKER_BUILDKIT=0 on your laptop when the local daemon is too old"),
         # Two paths in one folder: both name the folder, and a word of one is a part of the other.
         ("Cache .gradle/caches between CI runs to cut the build time",
          "Do not cache .gradle/wrapper between CI runs; the wrapper jar must match the build"),
