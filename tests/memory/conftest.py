@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from osmia.memory.service import Memory, MemorySettings
+from osmia.memory.types import Kind, Node
 from osmia.taskrun import TaskRun, parse_taskrun
 
 T0 = 1_790_000_000.0  # a fixed start time: tests never depend on the wall clock
@@ -106,3 +107,8 @@ async def memory(settings: MemorySettings, clock: Clock) -> AsyncIterator[Memory
     mem = await Memory.open(settings, clock=clock, update_gauges=False)
     yield mem
     await mem.close()
+
+
+async def stored(memory: Memory, kind: Kind | None = None) -> list[Node]:
+    """Every node as stored (confidences effective now), or those of one kind."""
+    return [n for n in await memory._store.iter_nodes() if kind is None or n.kind is kind]

@@ -1,0 +1,186 @@
+# ruff: noqa: E501  (the examples read better one per line)
+"""Issue 9's rules about lessons, one test (or a few) each: a paraphrase reinforces the lesson it
+restates, a newer statement supersedes the one it replaces (test_retrieval_v2.py has the ranking
+rules, test_retrieval_test_ids.py test identity)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from benchmarks.lesson_pairs import evaluate
+from osmia.memory import lessons
+from osmia.memory.lessons import lesson, same_lesson, supersedes
+from osmia.memory.service import Memory, MemorySettings
+from osmia.memory.types import Kind
+from tests.memory.conftest import DAY, Clock, make_run, stored
+
+# --- 1. paraphrases reinforce ---------------------------------------------------------------
+
+
+async def test_a_paraphrased_lesson_reinforces_the_first_one(memory: Memory, clock: Clock) -> None:
+    await memory.ingest(make_run("a", learnings=("Run `make sqlc` after editing queries",)))
+    clock.advance(DAY)
+    await memory.ingest(
+        make_run("b", learnings=("After changing any .sql query, regenerate the code with `make sqlc`",))
+    )
+    learnings = await stored(memory, Kind.LEARNING)
+    assert len(learnings) == 1
+    assert learnings[0].occurrences == 2 and learnings[0].sources == ["tr/agents/a", "tr/agents/b"]
+    assert learnings[0].confidence > 0.4
+
+
+async def test_different_lessons_with_one_command_head_stay_apart(memory: Memory) -> None:
+    await memory.ingest(make_run("a", learnings=("Run `make sqlc` after editing queries",)))
+    await memory.ingest(make_run("b", learnings=("Run `make lint` after editing queries",)))
+    assert len(await stored(memory, Kind.LEARNING)) == 2
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # Identifiers on one side only (a code span), found among the other's words.
+        ("The e2e suite needs a running Postgres; start it with `docker compose up -d db` first",
+         "Bring up postgres via docker compose (docker compose up -d db) before the e2e suite"),
+        ("Cache `~/.cargo/registry` between CI jobs or every build downloads the crates again",
+         "Every CI build downloads the crates again unless the cargo registry is cached between jobs"),
+    ],
+)  # fmt: skip
+async def test_a_paraphrase_is_one_lesson_whichever_came_first(
+    a: str, b: str, tmp_path: Any, clock: Clock
+) -> None:
+    assert same_lesson(lesson(a), lesson(b)) == same_lesson(lesson(b), lesson(a))
+    for order, (first, second) in enumerate(((a, b), (b, a))):
+        memory = await Memory.open(
+            MemorySettings(store_path=tmp_path / f"{order}.db"), clock=clock, update_gauges=False
+        )
+        try:
+            await memory.ingest(make_run("a", learnings=(first,)))
+            await memory.ingest(make_run("b", learnings=(second,)))
+            learnings = await stored(memory, Kind.LEARNING)
+            assert len(learnings) == 1 and learnings[0].occurrences == 2, order
+        finally:
+            await memory.close()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # Antonyms: the same feature, switched on for one build and off for another.
+        ("Enable the `jemalloc` feature for the server builds on Debian",
+         "Disable the `jemalloc` feature for the musl builds and use the system allocator"),
+        ("Allow the bot account to push to release branches", "Deny the bot account pushes to release branches"),
+        # Another deployment environment: two facts, and neither replaces the other.
+        ("The staging cluster runs Postgres 15", "The production cluster runs Postgres 16"),
+        ("Set WORKERS=8 in prod for the ingest service", "Set WORKERS=2 in dev for the ingest service"),
+        # Opposite orders for CI and for a developer's machine.
+        ("Run the e2e suite with --headless in CI so it needs no display",
+         "Don't pass --headless when running the e2e suite locally; you want to watch the browser"),
+        # One setting with a value for CI and another for a developer's machine: neither replaces.
+        ("Build the images with DOCKER_BUILDKIT=1 in the CI pipeline",
+         "Set DOCKER_BUILDKIT=0 on your laptop when the local daemon is too old"),
+        # Two paths in one folder: both name the folder, and a word of one is a part of the other.
+        ("Cache .gradle/caches between CI runs to cut the build time",
+         "Do not cache .gradle/wrapper between CI runs; the wrapper jar must match the build"),
+        ("Commit the lockfile under .yarn/releases so CI uses the pinned yarn",
+         "Never commit .yarn/cache; it is rebuilt by CI from the lockfile"),
+    ],
+)  # fmt: skip
+def test_opposite_settings_and_other_environments_are_two_lessons(old: str, new: str) -> None:
+    for x, y in ((old, new), (new, old)):
+        assert not same_lesson(lesson(x), lesson(y)) and not supersedes(lesson(x), lesson(y))
+
+
+def test_ci_and_local_part_lessons_only_with_opposite_orders() -> None:
+    both = lesson("CI rejects unformatted files, so run `cargo fmt` locally before pushing")
+    assert same_lesson(both, lesson("Run `cargo fmt` before pushing; CI rejects unformatted files"))
+    ci = lesson("Never run `cargo fmt --all` in CI; it rewrites the vendored crates")
+    assert not same_lesson(ci, lesson("Run `cargo fmt --all` locally before every push"))
+
+
+def test_a_setting_given_in_words_is_a_value() -> None:
+    raised = lesson("Raise the pool's maxConnections to 40 for the nightly export")
+    kept = lesson("Keep maxConnections at 10 for the export; more connections exhaust the replica")
+    assert raised.settings == (("maxconnections", "40"),) and kept.settings == (("maxconnections", "10"),)
+    assert not same_lesson(raised, kept) and supersedes(raised, kept)
+
+
+def test_one_path_and_its_folder_are_still_one_place() -> None:
+    a = lesson("Cache .gradle/caches between CI runs to cut the build time")
+    assert same_lesson(a, lesson("Cache the .gradle/caches folder in CI, builds get much faster"))
+    assert lessons.found_in("src/billing/api.py", lesson("Everything in src/billing/ is generated"))
+    assert not lessons.found_in("src/billing/api.py", lesson("src/billing/models.py feeds the api layer"))
+
+
+def test_the_lesson_matcher_meets_the_bar_on_the_labelled_pairs() -> None:
+    result = evaluate()["all"]
+    assert result["pairs"] >= 500 and result["same"] >= 150
+    assert result["precision"] >= 0.95
+    assert result["recall"] >= 0.90
+
+
+# --- 5. newer statements supersede ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("numpy is pinned below 2: numpy 1.26 is required by the ml build", "Now on numpy 2.x; the ml build was ported"),
+        ("The project is on Node 18 via .nvmrc", "Node 20 via .nvmrc"),
+        ("Set HTTP_TIMEOUT=30 for the slow partner API", "Set HTTP_TIMEOUT=90 for the slow partner API"),
+        ("Use `pnpm` not npm: the lock file is pnpm-lock.yaml", "Use `bun` now: pnpm-lock.yaml was replaced by bun.lockb"),
+        # What the older one tells to do, called obsolete in its own words (no shared identifier).
+        ("Install dependencies with npm ci", "Use `pnpm install` instead of npm ci; the repo moved to pnpm"),
+        ("Run migrations with alembic upgrade head", "Migrations now run automatically on start; alembic upgrade head is no longer needed"),
+        ("Build the docs with mkdocs build", "We switched from mkdocs build to sphinx-build for the docs"),
+        # ... in one word: a tool the older one tells to use, however little else the two share.
+        ("Use pnpm, not npm: npm install rewrites the lockfile", "The repo switched from pnpm to bun; run bun install"),
+        ("Install dependencies with pip install -r requirements.txt", "We use uv now instead of pip: uv sync"),
+        ("Deploy via the Jenkins job deploy-prod", "Jenkins is gone, deploys now go through Argo CD"),
+        # ... removed, dropped or replaced, as the subject of the sentence (before: "the same lesson").
+        ("Run the unit tests with `make test` from the repo root", "make test was removed; use `just test` now"),
+        ("Use black for formatting", "black was dropped in favour of ruff format"),
+        ("Lint with flake8 before pushing", "flake8 has been replaced by ruff; run ruff check ."),
+        # ... a runner named as the tool to run with, not only as the runner of another command.
+        ("Install dependencies with `poetry install`", "We moved from poetry to uv: use `uv run` instead of `poetry run`"),
+        # Tenth session's user probe: a constraint (~>), a key set in words, a version named before a verb.
+        ("Keep the hashicorp/aws provider pinned to ~> 4.67 in envs/prod/versions.tf", "envs/prod/versions.tf now pins hashicorp/aws ~> 5.40"),
+        ("java.version is 17 in pom.xml", "java.version is 21 in pom.xml"),
+        ("maven.compiler.release is 17 in services/billing/pom.xml; do not use Java 21 language features",
+         "services/billing moved to Java 21: `.sdkmanrc` now pins java=21.0.3-tem"),
+    ],
+)  # fmt: skip
+async def test_a_newer_statement_supersedes_the_older_one(
+    memory: Memory, clock: Clock, old: str, new: str
+) -> None:
+    assert supersedes(lesson(new), lesson(old)) and not same_lesson(lesson(new), lesson(old))
+    await memory.ingest(make_run("a", learnings=(old,)))
+    clock.advance(DAY)
+    await memory.ingest(make_run("b", learnings=(new,)))
+    by_text = {n.content: n for n in await stored(memory, Kind.LEARNING)}
+    assert by_text[old].valid_to is not None and by_text[new].valid
+    shown = (await memory.context(make_run("q", finished=False))).section
+    assert new in shown and old not in shown
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # The older one warns against the thing too: one lesson, not a replacement.
+        ("internal/mocks is generated; never edit the mocks by hand", "Regenerate the mocks with mockery instead of editing the mocks by hand"),
+        # The obsolete thing is not what the older one tells to do.
+        ("Run the integration tests with make itest", "Use `uv run pytest` instead of tox for the unit tests"),
+        # The older one tells to use pnpm and warns against npm: npm going is no news to it.
+        ("Never run npm install, use pnpm", "The repo switched from npm to pnpm"),
+        # A generic word is not a thing ("tests" were removed), and a run's own act is not a removal.
+        ("Run the unit tests with pytest -q", "The flaky tests were removed from the smoke job"),
+        ("Use black for formatting", "Removed the unused black config from setup.cfg"),
+        # The thing only runs what the older one teaches: the lesson holds under the new runner.
+        ("Run `poetry run python manage.py makemigrations --check` before pushing; CI fails on missing migrations",
+         "We moved from poetry to uv: use `uv run` instead of `poetry run`"),
+        ("Run `pnpm run build` before committing", "The repo switched from pnpm to bun"),
+    ],
+)  # fmt: skip
+def test_calling_something_obsolete_replaces_only_a_lesson_that_tells_to_do_it(old: str, new: str) -> None:
+    assert not lessons._obsoletes(lesson(new), lesson(old))
