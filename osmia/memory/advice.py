@@ -34,7 +34,7 @@ from osmia.memory.lesson_parse import generic_word, lesson
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.obsolete import names_obsolete
 
-__all__ = ["COMMON_WORDS", "PATTERNS", "common_words", "concrete_words", "universal_advice"]
+__all__ = ["COMMON_WORDS", "PATTERNS", "common_words", "concrete_words", "universal_advice", "words_in_order"]
 
 _WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*|\d+")
 # Every compiled pattern of this module (tests check that each is an RE2 one).
@@ -63,8 +63,7 @@ def concrete_words(text: str) -> frozenset[str]:
     """
     common = common_words()
     found: set[str] = set()
-    for raw in _WORD.findall(text):
-        word = raw.lower().removesuffix("'s")
+    for word in words_in_order(text):
         if any(ch.isdigit() for ch in word):
             found.add(word)
             continue
@@ -72,6 +71,11 @@ def concrete_words(text: str) -> frozenset[str]:
             continue
         found.add(word)
     return frozenset(found)
+
+
+def words_in_order(text: str) -> list[str]:
+    """The words and numbers of ``text`` in order, lower-case, a possessive without its ``'s``."""
+    return [raw.lower().removesuffix("'s") for raw in _WORD.findall(text)]
 
 
 def _plain(word: str, common: frozenset[str]) -> bool:

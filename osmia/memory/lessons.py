@@ -22,8 +22,10 @@ replaced, :mod:`osmia.memory.obsolete`.
 
 from __future__ import annotations
 
+import difflib
 import functools
 
+from osmia.memory.advice import concrete_words, words_in_order
 from osmia.memory.lesson_parse import GENERIC_WORDS, RUNTIMES, Lesson, lesson, lesson_words
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.obsolete import (
@@ -49,6 +51,7 @@ __all__ = [
     "similarity",
     "similarity_of_words",
     "supersedes",
+    "versions_or_values_differ",
 ]
 
 _REPLACES = linear(
@@ -65,10 +68,21 @@ _ENVIRONMENT = linear(r"(?i)\b(prod|production|staging|dev|development|preprod|s
 # "Never use --no-cache locally" are two lessons, "CI runs vale; run it locally too" one.
 _CI = linear(r"(?i)\b(?:ci|pipeline)\b")
 _LOCAL = linear(r"(?i)\b(?:local|locally|laptop)\b")
+# Where a clause ends, for :func:`_clauses_naming` (not a colon or a comma: "maxConnections: 50",
+# "For the analytics DB, pgbouncer uses default_pool_size=5").
+_VALUE_CLAUSES = linear("[;()\u2014\u2013]+|[.!?](?:\\s|$)|\\s+(?:so|because|since|but|after)\\s+")
 _FORBIDS = linear(r"(?i)\b(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid)\b")
 # Every compiled pattern of this module (tests check that each is an RE2 one); the parsing ones are
 # osmia.memory.lesson_parse.PATTERNS, the ones reading what is obsolete osmia.memory.obsolete.PATTERNS.
-PATTERNS: tuple[LinearPattern, ...] = (_REPLACES, _NON_ALNUM, _ENVIRONMENT, _CI, _LOCAL, _FORBIDS)
+PATTERNS: tuple[LinearPattern, ...] = (
+    _REPLACES,
+    _NON_ALNUM,
+    _ENVIRONMENT,
+    _CI,
+    _LOCAL,
+    _FORBIDS,
+    _VALUE_CLAUSES,
+)
 
 
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
@@ -107,11 +121,17 @@ def _other_value(a: Lesson, b: Lesson) -> bool:
     return any(name in theirs and theirs[name] != value for name, value in a.settings)
 
 
+def versions_or_values_differ(a: Lesson, b: Lesson) -> bool:
+    """Both give one tool another version, or one setting another value (``numpy 1.26`` and
+    ``numpy 2.x``, ``TIMEOUT=30`` and ``TIMEOUT=60``)."""
+    return _newer_version(a, b) or _other_value(a, b)
+
+
 def found_in(ident: str, other: Lesson) -> bool:
     """An identifier of one lesson appears in the other: as (part of) an identifier, or in its words."""
     if ident in other.identifiers:
         return True
-    if _sibling_named(ident, other):
+    if "/" in ident and _sibling_named(ident, other):  # most identifiers are no paths: no call
         return False
     for mine in other.identifiers:
         if "@" not in ident + mine and len(ident) > 3 and len(mine) > 3 and (ident in mine or mine in ident):
@@ -186,7 +206,7 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
     """
     if a.text == b.text:
         return True
-    if _newer_version(a, b) or _other_value(a, b):
+    if versions_or_values_differ(a, b):
         return False
     # Which identifiers each side finds in the other, once: every rule below counts from these.
     a_in_b, b_in_a = _found_flags(a, b), _found_flags(b, a)
@@ -332,8 +352,8 @@ def supersedes(new: Lesson, old: Lesson) -> bool:
     # "HEADLESS=0 locally to watch the browser")
     if new.text == old.text or _other_environment(new, old) or _elsewhere(new, old):
         return False
-    if _newer_version(new, old) or _other_value(new, old):
-        return _overlap(new.words, old.words) >= 0.2
+    if versions_or_values_differ(new, old):
+        return _overlap(new.words, old.words) >= 0.2 and not _other_subjects(new, old)
     return _replaces(new, old) or _obsoletes(new, old)
 
 
@@ -369,3 +389,38 @@ def informative(text: str) -> bool:
     thing it calls obsolete ("make test was removed; use `just test` now" names only common
     commands, and says that one of them is gone)."""
     return lesson(text).specific or names_obsolete(text)
+
+
+def _other_subjects(a: Lesson, b: Lesson) -> bool:
+    """Where one names something, the other names something else: two subjects, each with its own
+    version or value ("The ingest worker image uses Python 3.11" and "The tile server image uses
+    Python 3.12"; "maximumPoolSize at 5 for the web API" and "to 20 for the batch invoicing job").
+
+    The two texts are aligned word by word (:class:`difflib.SequenceMatcher`); a stretch one
+    replaces in the other is a subject of each when each side holds a concrete word
+    (:func:`osmia.memory.advice.concrete_words`: no number, no common English) that the other text
+    lacks. A newer version said in other words is no such stretch: "numpy 1.26 is required by the
+    ml build" and "Now on numpy 2.x; the ml build was ported" replace only numbers and common words.
+    """
+    names = {n for n, _ in a.versions + a.settings} & {n for n, _ in b.versions + b.settings}
+    text_a, text_b = _clauses_naming(a.text, names), _clauses_naming(b.text, names)
+    x, y = words_in_order(text_a), words_in_order(text_b)
+    concrete_x, concrete_y = concrete_words(text_a), concrete_words(text_b)
+    # The versions and values themselves differ by definition ("LOG_LEVEL=debug", "=info").
+    given = {w for _, v in a.versions + a.settings + b.versions + b.settings for w in words_in_order(v)}
+    own_x = {w for w in concrete_x - set(y) - given if not any(c.isdigit() for c in w)}
+    own_y = {w for w in concrete_y - set(x) - given if not any(c.isdigit() for c in w)}
+    if not own_x or not own_y:
+        return False  # nothing named on one side that the other lacks: no alignment needed
+    matcher = difflib.SequenceMatcher(a=x, b=y, autojunk=False)
+    return any(
+        op == "replace" and own_x.intersection(x[i1:i2]) and own_y.intersection(y[j1:j2])
+        for op, i1, i2, j1, j2 in matcher.get_opcodes()
+    )
+
+
+def _clauses_naming(text: str, names: set[str]) -> str:
+    """The clauses of ``text`` that name one of ``names`` (a tool or a setting): where a version or
+    value is given, and what it is given for; a reason or a step after it is left out."""
+    clauses = [c for c in _VALUE_CLAUSES.split(text) if any(n in c.lower() for n in names)]
+    return " ".join(clauses) or text

@@ -160,7 +160,7 @@ def test_the_screen_answers_as_the_pre_check_and_may_act_on_generated_pairs(a: s
 REPLACEMENTS = (
     (
         "Set TIMEOUT=60 for the slow nightly integration suite in billing",
-        "TIMEOUT=30 suite default is enough for unit runs locally and in the pipeline",
+        "TIMEOUT=30 is the suite default; raise it only when a run times out",
     ),
     (
         "WORKERS=8 speeds up the search indexer rebuild considerably on big machines",
@@ -239,9 +239,17 @@ def _generated_texts() -> list[str]:
 # did not move (the benchmark already asked both orders: precision 0.958, recall 0.910); among all
 # ordered pairs of their texts 35 "same" became apart (431 before: the orders that disagreed), of
 # the generated 227 (2661 before); no "replaced" moved.
+# Twenty-second session: two values for two subjects are both true (lessons._other_subjects: "The
+# ingest worker image uses Python 3.11", "The tile server image uses Python 3.12"). No labelled
+# pair's decision moved; among all ordered pairs of their texts 4 are no longer "replaced" (43
+# before), Go 1.22 "for the range-over-int loops" against Go 1.23 "for the iterator functions" in
+# either order, both true. Of the generated word salads 1,324 are no longer "replaced" (4919
+# before): salads of concrete words against salads of others. One of REPLACEMENTS above was such a
+# pair (60 "for the slow nightly integration suite", 30 "for unit runs locally and in the
+# pipeline"); its older lesson now gives the default the newer one raises.
 GOLDEN = {
-    "labelled": (396, 43, "d8cc0b5da682d819834234514f4f0390dabacd2e3bcd166dca6e5c84c6af586e"),
-    "generated": (2434, 4919, "2e711b20026799fbf1d65b984e01e834fc76ca307baa98c5ecbf06247d119135"),
+    "labelled": (396, 39, "d5f84a5835ad29cf5e94037953773574b99ecb6ea6b1bace1dcf0ff78c426c79"),
+    "generated": (2434, 3595, "24b083faa0b86172af00cd5ab1a4a891a0ebcb6aa60b9c70ef7f93fcd0ad18f4"),
 }
 
 
