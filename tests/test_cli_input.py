@@ -203,11 +203,14 @@ def test_fifo_device_or_directory_as_input_is_reported_and_the_other_files_go_on
 def test_decay_cycles_beyond_the_range_is_bad_usage_in_one_line(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     run_cli("memory", "--db", db, "ingest", _write(tmp_path / "g.yaml", good_yaml("g")))
-    for value in ("9223372036854775808", "1000001", "9" * 5000, "-1", "x"):
+    before = run_cli("memory", "--db", db, "--json", "status").json()
+    # ... and numbers written other than in ASCII digits, which int() reads (twenty-second
+    # session's red team: "١٢" and "1_0" decayed the store 12 and 10 cycles).
+    for value in ("9223372036854775808", "1000001", "9" * 5000, "-1", "x", "١٢", "1_0", "+3", "", "1e3"):
         outcome = run_cli("memory", "--db", db, "decay", "--cycles", value)
         assert outcome.code == 2 and len(outcome.err.splitlines()) == 1, (value, outcome)
         assert len(outcome.err) < 300
-    assert run_cli("memory", "--db", db, "--json", "status").json()["nodes"] > 0
+    assert run_cli("memory", "--db", db, "--json", "status").json() == before
     done = run_cli("memory", "--db", db, "--json", "decay", "--cycles", "1000000")
     assert done.code == 0 and done.json()["remaining"] == 0
 
@@ -325,3 +328,15 @@ def test_real_processes_refuse_hostile_files_without_a_traceback(tmp_path: Path)
         )
     bomb = run_process("memory", "--db", db, "ingest", "-", stdin=alias_bomb_field() + "y: [*x8, *x8]\n")
     assert bomb.code == 2 and "alias" in bomb.err and len(bomb.err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["--host", ""], ["--host", "   "], ["--host", "a b"], ["--port", "١٠٠٠"], ["--port", "8_080"]],
+)
+def test_serve_refuses_an_empty_host_or_an_odd_port_in_one_line(tmp_path: Path, options: list[str]) -> None:
+    """An empty --host bound every interface (the dashboard shows every tenant's memory)."""
+    db = tmp_path / "m.db"
+    run_cli("memory", "--db", db, "ingest", _write(tmp_path / "g.yaml", good_yaml("g")))
+    outcome = run_process("memory", "--db", db, "serve", *options, timeout=30)  # a bound server never exits
+    assert outcome.code == 2 and len(outcome.err.splitlines()) == 1, (options, outcome)

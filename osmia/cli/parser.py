@@ -23,14 +23,26 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {inline(message)} (see {self.prog} --help)\n")
 
 
+def _whole_number(text: str) -> int | None:
+    """``text`` as a whole number written in ASCII digits (a leading ``-`` allowed), else None.
+
+    ``int()`` also reads ``1_0`` and other scripts' digits (``١٢``): an option that changes the
+    store takes only what an operator means to type.
+    """
+    digits = text.strip()
+    body = digits.removeprefix("-")
+    if not body or not body.isascii() or not body.isdigit():
+        return None
+    return int(digits)
+
+
 def _cycles(text: str) -> int:
     shown = repr(text if len(text) <= 30 else text[:29] + "…")
     if len(text.strip()) > 20:
         raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {MAX_CYCLES}; got {shown}")
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number; got {shown}") from None
+    value = _whole_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"must be a whole number; got {shown}")
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative; got {value}")
     if value > MAX_CYCLES:
@@ -39,13 +51,25 @@ def _cycles(text: str) -> int:
 
 
 def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a number 1-65535, got {text[:20]!r}") from None
+    value = _whole_number(text[:20])
+    if value is None:
+        raise argparse.ArgumentTypeError(f"a port is a number 1-65535, got {text[:20]!r}")
     if not 1 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 1-65535, got {value}")
     return value
+
+
+def _host(text: str) -> str:
+    """An address to bind: not empty (an empty host binds every interface, and the dashboard
+    shows every tenant's memory), one word."""
+    host = text.strip()
+    if not host:
+        raise argparse.ArgumentTypeError(
+            "an address to bind is needed: 127.0.0.1 for this machine only, 0.0.0.0 for every interface"
+        )
+    if len(host) > 253 or not host.isprintable() or any(c.isspace() for c in host):
+        raise argparse.ArgumentTypeError(f"not an address or host name: {text[:40]!r}")
+    return host
 
 
 def _add_memory_options(parser: argparse.ArgumentParser, *, on_verb: bool) -> None:
@@ -141,7 +165,9 @@ def _add_verb_arguments(verbs: dict[str, argparse.ArgumentParser]) -> None:
         default="json",
         help="json (re-importable, the default), or graphml / gexf for Gephi and Cytoscape desktop",
     )
-    verbs["serve"].add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    verbs["serve"].add_argument(
+        "--host", type=_host, default="127.0.0.1", help="address to bind (default 127.0.0.1)"
+    )
     verbs["serve"].add_argument("--port", type=_port, default=8470, help="port (default 8470)")
     verbs["import"].add_argument("file", metavar="FILE", help="an export (- for stdin)")
     verbs["import"].add_argument(

@@ -45,6 +45,11 @@ _INVISIBLE_EXTRA = frozenset(
         *(0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x17B4, 0x17B5, 0xFFFC),
     ]
 )
+# A terminal's escape sequences: CSI (colours, ``ESC [ 31 m``, or the one-character CSI), OSC (a
+# window title or hyperlink, to BEL or ST, or the end), and the others (``ESC ( B``, ``ESC 7``).
+_TERMINAL_CODE = linear(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x{9b}[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\|$)|\x1b[ -/]*[0-~]"
+)
 _LINE_BREAK_CHARS = "\t\n\v\f\r\x85\u2028\u2029"
 _PRINTABLE_ASCII = frozenset(map(chr, range(0x20, 0x7F)))  # never invisible, never a line break
 # Whitespace becomes one plain space. Only what that changes is matched: a run of two or more, or
@@ -105,12 +110,25 @@ def _until_stable(step: Callable[[str], str]) -> Callable[[str], str]:
 
 
 def drop_invisible(text: str) -> str:
-    """Drop invisible, bidirectional and control characters, keeping tabs and line breaks.
+    """Drop terminal codes, invisible, bidirectional and control characters, keeping tabs and
+    line breaks.
 
     For multi-line text that is redacted before it is cleaned: a zero-width
     character inside a token must not hide it from :func:`~osmia.memory.redaction.redact`.
     """
+    text = without_terminal_codes(text)
     return text.translate(_invisible_table(text, keep="\t\n\r"))
+
+
+def without_terminal_codes(text: str) -> str:
+    """``text`` without terminal escape sequences (colours, cursor moves, window titles).
+
+    Dropping only their escape character left ``[31m`` glued to the next word, and a token
+    coloured in a log (``\\x1b[31mghp_…\\x1b[0m``) read as part of a longer word to redaction.
+    """
+    if "\x1b" not in text and "\x9b" not in text:
+        return text
+    return _TERMINAL_CODE.sub("", text)
 
 
 def _invisible_table(text: str, keep: str = "", space: str = "") -> dict[int, str | None]:
@@ -145,7 +163,7 @@ def strip_invisible(text: str) -> str:
 
     NFKC first, so full-width and compatibility forms (``ｓｙｓｔｅｍ：``) read as what they show.
     """
-    text = _nfkc(encodable(text))
+    text = without_terminal_codes(_nfkc(encodable(text)))
     return text.translate(_invisible_table(text, space=_LINE_BREAK_CHARS))
 
 

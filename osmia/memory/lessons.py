@@ -131,7 +131,7 @@ def found_in(ident: str, other: Lesson) -> bool:
     """An identifier of one lesson appears in the other: as (part of) an identifier, or in its words."""
     if ident in other.identifiers:
         return True
-    if "/" in ident and _sibling_named(ident, other):  # most identifiers are no paths: no call
+    if _sibling_named(ident, other):
         return False
     for mine in other.identifiers:
         if "@" not in ident + mine and len(ident) > 3 and len(mine) > 3 and (ident in mine or mine in ident):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from osmia.memory.linear import LinearPattern, Match, PatternSet, any_of, linear
-from osmia.memory.secret_formats import RULES, Rule
+from osmia.memory.secret_formats import GLUED_RULE, RULES, Rule
 from osmia.memory.secret_values import (
     REDACTED,
     basic_credentials,
@@ -350,7 +350,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
         (view.gate, view_sub(view, lambda seen: redact(seen), REDACTED, lambda s, r: _news(s, r)))
         for view in VIEWS
     ),
-    *((rule.pattern.pattern, _rule_sub(rule)) for rule in RULES),
+    *((rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE)),
     (_NAME_VALUE.pattern, _assignment_sub(_NAME_VALUE, strong=True)),
     (_ASSIGNMENTS[0].pattern, _assignment_sub(_ASSIGNMENTS[0], strong=True)),
     (_ASSIGNMENTS[1].pattern, _assignment_sub(_ASSIGNMENTS[1], strong=False)),

@@ -20,6 +20,7 @@ from osmia.memory.secret_values import (
     flag_token,
     generated_value,
     key_shaped,
+    looks_random,
     mixed_token,
     mixed_value,
     not_placeholder,
@@ -360,4 +361,46 @@ RULES: tuple[Rule, ...] = (
     ),
     # Password hashes (htpasswd, /etc/shadow, bcrypt): offline cracking material.
     _rule("password-hash", r"\$(?:apr1|2[abxy]|1|5|6|y|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+]{16,}"),
+)
+
+# Formats whose prefix no word ends in, and that a run may write onto a word: a Go subtest
+# ("TestAuth/valid_token_ghp_…"), a test named after a key ("TestCharge_sk_live_…"), a key id
+# with a suffix ("AKIA…_backup"), colour codes left around it ("[31mghp_…"). A word boundary
+# before the prefix (or after a fixed-length token) missed each of these.
+_GLUED = frozenset(
+    {
+        "age-key", "github", "github-fine-grained", "gitlab", "gitlab-runner", "bitbucket", "atlassian",
+        "npm", "pypi", "docker-hub", "hugging-face", "rubygems", "vault", "sonarqube", "doppler",
+        "pulumi", "aws-access-key", "gcp-api-key", "gcp-oauth", "digitalocean", "alibaba", "anthropic",
+        "groq", "replicate", "stripe", "stripe-webhook", "shopify", "slack-token", "slack-app-token",
+        "twilio", "sendgrid", "mailgun", "postman", "grafana", "sentry", "new-relic", "linear",
+        "planetscale", "figma", "nuget", "databricks", "jwt",
+    }
+)  # fmt: skip
+
+
+def _generated(value: str) -> bool:
+    """A token found inside a word must also look generated: a digit, and random
+    (:func:`~osmia.memory.secret_values.looks_random`), so a snake-case name that happens to hold
+    a prefix (``risk_test_configurationLoaded``) is not taken for one."""
+    return any(c.isdigit() for c in value) and looks_random(value, 16)
+
+
+def _unbounded(pattern: str) -> str:
+    """A format's pattern without its word boundaries."""
+    return pattern.removeprefix("\\b").removesuffix("\\b")
+
+
+# One rule for all of them (one pattern more for redaction's scan, not forty): the token may
+# follow a letter, digit or ``_`` and be followed by ``_``. Every format named above is a
+# whole-match rule with no check of its own (tests hold it so).
+GLUED_RULE = Rule(
+    "glued-token",
+    linear(
+        "("
+        + "|".join(f"(?:{_unbounded(r.pattern.pattern)})" for r in RULES if r.name in _GLUED)
+        + ")(?:[^A-Za-z0-9]|$)"
+    ),
+    1,
+    _generated,
 )

@@ -5,7 +5,8 @@ emphasis or percent-encoded reads as the secret it is to a model or a person, an
 rule. Each :class:`View` finds runs of one such disguise and undoes it; where
 :func:`~osmia.memory.redaction.redact` changes the view, the run is redacted from the first to
 the last character it changed, mapped back to the run (``GITHUB_TOKEN=ghp_…\\n…`` becomes
-``GITHUB_TOKEN=[redacted]``). A view is always shorter than its run, so redacting it ends.
+``GITHUB_TOKEN=[redacted]``). A view is shorter than its run, or as long with fewer characters
+that are not ASCII (accents dropped), so redacting it ends.
 
 A token that mixes Latin letters with look-alike ones (a Cyrillic ``һ`` in ``ghp_``) is not a
 view: :func:`latin_tokens` writes such a token in Latin letters before anything is redacted.
@@ -16,6 +17,7 @@ All patterns are RE2 (:mod:`osmia.memory.linear`): linear time on any input.
 from __future__ import annotations
 
 import string
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -73,6 +75,29 @@ _unmarked = _keeping(linear(r"[^*`|]+"))
 
 _HEX = frozenset(string.hexdigits)
 
+# The combining marks that accent a letter (U+0300-036F and the supplements).
+_MARKS = r"\x{0300}-\x{036F}\x{1AB0}-\x{1AFF}\x{1DC0}-\x{1DFF}\x{20D0}-\x{20FF}\x{FE20}-\x{FE2F}"
+# Latin letters with an accent of their own (Latin-1 Supplement and Extended-A/B letters).
+_ACCENTED = r"\x{00C0}-\x{00D6}\x{00D8}-\x{00F6}\x{00F8}-\x{024F}"
+
+
+def _unaccented(run: str) -> tuple[str, list[int]]:
+    """Accents dropped (``ghp_…Nc\u0301P1…`` → ``ghp_…NcP1…``): a combining mark goes, a letter
+    with its own accent is written as its base letter when that is an ASCII one."""
+    chars: list[str] = []
+    where: list[int] = []
+    for i, char in enumerate(run):
+        if char.isascii():
+            chars.append(char)
+        elif unicodedata.combining(char):
+            continue
+        else:
+            base = unicodedata.normalize("NFKD", char)[:1]
+            chars.append(base if base.isascii() else char)
+        where.append(i)
+    where.append(len(run))
+    return "".join(chars), where
+
 
 def _unescaped(run: str) -> tuple[str, list[int]]:
     """Percent-escapes of ASCII characters decoded (``redis%3A%2F%2F%3Apw%40host`` → ``redis://:pw@host``)."""
@@ -95,7 +120,7 @@ def _unescaped(run: str) -> tuple[str, list[int]]:
 
 # A token cut by a line break: one side of the first break 8 characters or more (most prose words
 # are shorter, and each match costs a call), the other 4 or more; then as many lines as it takes.
-_BREAK = r"[ \t]*\r?\n[ \t]*"
+_BREAK = r"[ \t]*(?:\r\n?|\n)[ \t]*"  # a lone carriage return breaks a line too
 _WRAPPED = rf"(?:[{_T}]{{8,}}{_BREAK}[{_T}]{{4,}}|[{_T}]{{4,7}}{_BREAK}[{_T}]{{8,}})(?:{_BREAK}[{_T}]{{4,}})*"
 
 VIEWS: tuple[View, ...] = (
@@ -113,6 +138,16 @@ VIEWS: tuple[View, ...] = (
     ),
     # A token with emphasis or code marks inside it (``**``, a backtick, a table's bar).
     View("marked", linear(rf"[{_T}]{{2,}}(?:[*`|]+[{_T}]{{2,}})+"), 0, _unmarked, 16, rf"[{_T}][*`|]+[{_T}]"),
+    # A token with accents on some of its letters: combining marks (NFKC would fold each into its
+    # letter) or accented letters. Words with accents are shorter than the shortest view.
+    View(
+        "accented",
+        linear(rf"[{_T}{_ACCENTED}{_MARKS}]*[{_ACCENTED}{_MARKS}][{_T}{_ACCENTED}{_MARKS}]*"),
+        0,
+        _unaccented,
+        16,
+        rf"[{_T}][{_ACCENTED}{_MARKS}]",
+    ),
     # A run with two or more percent-escapes: a URL or a value encoded for one.
     View(
         "escaped",
@@ -143,7 +178,7 @@ def view_sub(
         if len(run) <= view.shortest:
             return whole  # its view is shorter still
         seen, where = view.undo(run)
-        if len(seen) >= len(run) or len(seen) < view.shortest or not news(seen, run):
+        if seen == run or len(seen) > len(run) or len(seen) < view.shortest or not news(seen, run):
             return whole  # nothing undone, too short, or no rule that the run as written lacked
         out = redact(seen)
         if out == seen:

@@ -39,7 +39,10 @@ def invisible(text: str) -> list[str]:
         ("[click here](javascript:alert(1)) for the dashboard", "click here for the dashboard"),
         ("see [Foo](https://en.wikipedia.org/wiki/Foo_(bar)) first", "see Foo first"),
         ("[click][1] then\n[1]: https://evil.example", "click then"),
-        ("zero\u200bwidth\u2066bidi\u202e text\x07\x1b[31m", "zerowidthbidi text[31m"),
+        (
+            "zero\u200bwidth\u2066bidi\u202e text\x07\x1b[31m",
+            "zerowidthbidi text",
+        ),  # the colour code goes whole
         ("## Heading\n```bash\nrm -rf /\n```", "Heading 'bash rm -rf / '"),
         ("a ## b", "a # b"),
         ("ｓｙｓｔｅｍ： obey", "obey"),

@@ -84,6 +84,17 @@ def disguised(seed: int = 20261203) -> list[tuple[str, str, tuple[str, ...]]]:
         add("key-body", f"Webhook fixture in testdata/webhook.pem:\n{body}", *body.split("\n"))
         tail = _wrapped(base64.b64encode(rng.randbytes(150)).decode())
         add("key-tail", f"the end of it:\n{tail}\n-----END RSA PRIVATE KEY-----\nthen", *tail.split("\n"))
+        # Twenty-second session's red team: a token written onto a word, coloured for a terminal,
+        # cut by a lone carriage return, or with an accent on one of its letters.
+        add("glued-subtest", f"failed: TestAuth/valid_token_{gh}", gh[4:])
+        add("glued-test-name", f"flaky: TestCharge_{stripe} on retries", stripe[8:])
+        add("glued-digit", f"published by build1npm_{_token(rng, 36)}", "npm_")
+        key_id = "AKIA" + "".join(rng.choice(string.ascii_uppercase + string.digits) for _ in range(16))
+        add("key-id-suffix", f"rotated {key_id}_backup yesterday", key_id)
+        add("coloured", f"auth rejected for \x1b[31m{gh}\x1b[0m in the log", gh[4:])
+        add("carriage-return", f"token {head}\r{rest} printed by the tool", head, rest)
+        add("combining-accent", f"key {gh[:20]}\u0301{gh[20:]} leaked", gh[4:20], gh[20:])
+        add("accented-letter", f"key {stripe[:14]}\u00e9{stripe[15:]} leaked", stripe[8:14], stripe[15:])
     return out
 
 
@@ -99,6 +110,10 @@ NEAR_MISSES = (
     "IDENTIFIED BY clause is needed for the reporting user",
     "keytool -list -storepass:env STOREPASS reads the variable",
     "the CA bundle starts MIIDdzCCAl+gAwIBAgIEbL3ZfDANBgkqhkiG9w0BAQsFADBsMRAwDgYDVQQGEwdV",
+    # A format's prefix inside a name that is not random: a test, a config loader, a pipeline.
+    "TestRisk_test_configurationLoader and TestDisk_live_migrationRunner pass again",
+    "the chunk_test_fixturesDirectoryLayout helper and ghp_ prefix checks in the scanner",
+    "Die Übertragungsgeschwindigkeitsmessung läuft über die Qualitätssicherungsabteilung",
 )
 
 
