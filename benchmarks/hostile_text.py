@@ -48,6 +48,12 @@ SHAPES: dict[str, str] = {
     "role-pieces": "sys<b>tem:",
     "invisible": "\u200b\u202e",
     "tokens": "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 ",
+    # Twenty-second session: tokens written onto words, colour codes, accents, carriage returns.
+    "glued-tokens": "TestX_ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8_",
+    "glued-prefixes": "x_sk_live_",
+    "terminal-codes": "\x1b[31m\x1b]0;",
+    "accented-run": "a1\u0301b2\u00e9",
+    "carriage-returns": "ghp_a1B2c3D4\r",
 }
 
 
