@@ -82,7 +82,7 @@ _ACCENTED = r"\x{00C0}-\x{00D6}\x{00D8}-\x{00F6}\x{00F8}-\x{024F}"
 
 
 def _unaccented(run: str) -> tuple[str, list[int]]:
-    """Accents dropped (``ghp_…Nc\u0301P1…`` → ``ghp_…NcP1…``): a combining mark goes, a letter
+    """Accents dropped (``ghp_…Nc`` + U+0301 + ``P1…`` → ``ghp_…NcP1…``): a combining mark goes, a letter
     with its own accent is written as its base letter when that is an ASCII one."""
     chars: list[str] = []
     where: list[int] = []
@@ -139,7 +139,8 @@ VIEWS: tuple[View, ...] = (
     # A token with emphasis or code marks inside it (``**``, a backtick, a table's bar).
     View("marked", linear(rf"[{_T}]{{2,}}(?:[*`|]+[{_T}]{{2,}})+"), 0, _unmarked, 16, rf"[{_T}][*`|]+[{_T}]"),
     # A token with accents on some of its letters: combining marks (NFKC would fold each into its
-    # letter) or accented letters. Words with accents are shorter than the shortest view.
+    # letter) or accented letters. Most accented words are shorter than the shortest view, and a
+    # longer one is redacted only where a rule matches its unaccented form.
     View(
         "accented",
         linear(rf"[{_T}{_ACCENTED}{_MARKS}]*[{_ACCENTED}{_MARKS}][{_T}{_ACCENTED}{_MARKS}]*"),
