@@ -54,6 +54,9 @@ SHAPES: dict[str, str] = {
     "terminal-codes": "\x1b[31m\x1b]0;",
     "accented-run": "a1\u0301b2\u00e9",
     "carriage-returns": "ghp_a1B2c3D4\r",
+    # Twenty-third session: tokens cut by separators, and prefixes before pieces that never end.
+    "separated-tokens": "ghp_a1B2c3D4-e5F6g7H8.",
+    "separated-prefixes": "sk_live_a1:",
 }
 
 

@@ -15,6 +15,7 @@ Redaction is idempotent: ``[redacted]`` matches no rule.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from osmia.memory.linear import LinearPattern, Match, PatternSet, any_of, linear
@@ -347,7 +348,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     # First the disguises (:mod:`osmia.memory.secret_views`): a rule that took the first line of a
     # wrapped token would leave the rest.
     *(
-        (view.gate, view_sub(view, lambda seen: redact(seen), REDACTED, lambda s, r: _news(s, r)))
+        (view.gate, view_sub(view, lambda seen: redact(seen), REDACTED, lambda s, r, w: _news(s, r, w)))
         for view in VIEWS
     ),
     *((rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE)),
@@ -375,13 +376,31 @@ CANDIDATES = any_of(pattern for pattern, _step in _STEPS)
 _STEP_SET = PatternSet((pattern for pattern, _step in _STEPS), max_mem=8 << 20)
 
 
-def _news(seen: str, run: str) -> bool:
-    """Whether a rule's pattern matches ``seen`` (a view of ``run``) and not ``run`` as written."""
+@functools.cache
+def _step_pattern(index: int) -> LinearPattern:
+    """The pattern of step ``index``, compiled on first use (:func:`_news` needs few of them)."""
+    return linear(_STEPS[index][0])
+
+
+def _news(seen: str, run: str, where: list[int]) -> bool:
+    """Whether a rule matches ``seen`` (a view of ``run``; ``where`` maps it back) where it cannot
+    match ``run`` as written: a rule the run lacks, or a match that spans a place the view
+    joined. A rule that matched the run's first line alone (``sk-ant-…`` wrapped after 60
+    characters) would leave the rest of the token; the view takes it whole."""
     now = _STEP_SET.matching(seen)
     before = _STEP_SET.matching(run)
     if now is None or before is None:  # RE2 could not tell
         return True
-    return any(index >= len(VIEWS) and index not in before for index in now)
+    rules = [index for index in now if index >= len(VIEWS)]
+    if any(index not in before for index in rules):
+        return True
+    joins = [k for k in range(1, len(seen)) if where[k] != where[k - 1] + 1]
+    return any(
+        m.start(0) < k < m.end(0)
+        for index in rules
+        for m in _step_pattern(index).finditer(seen)
+        for k in joins
+    )
 
 
 def _one_pass(text: str) -> str:

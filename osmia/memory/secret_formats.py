@@ -10,6 +10,7 @@ minimum: a token one character longer than the format says is still that secret,
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -404,3 +405,58 @@ GLUED_RULE = Rule(
     1,
     _generated,
 )
+
+
+def _top_level(pattern: str, char: str) -> list[int]:
+    """Where ``char`` stands in ``pattern`` outside any group or character class."""
+    depth, in_class, escaped, at = 0, False, False, []
+    for i, c in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif c == "\\":
+            escaped = True
+        elif in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == char and depth == 0:
+            at.append(i)
+    return at
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of ``pattern`` (a group around all of it unwrapped)."""
+    cuts = _top_level(pattern, "|")
+    inner = pattern[3:-1]
+    if not cuts and pattern.startswith("(?:") and pattern.endswith(")") and not _top_level(inner, ")"):
+        return _alternatives(inner)
+    bounds = [-1, *cuts, len(pattern)]
+    return [pattern[a + 1 : b] for a, b in itertools.pairwise(bounds)]
+
+
+def token_prefix(pattern: str) -> str:
+    """The start of a prefix format's pattern up to its first counted run of token characters,
+    that run's class taken once (``(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]`` of GitHub's): what a token
+    of it starts with however it is cut after that."""
+    parts = []
+    for alternative in _alternatives(_unbounded(pattern)):
+        alternative = _unbounded(alternative)
+        run = linear(r"\[[^\]]*\]\{").search(alternative)
+        parts.append(alternative[: run.end(0) - 1] if run else alternative)
+    return "|".join(f"(?:{p})" for p in parts)
+
+
+# The formats a token cut by a separator (``ghp_…-…``, :data:`osmia.memory.secret_views.VIEWS`)
+# is found in: the ones above and a few more that start with a prefix of their own, each as the
+# prefix and its own pattern. The prefix takes the token's first character too, which keeps
+# words out (``SKU-12`` is no Twilio ``SK`` + hex, ``key-value`` no Mailgun ``key-`` + hex).
+_CUT = _GLUED | {"openai", "artifactory", "notion", "square", "mapbox-secret"}
+CUT_FORMATS: tuple[tuple[LinearPattern, LinearPattern], ...] = tuple(
+    (linear(token_prefix(r.pattern.pattern)), r.pattern) for r in RULES if r.name in _CUT
+)
+# ... and their prefixes as one pattern.
+CUT_PREFIXES = "|".join(token_prefix(r.pattern.pattern) for r in RULES if r.name in _CUT)

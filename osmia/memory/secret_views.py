@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from osmia.memory.confusables import latin_skeleton
 from osmia.memory.linear import LinearPattern, Match, linear
+from osmia.memory.secret_formats import CUT_FORMATS, CUT_PREFIXES
 
 __all__ = ["VIEWS", "View", "latin_tokens", "view_sub"]
 
@@ -118,6 +119,48 @@ def _unescaped(run: str) -> tuple[str, list[int]]:
     return "".join(chars), where
 
 
+# A token cut by separators (``ghp_…-…``, ``AKIA….…``, ``sk_live_…:…``): the prefix of a format
+# that has one (:data:`~osmia.memory.secret_formats.CUT_FORMATS`), then pieces of token
+# characters with separators between them. Prose and paths are pieces too (``key-value``,
+# ``SKU-12/a``), so a run is a view only when dropping separators makes it a token of that very
+# format, with a digit after its prefix and mostly not lower-case words.
+_SEPARATORS = r"\-.:~+/,;"
+_SPLIT = rf"\b(?:{CUT_PREFIXES})[A-Za-z0-9_]*(?:[{_SEPARATORS}]+[A-Za-z0-9_]+)+"
+_SPLIT_GATE = rf"\b(?:{CUT_PREFIXES})[A-Za-z0-9_]*[{_SEPARATORS}]"
+_SEPARATOR_SET = frozenset(_SEPARATORS.replace("\\", ""))
+_PIECE = linear(r"[A-Za-z0-9_]+")
+
+
+def _dropping(run: str, head: int, drop: frozenset[str]) -> tuple[str, list[int]]:
+    """``run`` without the characters in ``drop`` after its first ``head`` ones, and where each
+    character left (and one past the end) stands in the run."""
+    where = [i for i, c in enumerate(run) if i < head or c not in drop]
+    return "".join(run[i] for i in where), [*where, len(run)]
+
+
+def _unseparated(run: str) -> tuple[str, list[int]]:
+    """The run with its separators dropped, all of them or one kind (a JWT keeps its dots), when
+    that makes it a token of the format its prefix names across a place it joined
+    (``ghp_Ab12-Cd34…`` → ``ghp_Ab12Cd34…``); the run itself otherwise."""
+    unchanged = run, [*range(len(run)), len(run)]
+    found = next(((m, token) for prefix, token in CUT_FORMATS if (m := prefix.match(run))), None)
+    if found is None:
+        return unchanged
+    head, token = found[0].end(0), found[1]
+    pieces = _PIECE.findall(run[head:])
+    worded = sum(len(p) for p in pieces if p.isalpha() and p.islower())
+    if not any(c.isdigit() for c in run[head:]) or 2 * worded >= sum(map(len, pieces)):
+        return unchanged  # words and paths joined (``npm_install-deps-for-node-v18``) are no token
+    kinds = sorted(_SEPARATOR_SET.intersection(run[head:]))
+    for drop in (frozenset(kinds), *(frozenset(kind) for kind in kinds if len(kinds) > 1)):
+        seen, where = _dropping(run, head, drop)
+        joined = next((k for k in range(1, len(seen)) if where[k] != where[k - 1] + 1), len(seen))
+        m = token.match(seen)
+        if m is not None and m.end(0) > joined:
+            return seen, where
+    return unchanged
+
+
 # A token cut by a line break: one side of the first break 8 characters or more (most prose words
 # are shorter, and each match costs a call), the other 4 or more; then as many lines as it takes.
 _BREAK = r"[ \t]*(?:\r\n?|\n)[ \t]*"  # a lone carriage return breaks a line too
@@ -149,6 +192,8 @@ VIEWS: tuple[View, ...] = (
         16,
         rf"[{_T}][{_ACCENTED}{_MARKS}]",
     ),
+    # A token of a prefixed format cut by separators: its pieces joined.
+    View("separated", linear(_SPLIT), 0, _unseparated, 20, _SPLIT_GATE),
     # A run with two or more percent-escapes: a URL or a value encoded for one.
     View(
         "escaped",
@@ -162,13 +207,16 @@ VIEWS: tuple[View, ...] = (
 
 
 def view_sub(
-    view: View, redact: Callable[[str], str], redacted: str, news: Callable[[str, str], bool]
+    view: View,
+    redact: Callable[[str], str],
+    redacted: str,
+    news: Callable[[str, str, list[int]], bool],
 ) -> Callable[[str], str]:
     """A redaction step: each run of ``view`` redacted where ``redact`` changes its view.
 
-    ``news(seen, run)`` says whether a rule may match the view that did not match the run as
-    written (the rules have acted on that already): only then is the view redacted, which spares
-    the rules a second look at most runs (two words on either side of a line break).
+    ``news(seen, run, where)`` says whether a rule may match the view where it could not match
+    the run as written (the rules act on that themselves): only then is the view redacted, which
+    spares the rules a second look at most runs (two words on either side of a line break).
     """
 
     def replace(m: Match) -> str:
@@ -179,8 +227,8 @@ def view_sub(
         if len(run) <= view.shortest:
             return whole  # its view is shorter still
         seen, where = view.undo(run)
-        if seen == run or len(seen) > len(run) or len(seen) < view.shortest or not news(seen, run):
-            return whole  # nothing undone, too short, or no rule that the run as written lacked
+        if seen == run or len(seen) > len(run) or len(seen) < view.shortest or not news(seen, run, where):
+            return whole  # nothing undone, too short, or no match the run as written lacked
         out = redact(seen)
         if out == seen:
             return whole

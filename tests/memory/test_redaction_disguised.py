@@ -19,8 +19,10 @@ import pytest
 from osmia.memory.cleaning import clean_text
 from osmia.memory.redaction import REDACTED
 from osmia.memory.sanitize import redacted, stored_text
+from osmia.memory.secret_formats import CUT_FORMATS
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun
+from tests.fixtures.secrets.corpus import secret_corpus
 from tests.memory.conftest import Clock
 
 ALNUM = string.ascii_letters + string.digits
@@ -95,6 +97,12 @@ def disguised(seed: int = 20261203) -> list[tuple[str, str, tuple[str, ...]]]:
         add("carriage-return", f"token {head}\r{rest} printed by the tool", head, rest)
         add("combining-accent", f"key {gh[:20]}\u0301{gh[20:]} leaked", gh[4:20], gh[20:])
         add("accented-letter", f"key {stripe[:14]}\u00e9{stripe[15:]} leaked", stripe[8:14], stripe[15:])
+        # Twenty-third session: a prefixed token cut by a separator, with no name before it.
+        sep = rng.choice("-.:~+/,;")
+        add("separated", f"see {head}{sep}{rest} in the logs", head[4:], rest)
+        add("separated-key-id", f"use {key_id[:10]}{sep}{key_id[10:]} now", key_id[4:10], key_id[10:])
+        twice = f"paste {stripe[:14]}-{stripe[14:22]}.{stripe[22:]} here"
+        add("separated-twice", twice, stripe[8:14], stripe[22:])
     return out
 
 
@@ -113,6 +121,9 @@ NEAR_MISSES = (
     # A format's prefix inside a name that is not random: a test, a config loader, a pipeline.
     "TestRisk_test_configurationLoader and TestDisk_live_migrationRunner pass again",
     "the chunk_test_fixturesDirectoryLayout helper and ghp_ prefix checks in the scanner",
+    # A format's prefix before pieces that are words, a version or a path, not a token.
+    "the key-value-store and SKU-12/a, key-rotation-2024-policy.md and AKIA-style ids",
+    "see ghp_ prefix-checks in the scanner; npm_config-cache.v2 and sk_test_fixtures-v2.3/data",
     "Die Übertragungsgeschwindigkeitsmessung läuft über die Qualitätssicherungsabteilung",
 )
 
@@ -200,3 +211,31 @@ async def test_no_disguised_secret_reaches_the_database_file(tmp_path: Path) -> 
     for form, _text, pieces in plants:
         for piece in pieces:
             assert piece.encode() not in raw, (form, piece)
+
+
+@pytest.mark.parametrize("cut_by", ["separator", "\n", "\r\n", "\r"])
+def test_every_prefixed_format_cut_in_two_is_redacted(cut_by: str) -> None:
+    """Each planted token of the maintained corpus that is a token of a format with a prefix
+    (:data:`~osmia.memory.secret_formats.CUT_FORMATS`), cut halfway by a separator (each in turn)
+    or a line break: no piece of it survives, whatever the format. Cut by a line break, a format
+    whose first half is a token as written (``sk-ant-…``, ``xoxp-…``) leaked its second half."""
+    cut_formats = set()
+    for i, plant in enumerate(secret_corpus()):
+        secret = plant.secret
+        head = next(
+            (
+                m.end(0)
+                for prefix, token in CUT_FORMATS
+                if (m := prefix.match(secret)) and token.match(secret)
+            ),
+            None,
+        )
+        if head is None or len(secret) - head < 24:
+            continue
+        cut = head + (len(secret) - head) // 2
+        between = "-.:~+/,;"[i % 8] if cut_by == "separator" else cut_by
+        out = redacted(f"see {secret[:cut]}{between}{secret[cut:]} in the logs")
+        for piece in (secret[head:cut], secret[cut:]):
+            assert piece not in out, (plant.fmt, between, out)
+        cut_formats.add(plant.fmt)
+    assert len(cut_formats) >= 30, sorted(cut_formats)
