@@ -15,7 +15,13 @@ this project, from a description of the two cases:
   compared; the values themselves are no subject) came from pairs of the first set it got wrong,
   so it is not held out any more;
 - :data:`SECOND_REPLACES` / :data:`SECOND_BOTH_TRUE` (40 + 40) were measured once, with the rule
-  fixed; nothing was chosen on them.
+  fixed; nothing was chosen on them then. The twenty-third session's rule
+  (:mod:`osmia.memory.subjects`: a scope on one side, two words before one shared noun, a default
+  and an exception) was shaped on the failures of both sets, so neither is held out any more;
+- :data:`THIRD_REPLACES` / :data:`THIRD_BOTH_TRUE` (40 + 40) were written in the twenty-third
+  session by a helper that saw no code, and measured with that rule first written (8 of 10, 11 of
+  15); one of its failures ("moved to … for the openssl CVE fix") led to the refinement that a
+  newer statement reporting a change has no scope, after which it gives 9 of 10 and 11 of 15.
 
 A pair whose texts are not read as two versions or values of one name (``Lesson.versions``,
 ``Lesson.settings``) is decided by other rules and not counted here. :func:`evaluate` reports, per
@@ -520,6 +526,202 @@ SECOND_BOTH_TRUE: tuple[tuple[str, str], ...] = (
     ("Windows runners need python 3.10 for the pywin32 wheels.", "python 3.12 is the default for CI."),
 )
 
+THIRD_REPLACES = (
+    (
+        "The backend runs on Python 3.10; see .python-version.",
+        "Bumped .python-version to 3.12, so the backend is on Python 3.12 now.",
+    ),
+    ("Go toolchain is pinned to 1.21 in go.mod.", "go.mod now declares go 1.22 after the toolchain bump."),
+    (
+        "Build uses JDK 17 via the Gradle toolchain block.",
+        "Gradle toolchain moved to JDK 21; JDK 17 is no longer used anywhere in the build.",
+    ),
+    (
+        "`cargo build` needs Rust 1.74 (rust-version in Cargo.toml).",
+        "rust-version raised to 1.79 in Cargo.toml because the new tokio release requires it.",
+    ),
+    ("Ruby 3.1.4 per .ruby-version.", "We're on Ruby 3.3.0 now."),
+    (
+        ".NET projects target net6.0.",
+        "All csproj files were retargeted to net8.0 since net6.0 went out of support.",
+    ),
+    (
+        "PHP 8.1 is required by the composer.json platform config.",
+        "composer.json platform php is 8.3 now, bumped so we can use readonly classes.",
+    ),
+    (
+        "The api Deployment runs with replicas: 3 in k8s/api/deployment.yaml.",
+        "Raised replicas for the api Deployment to 5 in k8s/api/deployment.yaml after the load test.",
+    ),
+    ("Terraform required_version is ~> 1.5.", "required_version bumped to ~> 1.7 in versions.tf."),
+    (
+        "GitHub Actions workflows use actions/checkout@v3.",
+        "All workflows were moved to actions/checkout@v4 (node16 deprecation warnings).",
+    ),
+    (
+        "Local dev database is Postgres 14 (docker-compose.yml).",
+        "docker-compose.yml now pulls postgres:16, so the local dev DB is Postgres 16.",
+    ),
+    ("Cache layer is Redis 6.2.", "Redis was upgraded to 7.2 last sprint."),
+    (
+        "RabbitMQ consumers use prefetch_count=10.",
+        "prefetch_count changed to 50 -- throughput was too low at 10.",
+    ),
+    (
+        "Kafka consumer config: max.poll.records=500.",
+        "max.poll.records is 200 now to avoid rebalance timeouts on slow batches.",
+    ),
+    ("Frontend build requires Node 16 (.nvmrc).", ".nvmrc says 20 now."),
+    (
+        "TypeScript is 4.9 across the monorepo.",
+        "Monorepo upgraded to TypeScript 5.4; fix any new strictness errors instead of pinning back.",
+    ),
+    (
+        "In production, SESSION_TTL=3600.",
+        "Production SESSION_TTL was changed to 7200 per the security review.",
+    ),
+    (
+        "pytest runs with --maxfail=1 in CI.",
+        "The CI pytest invocation now uses --maxfail=5 so one run surfaces more failures.",
+    ),
+    (
+        "FEATURE_NEW_CHECKOUT=false by default.",
+        "FEATURE_NEW_CHECKOUT defaults to true now that the rollout is finished.",
+    ),
+    ("Django 4.1 in requirements.txt.", "requirements.txt pins Django==4.2 (LTS) now."),
+    (
+        "Spring Boot version is 2.7.x.",
+        "Migrated to Spring Boot 3.2; javax imports were replaced with jakarta.",
+    ),
+    ("The dashboard uses React 17.", "Dashboard was upgraded to React 18 -- src/index.tsx uses createRoot."),
+    ("CI pins golangci-lint v1.54.", "golangci-lint bumped to v1.59 in .github/workflows/lint.yml."),
+    (
+        "Helm values: resources.limits.memory: 512Mi for the worker.",
+        "Worker memory limit is 1Gi now in values.yaml after repeated OOMKills.",
+    ),
+    ("SQLAlchemy engine uses pool_size: 5.", "pool_size raised to 20 in db/session.py."),
+    ("App is on Rails 7.0.", "Rails 7.1 upgrade merged."),
+    (
+        "The fetcher's HTTP client timeout is 30s (`--timeout=30s`).",
+        "The `--timeout` default for the fetcher changed to 10s in cmd/fetcher/main.go.",
+    ),
+    (
+        "The search cluster runs Elasticsearch 7.17.",
+        "The search cluster is on Elasticsearch 8.13 after the migration.",
+    ),
+    ("Backend framework: Laravel 9.", "Laravel 11 now, we skipped 10."),
+    ("Use pnpm 7 (packageManager field in package.json).", "packageManager field is set to pnpm@9.1.0."),
+    (
+        "Dockerfile base image is alpine:3.17.",
+        "Base image in the Dockerfile moved to alpine:3.19 for the openssl CVE fix.",
+    ),
+    ("Celery worker_concurrency: 8.", "worker_concurrency dropped to 4 due to memory pressure on the nodes."),
+    (
+        "The test job in .gitlab-ci.yml uses image: python:3.9.",
+        "Test job in .gitlab-ci.yml switched to image: python:3.11.",
+    ),
+    ("MongoDB Node driver is 4.x.", "Bumped the mongodb driver to 5.1."),
+    ("Staging EKS cluster runs Kubernetes 1.27.", "Staging EKS was upgraded to Kubernetes 1.29 last week."),
+    ("CloudWatch log retention: 14 days.", "Log retention set to 30 days in terraform/logging.tf."),
+    ("Crate uses edition = '2018'.", "Switched to edition = '2021' in all Cargo.toml files."),
+    ("Jest coverageThreshold global lines: 70.", "Coverage threshold for lines was raised to 85."),
+    ("nginx client_max_body_size 10m.", "client_max_body_size is 50m now to allow video uploads."),
+    (
+        "`UseInMemoryDatabase: true` in appsettings.Development.json.",
+        "appsettings.Development.json now has UseInMemoryDatabase: false; dev uses the local SQL Server container.",
+    ),
+)
+THIRD_BOTH_TRUE = (
+    ("The auth service is built with Go 1.21.", "The billing service is built with Go 1.22."),
+    ("Python 3.11 is the project runtime.", "For the legacy ETL scripts, Python 3.8 is still required."),
+    (
+        "Run tests with `pytest -n 4`.",
+        "Use `pytest -n 1` for the integration suite because it shares a single database.",
+    ),
+    ("packages/legacy-admin builds with Node 14.", "Everything else in the monorepo uses Node 20."),
+    ("DB_POOL_SIZE=50 in production.", "DB_POOL_SIZE=5 in staging."),
+    ("The main branch targets Java 21.", "The release/2.x branch still compiles with Java 11."),
+    ("On Linux CI runners, use clang 17.", "macOS runners build with Xcode's clang 15."),
+    (
+        "amd64 images are based on debian:bookworm.",
+        "The arm64 image uses debian:bullseye because of a libvips build issue.",
+    ),
+    (
+        "During business hours the autoscaler keeps minReplicas: 6.",
+        "Overnight (22:00-06:00 UTC) minReplicas is 2.",
+    ),
+    (
+        "The payments queue has a visibility timeout of 300 seconds.",
+        "The email queue uses a 30 second visibility timeout.",
+    ),
+    (
+        "Request timeout defaults to 15s.",
+        "The /reports/export endpoint overrides the request timeout to 120s.",
+    ),
+    (
+        "Redis maxmemory-policy is allkeys-lru.",
+        "The sessions Redis instance uses maxmemory-policy noeviction so logins aren't dropped.",
+    ),
+    ("Gemfile uses Ruby 3.2.", "The docs site under docs/ has its own Gemfile with Ruby 2.7 for Jekyll."),
+    (
+        "The API project targets net8.0.",
+        "Shared.Contracts targets netstandard2.0 so the old WinForms client can reference it.",
+    ),
+    (
+        "PHP 8.3 runs the web app.",
+        "The cron container still runs PHP 8.1 until the legacy importer is rewritten.",
+    ),
+    ("AWS provider ~> 5.0 in the root module.", "modules/legacy-vpc pins the AWS provider to ~> 4.67."),
+    ("CI tests against Python 3.12.", "The nightly compatibility job also tests Python 3.9."),
+    ("The web Deployment requests cpu: 500m.", "The worker Deployment requests cpu: 2."),
+    ("Primary database is Postgres 15.", "The analytics replica the data team manages runs Postgres 13."),
+    ("Kafka topic orders has 12 partitions.", "The audit-log topic has 3 partitions."),
+    ("LOG_LEVEL=warn", "When running the migration scripts locally, set LOG_LEVEL=debug."),
+    (
+        "Build with stable Rust 1.78.",
+        "The fuzz targets need nightly Rust (nightly-2024-05-01) for cargo-fuzz.",
+    ),
+    (
+        "TypeScript target is ES2022.",
+        "For the browser extension bundle, the tsconfig target is ES2019 because of old Firefox ESR.",
+    ),
+    ("GOMAXPROCS=4 on the ingest pods.", "GOMAXPROCS=16 on the batch compaction pods."),
+    (
+        "Celery concurrency is 16 for the default queue.",
+        "The pdf-render queue runs with concurrency 2 since each task uses a lot of memory.",
+    ),
+    ("ENABLE_CACHE=true", "In the e2e test environment, ENABLE_CACHE=false to keep results deterministic."),
+    ("-Xmx4g for the search indexer JVM.", "-Xmx1g for the admin UI JVM."),
+    (
+        "docker-compose.yml uses mysql:8.0.",
+        "docker-compose.test.yml uses mysql:5.7 to mirror the customer on-prem install.",
+    ),
+    ("Jest testTimeout is 5000.", "Integration tests in tests/integration set testTimeout to 30000."),
+    ("Android app module uses compileSdk 34.", "The Wear OS module uses compileSdk 33."),
+    ("Public API rate limit: 100 req/min per key.", "Partner keys get 1000 req/min."),
+    ("core.autocrlf=input on Linux/macOS dev machines.", "Windows devs should set core.autocrlf=true."),
+    (
+        "CI on main runs the build with `--parallel=8`.",
+        "PR builds run with --parallel=2 to save runner minutes.",
+    ),
+    ("Nightly database backups use a retention of 7 days.", "Month-end backups are kept for 365 days."),
+    (
+        "NODE_OPTIONS=--max-old-space-size=2048 for the API.",
+        "The Next.js build step needs NODE_OPTIONS=--max-old-space-size=6144.",
+    ),
+    ("number_of_replicas: 1 for the products index.", "The logs-* indices use number_of_replicas: 0."),
+    ("During the Black Friday freeze, HPA maxReplicas is 40.", "maxReplicas: 12 the rest of the year."),
+    ("nginx worker_connections 1024", "The edge proxy's nginx config sets worker_connections 4096."),
+    (
+        "Sidekiq runs with 10 threads.",
+        "The Sidekiq process for the imports queue runs with 3 threads (-c 3).",
+    ),
+    (
+        "Workflows run on ubuntu-22.04.",
+        "The release workflow uses ubuntu-20.04 because the packaging step needs glibc 2.31.",
+    ),
+)
+
 
 def _decided(pairs: tuple[tuple[str, str], ...], replaces: bool) -> tuple[int, int]:
     """(decided right, read as another version or value) of ``(old, new)`` pairs."""
@@ -534,12 +736,14 @@ def _decided(pairs: tuple[tuple[str, str], ...], replaces: bool) -> tuple[int, i
 
 
 def evaluate() -> dict[str, tuple[int, int]]:
-    """``{set: (decided right, read as another version or value)}`` for each of the four sets."""
+    """``{set: (decided right, read as another version or value)}`` for each of the six sets."""
     return {
         "first replaces": _decided(FIRST_REPLACES, True),
         "first both true": _decided(FIRST_BOTH_TRUE, False),
         "second replaces": _decided(SECOND_REPLACES, True),
         "second both true": _decided(SECOND_BOTH_TRUE, False),
+        "third replaces": _decided(THIRD_REPLACES, True),
+        "third both true": _decided(THIRD_BOTH_TRUE, False),
     }
 
 

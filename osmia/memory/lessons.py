@@ -22,10 +22,8 @@ replaced, :mod:`osmia.memory.obsolete`.
 
 from __future__ import annotations
 
-import difflib
 import functools
 
-from osmia.memory.advice import concrete_words, words_in_order
 from osmia.memory.lesson_parse import GENERIC_WORDS, RUNTIMES, Lesson, lesson, lesson_words
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.obsolete import (
@@ -36,6 +34,7 @@ from osmia.memory.obsolete import (
     only_runs,
     told,
 )
+from osmia.memory.subjects import other_subjects
 from osmia.memory.text import STOPWORDS, stems
 
 __all__ = [
@@ -68,9 +67,6 @@ _ENVIRONMENT = linear(r"(?i)\b(prod|production|staging|dev|development|preprod|s
 # "Never use --no-cache locally" are two lessons, "CI runs vale; run it locally too" one.
 _CI = linear(r"(?i)\b(?:ci|pipeline)\b")
 _LOCAL = linear(r"(?i)\b(?:local|locally|laptop)\b")
-# Where a clause ends, for :func:`_clauses_naming` (not a colon or a comma: "maxConnections: 50",
-# "For the analytics DB, pgbouncer uses default_pool_size=5").
-_VALUE_CLAUSES = linear("[;()\u2014\u2013]+|[.!?](?:\\s|$)|\\s+(?:so|because|since|but|after)\\s+")
 _FORBIDS = linear(r"(?i)\b(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid)\b")
 # Every compiled pattern of this module (tests check that each is an RE2 one); the parsing ones are
 # osmia.memory.lesson_parse.PATTERNS, the ones reading what is obsolete osmia.memory.obsolete.PATTERNS.
@@ -81,7 +77,6 @@ PATTERNS: tuple[LinearPattern, ...] = (
     _CI,
     _LOCAL,
     _FORBIDS,
-    _VALUE_CLAUSES,
 )
 
 
@@ -353,7 +348,9 @@ def supersedes(new: Lesson, old: Lesson) -> bool:
     if new.text == old.text or _other_environment(new, old) or _elsewhere(new, old):
         return False
     if versions_or_values_differ(new, old):
-        return _overlap(new.words, old.words) >= 0.2 and not _other_subjects(new, old)
+        return _overlap(new.words, old.words) >= 0.2 and not other_subjects(
+            new, old, _says_replaces(new.text)
+        )
     return _replaces(new, old) or _obsoletes(new, old)
 
 
@@ -389,38 +386,3 @@ def informative(text: str) -> bool:
     thing it calls obsolete ("make test was removed; use `just test` now" names only common
     commands, and says that one of them is gone)."""
     return lesson(text).specific or names_obsolete(text)
-
-
-def _other_subjects(a: Lesson, b: Lesson) -> bool:
-    """Where one names something, the other names something else: two subjects, each with its own
-    version or value ("The ingest worker image uses Python 3.11" and "The tile server image uses
-    Python 3.12"; "maximumPoolSize at 5 for the web API" and "to 20 for the batch invoicing job").
-
-    The two texts are aligned word by word (:class:`difflib.SequenceMatcher`); a stretch one
-    replaces in the other is a subject of each when each side holds a concrete word
-    (:func:`osmia.memory.advice.concrete_words`: no number, no common English) that the other text
-    lacks. A newer version said in other words is no such stretch: "numpy 1.26 is required by the
-    ml build" and "Now on numpy 2.x; the ml build was ported" replace only numbers and common words.
-    """
-    names = {n for n, _ in a.versions + a.settings} & {n for n, _ in b.versions + b.settings}
-    text_a, text_b = _clauses_naming(a.text, names), _clauses_naming(b.text, names)
-    x, y = words_in_order(text_a), words_in_order(text_b)
-    concrete_x, concrete_y = concrete_words(text_a), concrete_words(text_b)
-    # The versions and values themselves differ by definition ("LOG_LEVEL=debug", "=info").
-    given = {w for _, v in a.versions + a.settings + b.versions + b.settings for w in words_in_order(v)}
-    own_x = {w for w in concrete_x - set(y) - given if not any(c.isdigit() for c in w)}
-    own_y = {w for w in concrete_y - set(x) - given if not any(c.isdigit() for c in w)}
-    if not own_x or not own_y:
-        return False  # nothing named on one side that the other lacks: no alignment needed
-    matcher = difflib.SequenceMatcher(a=x, b=y, autojunk=False)
-    return any(
-        op == "replace" and own_x.intersection(x[i1:i2]) and own_y.intersection(y[j1:j2])
-        for op, i1, i2, j1, j2 in matcher.get_opcodes()
-    )
-
-
-def _clauses_naming(text: str, names: set[str]) -> str:
-    """The clauses of ``text`` that name one of ``names`` (a tool or a setting): where a version or
-    value is given, and what it is given for; a reason or a step after it is left out."""
-    clauses = [c for c in _VALUE_CLAUSES.split(text) if any(n in c.lower() for n in names)]
-    return " ".join(clauses) or text

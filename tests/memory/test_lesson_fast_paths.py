@@ -159,11 +159,15 @@ def test_the_screen_answers_as_the_pre_check_and_may_act_on_generated_pairs(a: s
 # under SAME_WITHOUT_IDENTIFIER, no identifier found in the other), and still a replacement.
 REPLACEMENTS = (
     (
-        "Set TIMEOUT=60 for the slow nightly integration suite in billing",
+        # Says it changed ("now"): without that, a value for one suite against "the suite default"
+        # is an exception to the default, both true (osmia/memory/subjects.py).
+        "TIMEOUT=60 now for the slow nightly integration suite in billing",
         "TIMEOUT=30 is the suite default; raise it only when a run times out",
     ),
     (
-        "WORKERS=8 speeds up the search indexer rebuild considerably on big machines",
+        # Says it changed the default ("Bumped"): "WORKERS=8 … on big machines" would be an
+        # exception to it, both true (osmia/memory/subjects.py).
+        "Bumped WORKERS=8, the search indexer rebuild is considerably faster on big machines",
         "The indexer uses WORKERS=2 by default to keep memory low during rebuild",
     ),
     (
@@ -247,9 +251,13 @@ def _generated_texts() -> list[str]:
 # before): salads of concrete words against salads of others. One of REPLACEMENTS above was such a
 # pair (60 "for the slow nightly integration suite", 30 "for unit runs locally and in the
 # pipeline"); its older lesson now gives the default the newer one raises.
+# Twenty-third session: osmia/memory/subjects.py adds a scope on one side, two words before one
+# shared noun, and a default against an exception, and a word counts as one side's own only when
+# the other text lacks it anywhere (not only in its value clauses). No labelled decision moved; of
+# the generated word salads 26 are no longer "replaced" and 7 are (3595 before).
 GOLDEN = {
     "labelled": (396, 39, "d5f84a5835ad29cf5e94037953773574b99ecb6ea6b1bace1dcf0ff78c426c79"),
-    "generated": (2434, 3595, "24b083faa0b86172af00cd5ab1a4a891a0ebcb6aa60b9c70ef7f93fcd0ad18f4"),
+    "generated": (2434, 3576, "dff747b8a6131510b3516c24140f15a79e1f69fe8f40398baaf42da1d60d07d6"),
 }
 
 
