@@ -18,12 +18,13 @@ from osmia.memory import (
     resolve,
     scoring,
     statistics,
+    subjects,
     test_ids,
     vocabulary,
 )
 from osmia.memory.linear import LinearPattern
 
-MODULES = (lessons, lesson_parse, obsolete, test_ids, statistics, resolve, scoring, advice)
+MODULES = (lessons, lesson_parse, obsolete, subjects, test_ids, statistics, resolve, scoring, advice)
 
 
 def _compiled(module: types.ModuleType) -> list[object]:
@@ -38,7 +39,7 @@ def test_every_retrieval_pattern_is_an_re2_object() -> None:
         for p in found:
             assert isinstance(p, LinearPattern)
             assert isinstance(p._compiled, re2._Regexp), (module.__name__, p.pattern)
-    for module in (lessons, lesson_parse, obsolete, test_ids, statistics, advice):
+    for module in (lessons, lesson_parse, obsolete, subjects, test_ids, statistics, advice):
         listed = module.PATTERNS
         assert {id(p) for p in listed} == {id(p) for p in _compiled(module)}, module.__name__
         assert all(isinstance(p._compiled, re2._Regexp) for p in listed)
