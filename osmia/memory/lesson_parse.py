@@ -77,7 +77,7 @@ _COMMAND = linear(
 )
 _VERSION = linear(
     r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v))?\s*(?:@|==|>=|<=|~=|~>|<|>|\^|~|\s|v)\s*"
-    r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?:[^\w.]|$)"
+    r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?:[^\w.]|\.(?:[^\w]|$)|$)"
 )
 # A configuration key (dotted, snake or camel case) is also set in words: "java.version is 17",
 # "maximumPoolSize to 20", "max_retries at 5".
@@ -92,7 +92,11 @@ _VERSION_VERBS_TEXT = (
     "pinned pins pin pinning bumped bump upgraded upgrade moved move requires require required needs "
     "uses use using constraint constrained locked lock set now stays kept keep provider"
 )
-_VERSION_VERBS = frozenset(_VERSION_VERBS_TEXT.split())
+VERSION_VERBS = frozenset(_VERSION_VERBS_TEXT.split())
+# Verbs that report a version changed ("Redis was upgraded to 7.2"), and how many words before one
+# its tool is looked for when no dotted name stands there.
+_CHANGE_VERBS = frozenset(("raised", "lowered", "changed", "updated", "downgraded"))
+_TOOL_REACH = 4
 _NAMED_BEFORE = linear(r"([A-Za-z][\w+-]*(?:[./][\w+-]+)+)[^\w./]+(?:[A-Za-z]+\s+){0,4}$")
 _WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
 # Every compiled pattern of this module (tests check that each is an RE2 one).
@@ -237,15 +241,26 @@ def _versions(text: str) -> tuple[tuple[str, str], ...]:
     plain = text.replace("`", " ")
     for m in _VERSION.finditer(plain):
         tool, version = (m.group(1) or "").lower(), m.group(2) or ""
-        if tool in _VERSION_VERBS:
+        if tool in VERSION_VERBS or tool in _CHANGE_VERBS:
             named = _NAMED_BEFORE.search(plain[: m.start(1)])
             if named is not None:  # "hashicorp/aws … pinned to ~> 4.67": the version of aws
                 tool = (named.group(1) or "").rsplit("/", 1)[-1].lower()
+            else:  # "Go toolchain is pinned to 1.21", "Redis was upgraded to 7.2"
+                tool = _tool_before(plain[: m.start(1)]) or tool
         if tool in STOPWORDS or tool in GENERIC_WORDS or tool.isdigit() or len(tool) < 2:
             continue
         if "." in version or tool in RUNTIMES:
             out.append((tool, version.lower()))
     return tuple(dict.fromkeys(out))
+
+
+def _tool_before(text: str) -> str:
+    """The tool a verb of versions refers to, from the few words before it: a runtime if one is
+    named there, else the nearest word that is neither a stopword nor generic ("" if none)."""
+    near = [w.lower() for w in _WORD.findall(text)[-_TOOL_REACH:]]
+    named = [w for w in near if w not in STOPWORDS and w not in GENERIC_WORDS and w not in VERSION_VERBS]
+    runtimes = [w for w in named if w in RUNTIMES]
+    return (runtimes or named or [""])[-1]
 
 
 def _settings(text: str) -> tuple[tuple[str, str], ...]:
@@ -256,7 +271,8 @@ def _settings(text: str) -> tuple[tuple[str, str], ...]:
         name, value = m.group(1) or m.group(3) or "", m.group(2) or m.group(4) or ""
         if name.lower() in STOPWORDS or name.startswith("http"):
             continue
-        out.append((name.lower().lstrip("-"), value.lower()))
+        # A sentence's full stop or a list's comma is no part of the value ("prefetch_count=10.").
+        out.append((name.lower().lstrip("-"), value.lower().rstrip(".,:")))
     return tuple(dict.fromkeys(out))
 
 

@@ -9,7 +9,9 @@ value (a reason or a step after it is left out):
 - **two named subjects**: where the texts differ, each names something the other lacks ("The
   ingest worker image uses Python 3.11" and "The tile server image uses Python 3.12"; "The
   payments queue has visibilityTimeout: 300" and "The email queue …": two words before one shared
-  noun);
+  noun; "packages/legacy-admin stays on typescript 4.9" and "The web package uses typescript 5.3":
+  whose tool it is, said right before it). A word with letters and digits names too ("the e2e
+  job", "the py312 env");
 - **a scope on one side**: one text puts what only it names behind a word of scope (for, during,
   when, on, until, …) at the start of the clause or right after the value ("… HTTP_TIMEOUT=120
   for the PDF export endpoint", "BATCH_SIZE=100 during business hours", "dotnet 8 on main").
@@ -34,7 +36,7 @@ import difflib
 from collections.abc import Callable
 
 from osmia.memory.advice import concrete_words, words_in_order
-from osmia.memory.lesson_parse import Lesson
+from osmia.memory.lesson_parse import VERSION_VERBS, Lesson
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import STOPWORDS
 
@@ -91,7 +93,7 @@ def other_subjects(a: Lesson, b: Lesson, changed: bool = False) -> bool:
             len(word) > 1
             and word not in STOPWORDS
             and word not in given
-            and not any(c.isdigit() for c in word)
+            and sum(c.isalpha() for c in word) >= 2  # "e2e", "py312", "arm64" name; "2", "v2" not
             and not any(word in n or n in word for n in lowered)
         )
 
@@ -110,7 +112,9 @@ def other_subjects(a: Lesson, b: Lesson, changed: bool = False) -> bool:
         if op == "equal":
             continue
         span = (i1, i2, j1, j2)
-        if op == "replace" and _named_apart(x, y, span, (own_x, own_y), (concrete_x, concrete_y), content):
+        sets = ((own_x, own_y), (concrete_x, concrete_y))
+        named = (lambda w: w in lowered) if not changed else (lambda w: False)
+        if op == "replace" and _named_apart(x, y, span, *sets, content, named):
             return True
         if changed:
             continue
@@ -135,12 +139,22 @@ def _named_apart(
     own: tuple[set[str], set[str]],
     concrete: tuple[set[str], set[str]],
     content: Callable[[str], bool],
+    named: Callable[[str], bool],
 ) -> bool:
     """A stretch of ``x`` replaced by one of ``y`` names a subject of each: a concrete word on each
     side the other text lacks, or one or two words of its own on each side (no stopword, name or
     value) right before one shared word that is none either (``payments queue``, ``email queue``)."""
     i1, i2, j1, j2 = span
     if concrete[0].intersection(x[i1:i2]) and concrete[1].intersection(y[j1:j2]):
+        return True
+    # Right before the tool or setting both name, where a statement says whose it is: a concrete
+    # word on one side and a word of its own on the other ("packages/legacy-admin stays on
+    # typescript 4.9", "The web package uses typescript 5.3"). Not when the newer reports a change
+    # (``named`` then names nothing): "Upgraded Elasticsearch to 8.12" says what changed there.
+    before_name = i2 < len(x) and j2 < len(y) and x[i2] == y[j2] and named(x[i2])
+    mine = own[0].intersection(x[i1:i2]) - VERSION_VERBS  # "pins", "uses", "stays": no subject
+    theirs = own[1].intersection(y[j1:j2]) - VERSION_VERBS
+    if before_name and mine and theirs and (concrete[0] & mine or concrete[1] & theirs):
         return True
     before_shared = i2 < len(x) and j2 < len(y) and x[i2] == y[j2] and content(x[i2])
     short = i2 - i1 <= 2 and j2 - j1 <= 2 and all(map(content, x[i1:i2] + y[j1:j2]))

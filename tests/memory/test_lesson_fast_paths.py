@@ -254,10 +254,14 @@ def _generated_texts() -> list[str]:
 # Twenty-third session: osmia/memory/subjects.py adds a scope on one side, two words before one
 # shared noun, and a default against an exception, and a word counts as one side's own only when
 # the other text lacks it anywhere (not only in its value clauses). No labelled decision moved; of
-# the generated word salads 26 are no longer "replaced" and 7 are (3595 before).
+# the generated word salads 26 are no longer "replaced" and 7 are (3595 before). Then versions at
+# a sentence's end ("Redis 6.2.") and after a verb with no dotted name before it ("Go toolchain is
+# pinned to 1.21": go's) are read, values lose a full stop ("=10."), and words with digits
+# ("e2e", "py312") and a concrete word right before the shared tool name name subjects: no
+# labelled decision moved; 3325 generated pairs are "replaced" (3576 before).
 GOLDEN = {
     "labelled": (396, 39, "d5f84a5835ad29cf5e94037953773574b99ecb6ea6b1bace1dcf0ff78c426c79"),
-    "generated": (2434, 3576, "dff747b8a6131510b3516c24140f15a79e1f69fe8f40398baaf42da1d60d07d6"),
+    "generated": (2434, 3325, "84f62d5e18110e966a5e79d510412961418859536ec8d527d2b89b6d9fa997cd"),
 }
 
 
