@@ -43,7 +43,14 @@ DECAY_PASSES = 3  # ``decay(cycles=1)`` passes timed after the extractions (each
 
 async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool = False) -> dict[str, Any]:
     from benchmarks.scenarios import scenarios
-    from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, OperatorHeap, summary_ms, timed_extractions
+    from benchmarks.stats import (
+        EXTRACTION_WARMUP,
+        QUERY_WARMUP,
+        OperatorHeap,
+        stored_lines,
+        summary_ms,
+        timed_extractions,
+    )
     from benchmarks.stores import Clock, unseen_runs
     from benchmarks.workload import GroundTruth
     from osmia.memory.service import Memory, MemorySettings
@@ -70,7 +77,7 @@ async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool
         options["deferred_checkpoints"] = True
     memory = await Memory.open(MemorySettings(store_path=db), **options)
     out: dict[str, Any] = {}
-    with OperatorHeap(MAINTENANCE_SECONDS) as heap:  # what that engine's operator does with its heap
+    with OperatorHeap(MAINTENANCE_SECONDS, await stored_lines(memory)) as heap:  # what its operator does
         try:
             for run in warm:
                 await memory.context(run)

@@ -32,7 +32,7 @@ from typing import Any
 
 from benchmarks.phase_timing import table, timed
 from benchmarks.scenarios import scenarios
-from benchmarks.stats import EXTRACTION_WARMUP, OperatorHeap
+from benchmarks.stats import EXTRACTION_WARMUP, OperatorHeap, stored_lines
 from benchmarks.stores import Clock, unseen_runs
 from benchmarks.workload import GroundTruth
 from osmia.memory import merge, resolve, service
@@ -93,7 +93,7 @@ async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> l
     memory = await Memory.open(
         MemorySettings(store_path=db), clock=clock, update_gauges=False, deferred_checkpoints=True
     )
-    with OperatorHeap(MAINTENANCE_SECONDS) as heap:  # as the operator does once it has started
+    with OperatorHeap(MAINTENANCE_SECONDS, await stored_lines(memory)) as heap:  # as the operator does
         # As the serve step does before its extractions: the caches fill, the heap grows.
         for ticket in tickets:
             heap.between()

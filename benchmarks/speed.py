@@ -43,7 +43,14 @@ from benchmarks import lifecycle
 from benchmarks.quality import evaluate
 from benchmarks.replicate import replicate_store
 from benchmarks.scenarios import scenarios
-from benchmarks.stats import EXTRACTION_WARMUP, QUERY_WARMUP, OperatorHeap, summary_ms, timed_extractions
+from benchmarks.stats import (
+    EXTRACTION_WARMUP,
+    QUERY_WARMUP,
+    OperatorHeap,
+    stored_lines,
+    summary_ms,
+    timed_extractions,
+)
 from benchmarks.stores import Clock, build_store, unseen_runs
 from benchmarks.workload import GroundTruth
 from osmia.controller.handlers import MAINTENANCE_SECONDS
@@ -180,7 +187,9 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
     # Opened and looked after as the operator does: WAL checkpoints deferred to maintenance.
     memory = await Memory.open(settings, clock=clock, update_gauges=False, deferred_checkpoints=True)
     out["open_seconds"] = time.perf_counter() - started
-    with OperatorHeap(MAINTENANCE_SECONDS) as heap:  # as the operator does once it has started
+    lines = await stored_lines(memory)
+    with OperatorHeap(MAINTENANCE_SECONDS, lines) as heap:  # as the operator does once it has started
+        out["warm_up_seconds"] = heap.warm_seconds
         out["graph"] = {"nodes": memory.graph.node_count}
         out["rss_after_open_mb"] = peak_rss_mb()
         try:

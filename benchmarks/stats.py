@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import time
 from collections.abc import Callable, Iterable
 from types import TracebackType
@@ -48,11 +49,23 @@ def _engine_function(name: str, module: str = "osmia.process") -> Callable[..., 
     return found
 
 
+async def stored_lines(memory: Any) -> list[str]:
+    """The stored lines the engine's operator warms on at start-up (``Memory.lasting_texts``; none
+    for an engine whose operator does not)."""
+    lasting = getattr(memory, "lasting_texts", None)
+    try:
+        size = getattr(importlib.import_module("osmia.memory.warmup"), "STORED_LINES", 0)
+    except ImportError:
+        size = 0
+    return list(await lasting(size)) if lasting is not None and size else []
+
+
 class OperatorHeap:
     """The operator's handling of its heap, for the engine under test (an older one: what it did).
 
     On entry, what its startup handler does once memory is open (``warm_up``: the text automata's
-    first-use costs, osmia/memory/warmup.py) and once start-up is done (``settle_heap``: ``gc.freeze``);
+    first-use costs, osmia/memory/warmup.py, on the stored ``lines`` too) and once start-up is
+    done (``settle_heap``: ``gc.freeze``);
     then what its maintenance loop does from then on: hold the cyclic collector's full passes
     (``full_collections_held``) and run one between units of work every ``MAINTENANCE_SECONDS``
     (osmia/process.py), and what its handlers do once each query or extraction is done
@@ -62,8 +75,10 @@ class OperatorHeap:
     (:func:`timed_extractions`).
     """
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, lines: list[str] | None = None) -> None:
         self.seconds = seconds
+        self.lines = lines or []  # the stored lines its start-up warms on (:func:`stored_lines`)
+        self.warm_seconds = 0.0  # what that warm-up took
         self.pauses: list[float] = []  # durations of the full passes run (seconds)
         self._collect = _engine_function("collect_between_work")
         self._settle = _engine_function("settle_after_work")
@@ -73,7 +88,7 @@ class OperatorHeap:
     def __enter__(self) -> OperatorHeap:
         warm = _engine_function("warm_up", "osmia.memory.warmup")
         if warm is not None:
-            warm()
+            self.warm_seconds = warm(self.lines) if inspect.signature(warm).parameters else warm()
         settle = _engine_function("settle_heap")
         if settle is not None:
             settle()

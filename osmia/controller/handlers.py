@@ -32,7 +32,7 @@ from osmia.controller.runtime import Runtime
 from osmia.controller.sweep import Sweeper
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import StoreError
-from osmia.memory.warmup import warm_up
+from osmia.memory.warmup import STORED_LINES, warm_up
 from osmia.process import collect_between_work, full_collections_held, settle_heap
 from osmia.taskrun import Phase
 
@@ -80,8 +80,9 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
         runtime.maintenance_task = asyncio.create_task(
             maintenance_loop(runtime.memory), name="osmia-maintenance"
         )
-        # The text automata's first-use costs, paid now rather than by the first runs (memory/warmup.py).
-        warmed = warm_up()
+        # The text automata's first-use costs, paid now rather than by the first runs, on a built-in
+        # corpus and on the lines queries recall most (memory/warmup.py).
+        warmed = warm_up(await runtime.memory.lasting_texts(STORED_LINES))
         log.info("memory open", store=str(config.memory.store_path), warm_up_ms=round(warmed * 1000))
         for start in memo.get("services", ()):
             runtime.stops.append(await start(runtime.memory))

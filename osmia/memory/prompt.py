@@ -24,7 +24,13 @@ MAX_SOURCES_SHOWN = 2
 # clean_text is pure and costs 3-60 µs a stored line (more while RE2's automata are cold for its
 # words); the same facts are shown ticket after ticket. Stored lines are short (cleaned when
 # written), so 4,096 of them are ~1 MB.
-_clean = functools.lru_cache(maxsize=1 << 12)(clean_text)
+RENDER_CACHE = 1 << 12
+_clean = functools.lru_cache(maxsize=RENDER_CACHE)(clean_text)
+
+
+def cleaned_for_prompt(content: str) -> str:
+    """A stored line's content as :func:`render_line` shows it (cached, as there)."""
+    return _clean(content, shown_length(content))
 
 
 def format_sources(sources: Sequence[str]) -> str:
@@ -54,7 +60,7 @@ def _head(node: InjectedNode) -> str:
 def render_line(node: InjectedNode) -> str:
     """One bullet: kind, confidence, sources, then the cleaned content (at most
     :func:`shown_length` characters of it, so that :func:`line_tokens` is never short)."""
-    return _head(node) + _clean(node.content, shown_length(node.content))
+    return _head(node) + cleaned_for_prompt(node.content)
 
 
 def line_tokens(node: InjectedNode) -> int:

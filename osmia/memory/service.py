@@ -167,6 +167,12 @@ class Memory:
         """Graph questions about this memory's nodes (neighbourhoods, relations)."""
         return self._graph
 
+    async def lasting_texts(self, limit: int) -> list[str]:
+        """The text of the ``limit`` nodes decay keeps longest, every tenant's: what queries recall
+        most, which a long-running process warms its text machinery on at start-up
+        (:func:`osmia.memory.warmup.warm_up`)."""
+        return await self._guarded("query", lambda: self._store.lasting_texts(limit))
+
     async def close(self) -> None:
         """Wait for the write in progress, tidy up after writes (:meth:`maintain`), then close."""
         async with self._lock:

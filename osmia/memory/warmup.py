@@ -19,17 +19,31 @@ that ordinary engineering text needs are then built. The corpus is made of shape
 store's text: the names the redaction rules key on, in prose; an assignment, a flag and a header;
 markup, and look-alike letters. Text that takes a new path later still builds its states then (correct,
 only slower once). One-shot processes (the CLI) do not call it: they would pay it for nothing.
+
+A query pays the same first-use costs on the stored lines it recalls: each is cleaned again where
+the prompt is written (``prompt.render_line``) and read as a lesson where candidates are compared,
+and a store's lines have shapes no built-in corpus has (an earlier attempt's summary with its test
+names, the store's own paths and words). Given ``lines``, the text of the nodes decay keeps
+longest (:meth:`osmia.memory.service.Memory.lasting_texts`, up to :data:`STORED_LINES`),
+:func:`warm_up` runs each through both as well: the automata get their shapes and the render and
+lesson caches their entries before the first query (docs/performance.md has the figures).
 """
 
 from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterable
 
 from osmia.memory.advice import common_words
 from osmia.memory.confusables import latin_skeleton
 from osmia.memory.hostile import looks_hostile
+from osmia.memory.lesson_parse import lesson
+from osmia.memory.prompt import RENDER_CACHE, cleaned_for_prompt
 from osmia.memory.sanitize import redacted_name, stored_text
+
+# How many stored lines a start-up warms on: as many as the prompt's render cache keeps.
+STORED_LINES = RENDER_CACHE
 
 # The words secret names are made of (the redaction's strong and weak names, redaction._STRONG and
 # _WEAK), and the spellings engineering text gives them.
@@ -61,9 +75,10 @@ def corpus() -> list[str]:
     return [*lines, *_OTHERS]
 
 
-def warm_up() -> float:
-    """Run :func:`corpus` through redaction, cleaning and the hostility check, and load English's
-    common words; seconds it took."""
+def warm_up(lines: Iterable[str] = ()) -> float:
+    """Run :func:`corpus` through redaction, cleaning and the hostility check, load English's
+    common words, and give each stored line in ``lines`` to the query's rendering and lesson
+    reading; seconds it took."""
     started = time.perf_counter()
     common_words()
     for line in corpus():
@@ -71,4 +86,7 @@ def warm_up() -> float:
         redacted_name(line)
         looks_hostile(line)
         latin_skeleton(line)
+    for line in itertools.islice(lines, STORED_LINES):
+        cleaned_for_prompt(line)
+        lesson(line)
     return time.perf_counter() - started

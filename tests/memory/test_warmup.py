@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from osmia.memory import advice, confusables, redaction, warmup
+import sqlite3
+
+from osmia.memory import advice, confusables, lesson_parse, prompt, redaction, warmup
 from osmia.memory.cleaning import _TRIGGERS
 from osmia.memory.linear import linear
+from osmia.memory.service import Memory
+from tests.memory.conftest import Clock, make_run
 
 
 def test_every_warm_up_name_is_one_the_redaction_keys_on() -> None:
@@ -44,3 +48,40 @@ def test_warm_up_loads_the_common_english_words() -> None:
     warmup.warm_up()
     assert advice.common_words.cache_info().currsize == 1
     assert {"careful", "shared"} <= advice.common_words()
+
+
+async def test_the_lasting_texts_are_the_nodes_decay_keeps_longest(memory: Memory, clock: Clock) -> None:
+    """``Memory.lasting_texts``: ordered by the cycle decay prunes each node at (the latest first:
+    reinforced, confident, slow to decay), read off the ``nodes_prune_at`` index."""
+    await memory.ingest(make_run("a", learnings=("Run `make generate` after editing api/schema.graphql",)))
+    for i in range(3):  # reinforced three more times: it lasts longest
+        clock.advance(3600)
+        await memory.ingest(make_run(f"b{i}", learnings=("Set GOFLAGS=-mod=mod before go build in CI",)))
+    conn = sqlite3.connect(memory._settings.store_path)  # a reader of its own, as the CLI is
+    prune_at = dict(conn.execute("SELECT content, prune_at FROM nodes WHERE prune_at IS NOT NULL").fetchall())
+    texts = await memory.lasting_texts(len(prune_at) + 5)
+    assert texts[0] == "Set GOFLAGS=-mod=mod before go build in CI"
+    assert sorted(texts) == sorted(prune_at) and len(prune_at) > 2
+    cycles = [prune_at[t] for t in texts]
+    assert cycles == sorted(cycles, reverse=True)
+    assert await memory.lasting_texts(1) == texts[:1]
+    query = "SELECT content FROM nodes WHERE prune_at IS NOT NULL ORDER BY prune_at DESC LIMIT 5"
+    plan = conn.execute(f"EXPLAIN QUERY PLAN {query}").fetchall()
+    conn.close()
+    assert any("nodes_prune_at" in str(row[-1]) for row in plan)
+
+
+def test_warm_up_on_stored_lines_fills_the_render_and_lesson_caches() -> None:
+    lines = [
+        f"Earlier attempt at ORD-{i}: failed; failing: `tests/test_orders.py::test_refund_{i}`"
+        for i in range(5)
+    ]
+    prompt._clean.cache_clear()
+    lesson_parse.lesson.cache_clear()
+    warmup.warm_up(lines)
+    assert prompt._clean.cache_info().currsize == len(lines)
+    assert lesson_parse.lesson.cache_info().currsize >= len(lines)
+    prompt._clean.cache_clear()
+    warmup.warm_up(iter(lines * (warmup.STORED_LINES // len(lines) + 2)))  # at most STORED_LINES read
+    info = prompt._clean.cache_info()
+    assert info.misses == len(lines) and info.hits == warmup.STORED_LINES - len(lines)

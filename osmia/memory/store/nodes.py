@@ -171,6 +171,14 @@ class NodeQueries(StoreBase):
         )
         return [Edge(r[0], r[1], Relation(r[2]), r[3], r[4]) for r in rows]
 
+    async def lasting_texts(self, limit: int) -> list[str]:
+        """The text of the ``limit`` nodes decay keeps longest (the latest ``prune_at``: the most
+        confident and reinforced, what queries recall most), read off ``nodes_prune_at``."""
+        rows = await self._rows(
+            "SELECT content FROM nodes WHERE prune_at IS NOT NULL ORDER BY prune_at DESC LIMIT ?", (limit,)
+        )
+        return [str(r[0]) for r in rows]
+
     async def counts_by_type(self, tenant: str | None = None) -> dict[str, int]:
         """Node count per type (metrics gauge and ``status``)."""
         where, params = ("WHERE tenant = ?", (tenant,)) if tenant else ("", ())
