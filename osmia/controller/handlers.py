@@ -82,7 +82,12 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
         )
         # The text automata's first-use costs, paid now rather than by the first runs, on a built-in
         # corpus and on the lines queries recall most (memory/warmup.py).
-        warmed = warm_up(await runtime.memory.lasting_texts(STORED_LINES))
+        try:
+            lines = await runtime.memory.lasting_texts(STORED_LINES)
+        except StoreError as exc:  # a warm-up is no reason not to serve
+            log.warning("cannot read stored lines to warm up on", error=str(exc))
+            lines = []
+        warmed = warm_up(lines)
         log.info("memory open", store=str(config.memory.store_path), warm_up_ms=round(warmed * 1000))
         for start in memo.get("services", ()):
             runtime.stops.append(await start(runtime.memory))
