@@ -84,8 +84,12 @@ _VERSION = linear(
 _SETTING = linear(
     r"\b([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*[=:]\s*([\w./:@-]+)"
     r"|\b([A-Za-z][\w-]*[._][\w.-]*[A-Za-z0-9]|[a-z]+[A-Z][A-Za-z0-9]*)"
-    r"\s+(?:is\s+(?:now\s+|set\s+to\s+)?|to\s+|at\s+)(\d[\w./:@-]*)"
+    r"\s+(?:(?:was\s+|were\s+|is\s+)?(?:changed|raised|lowered|dropped|bumped|increased|decreased|reduced|updated)\s+)?"
+    r"(?:is\s+(?:now\s+|set\s+to\s+)?|to\s+|at\s+)(\d[\w./:@-]*)"
 )
+# A configuration file named before what it holds ("config/db.json: maxConnections is 10",
+# "gradle/libs.versions.toml: kotlin = 2.0.0"): the file is no setting, the line after it is.
+_FILE_LABEL = linear(r"\b[\w./-]+\.(?:json|toml|ya?ml|properties|xml|ini|conf|cfg|env)[ \t]*:(?:\s|$)")
 # Words that stand between a tool and its version ("hashicorp/aws provider pinned to ~> 4.67"): the
 # version is the nearest thing named before them.
 _VERSION_VERBS_TEXT = (
@@ -101,7 +105,7 @@ _NAMED_BEFORE = linear(r"([A-Za-z][\w+-]*(?:[./][\w+-]+)+)[^\w./]+(?:[A-Za-z]+\s
 _WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
 # Every compiled pattern of this module (tests check that each is an RE2 one).
 PATTERNS: tuple[LinearPattern, ...] = (
-    _SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _WORD, _NAMED_BEFORE,
+    _SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _WORD, _NAMED_BEFORE, _FILE_LABEL,
 )  # fmt: skip
 
 
@@ -267,7 +271,7 @@ def _settings(text: str) -> tuple[tuple[str, str], ...]:
     out = []
     if not _may_match(_SETTING, text):
         return ()
-    for m in _SETTING.finditer(text.replace("`", " ")):
+    for m in _SETTING.finditer(_FILE_LABEL.sub(" ", text.replace("`", " "))):
         name, value = m.group(1) or m.group(3) or "", m.group(2) or m.group(4) or ""
         if name.lower() in STOPWORDS or name.startswith("http"):
             continue
