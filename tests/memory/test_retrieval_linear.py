@@ -51,9 +51,11 @@ OLD_DOTFILE = re.compile(
     r"\b(?:[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[a-z0-9]+(?:_[a-z0-9]+)+|\w+(?:::\w+)+|[a-z]{3,}(?:-[a-z0-9]{3,})+)\b"
     r"|(?<![\w/])\.[a-z][\w.-]+"
 )
+# Twenty-third session: a version may end a sentence ("Redis 6.2."), so a full stop after it is
+# followed by no word character (the reference was ``(?![\w.])``).
 OLD_VERSION = re.compile(
     r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v))?\s*(?:@|==|>=|<=|~=|<|>|\^|~|\s|v)\s*"
-    r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?![\w.])"
+    r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?:(?![\w.])|(?=\.(?:\W|$)))"
 )
 OLD_SENTENCES = re.compile(r"(?<=[.;!?])\s+|\n+")
 
