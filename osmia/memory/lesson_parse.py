@@ -79,12 +79,19 @@ _VERSION = linear(
     r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v))?\s*(?:@|==|>=|<=|~=|~>|<|>|\^|~|\s|v)\s*"
     r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?:[^\w.]|\.(?:[^\w]|$)|$)"
 )
+# Verbs that report a version or value changed ("Redis was upgraded to 7.2", "pool_size raised to
+# 20"): the setting or tool is named before them, and a learning with one reports a change
+# (:mod:`osmia.memory.subjects`).
+CHANGE_VERBS = frozenset(
+    {"upgraded", "downgraded", "bumped", "raised", "lowered", "increased", "decreased", "reduced"}
+    | {"dropped", "changed", "updated"}
+)
 # A configuration key (dotted, snake or camel case) is also set in words: "java.version is 17",
 # "maximumPoolSize to 20", "max_retries at 5".
 _SETTING = linear(
     r"\b([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*[=:]\s*([\w./:@-]+)"
     r"|\b([A-Za-z][\w-]*[._][\w.-]*[A-Za-z0-9]|[a-z]+[A-Z][A-Za-z0-9]*)"
-    r"\s+(?:(?:was\s+|were\s+|is\s+)?(?:changed|raised|lowered|dropped|bumped|increased|decreased|reduced|updated)\s+)?"
+    rf"\s+(?:(?:was\s+|were\s+|is\s+)?(?:{'|'.join(sorted(CHANGE_VERBS))})\s+)?"
     r"(?:is\s+(?:now\s+|set\s+to\s+)?|to\s+|at\s+)(\d[\w./:@-]*)"
 )
 # A configuration file named before what it holds ("config/db.json: maxConnections is 10",
@@ -97,9 +104,7 @@ _VERSION_VERBS_TEXT = (
     "uses use using constraint constrained locked lock set now stays kept keep provider"
 )
 VERSION_VERBS = frozenset(_VERSION_VERBS_TEXT.split())
-# Verbs that report a version changed ("Redis was upgraded to 7.2"), and how many words before one
-# its tool is looked for when no dotted name stands there.
-_CHANGE_VERBS = frozenset(("raised", "lowered", "changed", "updated", "downgraded"))
+# How many words before a verb of versions its tool is looked for when no dotted name stands there.
 _TOOL_REACH = 4
 _NAMED_BEFORE = linear(r"([A-Za-z][\w+-]*(?:[./][\w+-]+)+)[^\w./]+(?:[A-Za-z]+\s+){0,4}$")
 _WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
@@ -245,7 +250,7 @@ def _versions(text: str) -> tuple[tuple[str, str], ...]:
     plain = text.replace("`", " ")
     for m in _VERSION.finditer(plain):
         tool, version = (m.group(1) or "").lower(), m.group(2) or ""
-        if tool in VERSION_VERBS or tool in _CHANGE_VERBS:
+        if tool in VERSION_VERBS or tool in CHANGE_VERBS:
             named = _NAMED_BEFORE.search(plain[: m.start(1)])
             if named is not None:  # "hashicorp/aws … pinned to ~> 4.67": the version of aws
                 tool = (named.group(1) or "").rsplit("/", 1)[-1].lower()

@@ -31,7 +31,7 @@ from osmia.memory.secret_values import (
     password_value,
     private_key_head,
 )
-from osmia.memory.secret_views import VIEWS, view_sub
+from osmia.memory.secret_views import VIEWS, joins, view_sub
 
 __all__ = [
     "CANDIDATES",
@@ -392,14 +392,16 @@ def _news(seen: str, run: str, where: list[int]) -> bool:
     if now is None or before is None:  # RE2 could not tell
         return True
     rules = [index for index in now if index >= len(VIEWS)]
+    if not rules:
+        return False  # most runs: two words either side of a line break
     if any(index not in before for index in rules):
         return True
-    joins = [k for k in range(1, len(seen)) if where[k] != where[k - 1] + 1]
+    joined = joins(where[: len(seen)])
     return any(
         m.start(0) < k < m.end(0)
         for index in rules
         for m in _step_pattern(index).finditer(seen)
-        for k in joins
+        for k in joined
     )
 
 

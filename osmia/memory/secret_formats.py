@@ -438,6 +438,9 @@ def _alternatives(pattern: str) -> list[str]:
     return [pattern[a + 1 : b] for a, b in itertools.pairwise(bounds)]
 
 
+_COUNTED_CLASS = linear(r"\[[^\]]*\]\{")  # "[A-Za-z0-9]{36}" in a format's pattern
+
+
 def token_prefix(pattern: str) -> str:
     """The start of a prefix format's pattern up to its first counted run of token characters,
     that run's class taken once (``(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]`` of GitHub's): what a token
@@ -445,7 +448,7 @@ def token_prefix(pattern: str) -> str:
     parts = []
     for alternative in _alternatives(_unbounded(pattern)):
         alternative = _unbounded(alternative)
-        run = linear(r"\[[^\]]*\]\{").search(alternative)
+        run = _COUNTED_CLASS.search(alternative)
         parts.append(alternative[: run.end(0) - 1] if run else alternative)
     return "|".join(f"(?:{p})" for p in parts)
 
@@ -459,4 +462,4 @@ CUT_FORMATS: tuple[tuple[LinearPattern, LinearPattern], ...] = tuple(
     (linear(token_prefix(r.pattern.pattern)), r.pattern) for r in RULES if r.name in _CUT
 )
 # ... and their prefixes as one pattern.
-CUT_PREFIXES = "|".join(token_prefix(r.pattern.pattern) for r in RULES if r.name in _CUT)
+CUT_PREFIXES = "|".join(prefix.pattern for prefix, _token in CUT_FORMATS)

@@ -25,7 +25,7 @@ from osmia.memory.confusables import latin_skeleton
 from osmia.memory.linear import LinearPattern, Match, linear
 from osmia.memory.secret_formats import CUT_FORMATS, CUT_PREFIXES
 
-__all__ = ["VIEWS", "View", "latin_tokens", "view_sub"]
+__all__ = ["VIEWS", "View", "joins", "latin_tokens", "view_sub"]
 
 # What a token is made of (base64, URL-safe base64, hex, provider prefixes, JWT dots).
 _T = r"A-Za-z0-9_+/=.~-"
@@ -131,6 +131,12 @@ _SEPARATOR_SET = frozenset(_SEPARATORS.replace("\\", ""))
 _PIECE = linear(r"[A-Za-z0-9_]+")
 
 
+def joins(where: list[int]) -> list[int]:
+    """Where a view joined its run (``where`` maps each character of the view to the run): the
+    indices of the view's characters whose run position does not follow the one before."""
+    return [k for k in range(1, len(where)) if where[k] != where[k - 1] + 1]
+
+
 def _dropping(run: str, head: int, drop: frozenset[str]) -> tuple[str, list[int]]:
     """``run`` without the characters in ``drop`` after its first ``head`` ones, and where each
     character left (and one past the end) stands in the run."""
@@ -154,7 +160,7 @@ def _unseparated(run: str) -> tuple[str, list[int]]:
     kinds = sorted(_SEPARATOR_SET.intersection(run[head:]))
     for drop in (frozenset(kinds), *(frozenset(kind) for kind in kinds if len(kinds) > 1)):
         seen, where = _dropping(run, head, drop)
-        joined = next((k for k in range(1, len(seen)) if where[k] != where[k - 1] + 1), len(seen))
+        joined = next(iter(joins(where[:-1])), len(seen))
         m = token.match(seen)
         if m is not None and m.end(0) > joined:
             return seen, where

@@ -36,7 +36,7 @@ import difflib
 from collections.abc import Callable
 
 from osmia.memory.advice import concrete_words, words_in_order
-from osmia.memory.lesson_parse import VERSION_VERBS, Lesson
+from osmia.memory.lesson_parse import CHANGE_VERBS, VERSION_VERBS, Lesson
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.text import STOPWORDS
 
@@ -58,12 +58,6 @@ SCOPE_WORDS = frozenset(
 SCOPE_REACH = 4
 # Words that make a scope all of its kind ("for every route"): a narrower one is an exception.
 UNIVERSAL_WORDS = frozenset({"every", "all", "any", "each"})
-# Verbs that report a change of a value ("Bumped go.mod to Go 1.22"); an order to change one for a
-# scope ("During the freeze, raise the limit to 600") is an exception, not a report.
-CHANGE_WORDS = frozenset(
-    {"upgraded", "downgraded", "bumped", "raised", "lowered", "increased", "decreased", "reduced"}
-    | {"changed", "updated"}
-)
 # Words that make a value the general case ("by default", "everything else"), which an exception
 # elsewhere does not replace.
 DEFAULT_WORDS = frozenset({"default", "defaults", "otherwise", "elsewhere", "else", "others"})
@@ -74,7 +68,8 @@ def other_subjects(a: Lesson, b: Lesson, changed: bool = False) -> bool:
     module docstring names the three shapes); both are then true, and neither supersedes.
 
     ``changed``: ``a`` says it replaced something ("now", "moved to", "switched"; the caller's
-    markers); a verb of change in the past tense (:data:`CHANGE_WORDS`: "bumped", "upgraded") says
+    markers); a verb of change in the past tense (``lesson_parse.CHANGE_VERBS``: "bumped",
+    "upgraded"; an order to change one, "raise the limit to 600 during the freeze", is none) says
     so too. Then only two named subjects count: a phrase after a word of scope may give the
     change's reason ("moved to alpine:3.19 for the openssl CVE fix"), and a default may be what
     changed ("Bumped WORKERS to 8" against "WORKERS=2 by default").
@@ -85,7 +80,7 @@ def other_subjects(a: Lesson, b: Lesson, changed: bool = False) -> bool:
     # The versions and values themselves differ by definition ("LOG_LEVEL=debug", "=info").
     given = {w for _, v in a.versions + a.settings + b.versions + b.settings for w in words_in_order(v)}
     lowered = {n.lower() for n in names}
-    changed = changed or not CHANGE_WORDS.isdisjoint(words_in_order(a.text))
+    changed = changed or not CHANGE_VERBS.isdisjoint(words_in_order(a.text))
 
     def content(word: str) -> bool:
         """A word that may name a subject: no stopword, number, value, or part of the name."""
@@ -107,13 +102,13 @@ def other_subjects(a: Lesson, b: Lesson, changed: bool = False) -> bool:
     concrete_y = own_y & concrete_words(text_b)
     if not changed and _default_and_exception(set(x), set(y), concrete_x, concrete_y):
         return True
+    sets = ((own_x, own_y), (concrete_x, concrete_y))
+    named = (lambda w: w in lowered) if not changed else (lambda w: False)
     matcher = difflib.SequenceMatcher(a=x, b=y, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
         span = (i1, i2, j1, j2)
-        sets = ((own_x, own_y), (concrete_x, concrete_y))
-        named = (lambda w: w in lowered) if not changed else (lambda w: False)
         if op == "replace" and _named_apart(x, y, span, *sets, content, named):
             return True
         if changed:
@@ -127,9 +122,9 @@ def other_subjects(a: Lesson, b: Lesson, changed: bool = False) -> bool:
 def _default_and_exception(x: set[str], y: set[str], concrete_x: set[str], concrete_y: set[str]) -> bool:
     """One side calls its value the default, the other does not and names something concrete."""
     default_x, default_y = bool(DEFAULT_WORDS & x), bool(DEFAULT_WORDS & y)
-    return (default_x and not default_y and bool(concrete_y)) or (
-        default_y and not default_x and bool(concrete_x)
-    )
+    if default_x == default_y:
+        return False
+    return bool(concrete_y if default_x else concrete_x)
 
 
 def _named_apart(
