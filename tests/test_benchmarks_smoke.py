@@ -192,3 +192,23 @@ def _profile(mode: str, store: Path, *args: str) -> list[str]:
 def _phase_table(rows: list[str], width: int) -> dict[str, list[float]]:
     """A phase profile's table: each phase's label (``width`` columns) → mean, p50, p95, p99."""
     return {line[:width].strip(): [float(v) for v in line[width:].split()] for line in rows}
+
+
+def test_the_first_visits_benchmark_times_each_side_first_and_second(
+    smoke: tuple[str, dict[str, Any]], smoke_dir: Path
+) -> None:
+    store = smoke_dir / "runs-smoke.db"
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.first_visits", "--db", str(store), "--base", "HEAD",
+         "--rounds", "2", "--lines", "300"],
+        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=240, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [line.split(" | ") for line in proc.stdout.splitlines() if line.startswith(("| 1 |", "| 2 |"))]
+    # alternately, the candidate first in odd rounds
+    candidate, base = "candidate (working tree)", "base (HEAD)"
+    assert [row[1] for row in rows] == [candidate, base, base, candidate]
+    for row in rows:
+        first, second = (float(x) for x in row[5].split(" / "))
+        assert first > 0 and second > 0, row
+        assert row[6].endswith("× |") and float(row[6][:-3]) == pytest.approx(first / second, rel=0.2), row

@@ -20,7 +20,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-from osmia.memory.linear import LinearPattern, any_of, encodable, linear
+from osmia.memory.linear import AnyOf, LinearPattern, encodable, linear
 from osmia.memory.redaction import CANDIDATES, redact
 
 MAX_LINE = 300
@@ -191,28 +191,29 @@ _STEPS: tuple[Callable[[str], str], ...] = (
 
 # Where any step of a pass could change the text: a text none of these match is already clean,
 # which one search tells (most stored facts are), instead of a dozen searches and substitutions.
-_TRIGGERS = any_of(
+_TRIGGERS = AnyOf(
     [
-        p.pattern
-        for p in (
-            _HTML_COMMENT,
-            _HTML_TAG,
-            _MD_IMAGE,
-            _MD_LINK,
-            _MD_REF_LINK,
-            _MD_REFERENCE,
-            _FENCE,
-            _ROLE_MARKERS,
-            _INJECTION,
-            _HEADING_RUN,
-            _LEADING_MARKUP,
-            CANDIDATES,
-        )
-    ]
-    + [
+        *(
+            p.pattern
+            for p in (
+                _HTML_COMMENT,
+                _HTML_TAG,
+                _MD_IMAGE,
+                _MD_LINK,
+                _MD_REF_LINK,
+                _MD_REFERENCE,
+                _FENCE,
+                _ROLE_MARKERS,
+                _INJECTION,
+                _HEADING_RUN,
+                _LEADING_MARKUP,
+            )
+        ),
+        *CANDIDATES.joined,
         _WHITESPACE.pattern,  # a whitespace run, or whitespace other than the space
         r"[\s\p{Z}]$",  # a trailing space
-    ]
+    ],
+    apart=CANDIDATES.apart,
 )
 
 

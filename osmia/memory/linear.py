@@ -124,28 +124,80 @@ def any_of(patterns: Iterable[str]) -> LinearPattern:
     return LinearPattern("|".join(parts), capture=False, max_mem=64 << 20)
 
 
+class AnyOf:
+    """Whether any of several patterns matches somewhere in a text: a prefilter.
+
+    ``patterns`` are searched as one union (:func:`any_of`); each of ``apart`` on its own, after
+    it. A pattern that counts a long run of common characters with no literal before it
+    (``[A-Za-z0-9+/_-]{32,}``) is kept apart: inside a union, every long identifier of a text
+    (``test_coupon_subscription_concurrent``) walks the union's automaton through states RE2 has
+    to build the first time, one a character, each holding every count still alive. Alone, such
+    a pattern's automaton has a few dozen states, built once (docs/performance.md §31).
+    """
+
+    __slots__ = ("_union", "alone", "apart", "joined")
+
+    def __init__(self, patterns: Iterable[str], *, apart: Iterable[str] = ()) -> None:
+        self.joined = tuple(patterns)
+        self.apart = tuple(apart)
+        self._union = any_of(self.joined) if self.joined else None
+        self.alone = tuple(LinearPattern(pattern, capture=False) for pattern in self.apart)
+
+    def union_search(self, text: str) -> Match | None:
+        """A match of the union of the patterns not kept apart, or ``None``."""
+        return self._union.search(text) if self._union is not None else None
+
+    def search(self, text: str) -> Match | None:
+        """A match of one of the patterns in ``text`` (the union's first), or ``None``."""
+        found = self.union_search(text)
+        for pattern in self.alone:
+            if found is not None:
+                break
+            found = pattern.search(text)
+        return found
+
+
 class PatternSet:
     """Which of several patterns match somewhere in a text, found in one scan (RE2's ``Set``).
 
     Searching each pattern in turn costs one RE2 call apiece (~2 µs each, however short the
-    text); a set answers for all of them at once. RE2 gives no answer when its automaton runs out
-    of memory on some input: :meth:`matching` then says ``None``, as it does when no pattern
-    matches, and a caller that needs to tell the two apart checks the union (:func:`any_of`).
+    text); a set answers for all of them at once. The patterns whose indices are in ``apart``
+    are searched on their own instead, for the reason :class:`AnyOf` gives. RE2's set gives no
+    answer when its automaton runs out of memory on some input, which looks like no pattern
+    matching: an empty answer is checked against the union of the set's patterns, and when that
+    matches, every pattern of the set is named (a superset, never fewer than match).
     """
 
-    __slots__ = ("_set",)
+    __slots__ = ("_apart", "_indices", "_set", "prefilter")
 
-    def __init__(self, patterns: Iterable[str], *, max_mem: int = 64 << 20) -> None:
+    def __init__(
+        self, patterns: Iterable[str], *, apart: Iterable[int] = (), max_mem: int = 64 << 20
+    ) -> None:
+        listed = list(patterns)
+        self._apart = sorted(set(apart))
+        self._indices = [index for index in range(len(listed)) if index not in self._apart]
+        # Whether any of them matches (the check of an empty answer shares its automata).
+        self.prefilter = AnyOf(
+            (listed[index] for index in self._indices), apart=(listed[index] for index in self._apart)
+        )
         options = re2.Options()
         options.log_errors = False
         options.max_mem = max_mem
         self._set = re2.Set.SearchSet(options)
-        for pattern in patterns:
-            self._set.Add(pattern)
+        for index in self._indices:
+            self._set.Add(listed[index])
         self._set.Compile()
 
-    def matching(self, text: str) -> list[int] | None:
-        """The indices of the patterns that match somewhere in ``text``, ascending; ``None`` when
-        none does, or when RE2 could not tell."""
-        found = self._set.Match(encodable(text))
-        return sorted(found) if found else None
+    def matching(self, text: str) -> list[int]:
+        """The indices of the patterns that match somewhere in ``text``, ascending (all of the
+        set's when RE2 could not tell which)."""
+        text = encodable(text)
+        found = [self._indices[k] for k in self._set.Match(text) or ()] if self._indices else []
+        if not found and self.prefilter.union_search(text) is not None:
+            found = list(self._indices)  # the automaton ran out of memory: any of them may match
+        found.extend(
+            index
+            for index, pattern in zip(self._apart, self.prefilter.alone, strict=True)
+            if pattern.search(text) is not None
+        )
+        return sorted(found)

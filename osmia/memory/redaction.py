@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from osmia.memory.linear import LinearPattern, Match, PatternSet, any_of, linear
+from osmia.memory.linear import LinearPattern, Match, PatternSet, linear
 from osmia.memory.secret_formats import GLUED_RULE, RULES, Rule
 from osmia.memory.secret_values import (
     REDACTED,
@@ -365,15 +365,20 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
 _MAX_PASSES = 4
 
 
-# Every rule's pattern in one: most text matches none of them, and then one search decides.
-CANDIDATES = any_of(pattern for pattern, _step in _STEPS)
-# ... and which of them match, in one scan: a text that matches one (most engineering text that
-# names a token, a password, a key or an auth service) is given to those steps only, not to all
-# 99, each an RE2 call (docs/performance.md §23: 75 → 16 µs a line of such text). The set's
+# Which steps' patterns match a text, in one scan: a text that matches one (most engineering text
+# that names a token, a password, a key or an auth service) is given to those steps only, not to
+# all 113, each an RE2 call (docs/performance.md §23: 75 → 16 µs a line of such text). The set's
 # automaton is kept to 8 MB, ample for ordinary text; text that needs more states (many secret
-# formats at once) has them rebuilt as it is scanned, slower, and should RE2 give up, no answer
-# comes and every step runs.
-_STEP_SET = PatternSet((pattern for pattern, _step in _STEPS), max_mem=8 << 20)
+# formats at once) has them rebuilt as it is scanned, slower, and should RE2 give up, every step
+# runs. The base64 run is searched apart from the others (linear.AnyOf: a long identifier in a
+# union cost 2-4 ms the first time, docs/performance.md §31).
+_STEP_SET = PatternSet(
+    (pattern for pattern, _step in _STEPS),
+    apart=[index for index, (pattern, _step) in enumerate(_STEPS) if pattern == _ENCODED],
+    max_mem=8 << 20,
+)
+# ... and whether any matches at all: most text matches none, and then one search decides.
+CANDIDATES = _STEP_SET.prefilter
 
 
 @functools.cache
@@ -389,8 +394,6 @@ def _news(seen: str, run: str, where: list[int]) -> bool:
     characters) would leave the rest of the token; the view takes it whole."""
     now = _STEP_SET.matching(seen)
     before = _STEP_SET.matching(run)
-    if now is None or before is None:  # RE2 could not tell
-        return True
     rules = [index for index in now if index >= len(VIEWS)]
     if not rules:
         return False  # most runs: two words either side of a line break
@@ -409,19 +412,12 @@ def _one_pass(text: str) -> str:
     """Every step in order, as ``for step in _STEPS: text = step(text)`` computes it, skipping the
     steps whose pattern matches nowhere in the text as it is when their turn comes."""
     todo = _STEP_SET.matching(text)
-    if todo is None:
-        if CANDIDATES.search(text) is None:
-            return text  # no step can act
-        todo = list(range(len(_STEPS)))  # RE2 could not tell: every step in turn
     while todo:
         index, todo = todo[0], todo[1:]
         after = _STEPS[index][1](text)
         if after != text:
             text = after
-            found = _STEP_SET.matching(text)
-            if found is None and CANDIDATES.search(text) is not None:  # RE2 could not tell
-                found = list(range(len(_STEPS)))
-            todo = [later for later in found or () if later > index]
+            todo = [later for later in _STEP_SET.matching(text) if later > index]
     return text
 
 
