@@ -58,6 +58,19 @@ _RUNTIMES_TEXT = (
     "terraform helm kubernetes k8s postgres postgresql mysql redis"
 )
 RUNTIMES = frozenset(_RUNTIMES_TEXT.split())
+# Tools whose releases are named by a whole number ("React 18", "pnpm 9", "webpack 5"): for them,
+# as for a runtime, a bare number after the name is a version. Anywhere else a bare number is a
+# count, a port or a ticket ("retry 3 times", "PR 123") unless written as a version is
+# (:data:`_MARKS`).
+_WHOLE_VERSIONS_TEXT = (
+    "openjdk temurin corretto graalvm npm pnpm yarn pip poetry gradle maven composer bundler "
+    "react vue angular svelte nuxt django rails laravel symfony spring ember flask fastapi "
+    "eslint prettier webpack vite babel jest mocha typescript storybook tailwind bootstrap jquery "
+    "ubuntu debian alpine centos rhel fedora windows macos ios android xcode swift perl lua dart "
+    "flutter mongodb mongo elasticsearch opensearch kafka cassandra mariadb rabbitmq nginx tomcat "
+    "ansible airflow spark hadoop celery sqlite"
+)
+WHOLE_VERSIONS = RUNTIMES | frozenset(_WHOLE_VERSIONS_TEXT.split())
 
 # RE2 (osmia/memory/linear.py): learnings are text a run wrote, so every pattern runs in linear
 # time. RE2 has no look-around: a "not preceded by" becomes a consumed boundary before the token
@@ -79,6 +92,11 @@ _VERSION = linear(
     r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v))?\s*(?:@|==|>=|<=|~=|~>|<|>|\^|~|\s|v)\s*"
     r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?:[^\w.]|\.(?:[^\w]|$)|$)"
 )
+# A version glued to its tool, with a dot: "net8.0", "python3.11", "go1.21" (group 1 the tool).
+_GLUED_VERSION = linear(r"(?i)\b([a-z]{2,})(\d+(?:\.\d+)+)(?:[^\w.]|\.(?:[^\w]|$)|$)")
+# What marks a bare number as a version whatever the tool: a package's `@` or pin
+# (`actions/checkout@v4`, `pnpm@9`, `eslint==9`, `^18`, `~> 5`), a `v` before it, the word.
+_MARKS = ("@", "==", "^", "~")
 # Verbs that report a version or value changed ("Redis was upgraded to 7.2", "pool_size raised to
 # 20"): the setting or tool is named before them, and a learning with one reports a change
 # (:mod:`osmia.memory.subjects`).
@@ -111,6 +129,7 @@ _WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
 # Every compiled pattern of this module (tests check that each is an RE2 one).
 PATTERNS: tuple[LinearPattern, ...] = (
     _SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _WORD, _NAMED_BEFORE, _FILE_LABEL,
+    _GLUED_VERSION,
 )  # fmt: skip
 
 
@@ -157,6 +176,7 @@ _NEEDS: dict[int, frozenset[str]] = {
     id(_ENV): frozenset("_"),
     id(_FLAG): frozenset("-"),
     id(_VERSION): frozenset("0123456789"),
+    id(_GLUED_VERSION): frozenset("."),
     id(_SETTING): frozenset("=:0123456789"),
 }
 _COMMAND_HEADS = (
@@ -258,9 +278,20 @@ def _versions(text: str) -> tuple[tuple[str, str], ...]:
                 tool = _tool_before(plain[: m.start(1)]) or tool
         if tool in STOPWORDS or tool in GENERIC_WORDS or tool.isdigit() or len(tool) < 2:
             continue
-        if "." in version or tool in RUNTIMES:
+        if "." in version or tool in WHOLE_VERSIONS or _marked_version(plain[m.end(1) : m.start(2)]):
             out.append((tool, version.lower()))
+    if _may_match(_GLUED_VERSION, plain):
+        for m in _GLUED_VERSION.finditer(plain):
+            tool = (m.group(1) or "").lower()
+            if tool not in STOPWORDS and tool not in GENERIC_WORDS:
+                out.append((tool, m.group(2) or ""))
     return tuple(dict.fromkeys(out))
+
+
+def _marked_version(between: str) -> bool:
+    """Whether what stands between a tool and a bare number makes the number a version."""
+    between = between.lower()
+    return any(mark in between for mark in _MARKS) or between.endswith("v") or "version" in between
 
 
 def _tool_before(text: str) -> str:

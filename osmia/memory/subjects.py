@@ -83,10 +83,13 @@ def other_subjects(a: Lesson, b: Lesson, changed: bool = False) -> bool:
     changed = changed or not CHANGE_VERBS.isdisjoint(words_in_order(a.text))
 
     def content(word: str) -> bool:
-        """A word that may name a subject: no stopword, number, value, or part of the name."""
+        """A word that may name a subject: no stopword, number, value, or part of the name; "all"
+        or "every" names the whole kind, no subject of its own ("All workflows", "GitHub Actions
+        workflows")."""
         return (
             len(word) > 1
             and word not in STOPWORDS
+            and word not in UNIVERSAL_WORDS
             and word not in given
             and sum(c.isalpha() for c in word) >= 2  # "e2e", "py312", "arm64" name; "2", "v2" not
             and not any(word in n or n in word for n in lowered)
