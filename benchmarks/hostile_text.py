@@ -57,6 +57,9 @@ SHAPES: dict[str, str] = {
     # Twenty-third session: tokens cut by separators, and prefixes before pieces that never end.
     "separated-tokens": "ghp_a1B2c3D4-e5F6g7H8.",
     "separated-prefixes": "sk_live_a1:",
+    # Twenty-fourth session: tokens cut by spaces.
+    "spaced-tokens": "ghp_a1B2 c3D4 e5F6 g7H8 ",
+    "spaced-prefixes": "sk_live_a1 ",
 }
 
 

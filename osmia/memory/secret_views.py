@@ -167,6 +167,50 @@ def _unseparated(run: str) -> tuple[str, list[int]]:
     return unchanged
 
 
+# A token of a prefixed format cut by spaces (``ghp_Ab12Cd34 Ef56Gh78…``): after the prefix's piece,
+# up to four more pieces of four characters or more, each after one or a few spaces or tabs.
+# Prose follows a token too ("… was rotated"), so only the pieces that read as a token's (a digit,
+# an underscore or a hyphen in them, or capitals past the first letter: not a word as English
+# writes it) are joined, up to the first that does not; and, as for separators, only when the
+# format's own pattern then matches across a place it joined.
+_TOKEN_PIECE = r"[A-Za-z0-9_.-]"  # a JWT's dots too
+_SPACED = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*(?:[ \t]{{1,3}}{_TOKEN_PIECE}{{4,}}){{1,4}}"
+_SPACED_GATE = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*[ \t]+{_TOKEN_PIECE}"
+_SPACED_PIECE = linear(r"[^ \t]+")
+
+
+def _token_like(piece: str) -> bool:
+    """A piece a token may hold, and not a word as English writes it (``was``, ``Please``, ``README``)."""
+    if not piece.isalpha():
+        return True  # digits, underscores, hyphens
+    return not (piece.islower() or piece.isupper() or piece.istitle())
+
+
+def _unspaced_token(run: str) -> tuple[str, list[int]]:
+    """The run's first piece and the token-like pieces right after it, the spaces between them
+    dropped, when that makes a token of the format its prefix names across a place it joined
+    (``ghp_Ab12 Cd34…`` → ``ghp_Ab12Cd34…``); the run itself otherwise."""
+    unchanged = run, [*range(len(run)), len(run)]
+    found = next(((m, token) for prefix, token in CUT_FORMATS if (m := prefix.match(run))), None)
+    if found is None:
+        return unchanged
+    pieces = list(_SPACED_PIECE.finditer(run))
+    kept = [pieces[0]]
+    for m in pieces[1:]:
+        if not _token_like(m.group(0) or ""):
+            break
+        kept.append(m)
+    if len(kept) < 2:
+        return unchanged
+    where = [i for m in kept for i in range(m.start(0), m.end(0))]
+    seen = "".join(run[i] for i in where)
+    joined = next(iter(joins(where)), len(seen))
+    m = found[1].match(seen)
+    if m is None or m.end(0) <= joined:
+        return unchanged
+    return seen, [*where, kept[-1].end(0)]
+
+
 # A token cut by a line break: one side of the first break 8 characters or more (most prose words
 # are shorter, and each match costs a call), the other 4 or more; then as many lines as it takes.
 _BREAK = r"[ \t]*(?:\r\n?|\n)[ \t]*"  # a lone carriage return breaks a line too
@@ -198,6 +242,9 @@ VIEWS: tuple[View, ...] = (
         16,
         rf"[{_T}][{_ACCENTED}{_MARKS}]",
     ),
+    # A token of a prefixed format cut by spaces: its token-like pieces joined. Before the
+    # separators' view, which would take a first piece with separators in it alone.
+    View("spaced", linear(_SPACED), 0, _unspaced_token, 20, _SPACED_GATE),
     # A token of a prefixed format cut by separators: its pieces joined.
     View("separated", linear(_SPLIT), 0, _unseparated, 20, _SPLIT_GATE),
     # A run with two or more percent-escapes: a URL or a value encoded for one.

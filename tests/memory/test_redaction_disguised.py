@@ -103,6 +103,11 @@ def disguised(seed: int = 20261203) -> list[tuple[str, str, tuple[str, ...]]]:
         add("separated-key-id", f"use {key_id[:10]}{sep}{key_id[10:]} now", key_id[4:10], key_id[10:])
         twice = f"paste {stripe[:14]}-{stripe[14:22]}.{stripe[22:]} here"
         add("separated-twice", twice, stripe[8:14], stripe[22:])
+        # Twenty-fourth session: ... or by spaces, with prose after it.
+        gap = rng.choice([" ", "  ", "\t"])
+        add("spaced", f"see {head}{gap}{rest} was leaked", head[4:], rest)
+        spaced_twice = f"paste {stripe[:14]} {stripe[14:22]} {stripe[22:]} here"
+        add("spaced-twice", spaced_twice, stripe[8:14], stripe[22:])
     return out
 
 
@@ -125,6 +130,9 @@ NEAR_MISSES = (
     "the key-value-store and SKU-12/a, key-rotation-2024-policy.md and AKIA-style ids",
     "see ghp_ prefix-checks in the scanner; npm_config-cache.v2 and sk_test_fixtures-v2.3/data",
     "Die Übertragungsgeschwindigkeitsmessung läuft über die Qualitätssicherungsabteilung",
+    # ... or before words and versions after a space.
+    "sk-learn 1.24.2 and sk-learn-intelex 2024.1.0 are pinned; ghp_ Prefix Checks README",
+    "the xoxb- prefix Means a bot token, AKIA Keys rotate, glpat- tokens EXPIRE yearly",
 )
 
 
@@ -151,6 +159,15 @@ def test_a_wrapped_token_keeps_its_name_and_the_lines_around_it() -> None:
     assert redacted(f"first line\nGITHUB_TOKEN={gh[:15]}\n{gh[15:]} and more") == (
         f"first line\nGITHUB_TOKEN={REDACTED} and more"
     )
+
+
+def test_a_token_cut_by_a_space_is_redacted_whole_and_the_words_after_it_kept() -> None:
+    gh = "ghp_" + _token(random.Random(4), 36)
+    assert redacted(f"see {gh[:14]} {gh[14:]} was Rotated in README today") == (
+        f"see {REDACTED} was Rotated in README today"
+    )
+    # A whole token before a word that is no piece of one: the rule takes the token alone.
+    assert redacted(f"see {gh} Yesterday") == f"see {REDACTED} Yesterday"
 
 
 def test_markdown_links_that_nest_or_space_or_quote_are_reduced_to_their_text() -> None:
@@ -213,12 +230,13 @@ async def test_no_disguised_secret_reaches_the_database_file(tmp_path: Path) -> 
             assert piece.encode() not in raw, (form, piece)
 
 
-@pytest.mark.parametrize("cut_by", ["separator", "\n", "\r\n", "\r"])
+@pytest.mark.parametrize("cut_by", ["separator", "\n", "\r\n", "\r", " ", "  ", "\t"])
 def test_every_prefixed_format_cut_in_two_is_redacted(cut_by: str) -> None:
     """Each planted token of the maintained corpus that is a token of a format with a prefix
     (:data:`~osmia.memory.secret_formats.CUT_FORMATS`), cut halfway by a separator (each in turn)
-    or a line break: no piece of it survives, whatever the format. Cut by a line break, a format
-    whose first half is a token as written (``sk-ant-…``, ``xoxp-…``) leaked its second half."""
+    or a line break or spaces: no piece of it survives, whatever the format. Cut by a line break,
+    a format whose first half is a token as written (``sk-ant-…``, ``xoxp-…``) leaked its second
+    half; cut by a space, 120 of 120 leaked before the spaced view (twenty-fourth session)."""
     cut_formats = set()
     for i, plant in enumerate(secret_corpus()):
         secret = plant.secret
