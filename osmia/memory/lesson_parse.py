@@ -278,6 +278,7 @@ def _versions(text: str) -> tuple[tuple[str, str], ...]:
                 tool = _tool_before(plain[: m.start(1)]) or tool
         if tool in STOPWORDS or tool in GENERIC_WORDS or tool.isdigit() or len(tool) < 2:
             continue
+        tool = _tool_of(tool)
         if "." in version or tool in WHOLE_VERSIONS or _marked_version(plain[m.end(1) : m.start(2)]):
             out.append((tool, version.lower()))
     if _may_match(_GLUED_VERSION, plain):
@@ -286,6 +287,16 @@ def _versions(text: str) -> tuple[tuple[str, str], ...]:
             if tool not in STOPWORDS and tool not in GENERIC_WORDS:
                 out.append((tool, m.group(2) or ""))
     return tuple(dict.fromkeys(out))
+
+
+def _tool_of(name: str) -> str:
+    """The tool a name of its version stands for: ``rust-version``, ``python_version``,
+    ``java.version`` give ``rust``, ``python``, ``java`` (a tool named by its version, as
+    :data:`WHOLE_VERSIONS` knows them); any other name as it is."""
+    for suffix in ("-version", "_version", ".version"):
+        if name.endswith(suffix) and name[: -len(suffix)] in WHOLE_VERSIONS:
+            return name[: -len(suffix)]
+    return name
 
 
 def _marked_version(between: str) -> bool:
@@ -349,7 +360,18 @@ def lesson_words(text: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=1 << 14)
 def lesson(text: str) -> Lesson:
     """The comparable form of a learning (cached: the same stored learnings are compared again and again)."""
-    versions = _versions(text)
+    settings = _settings(text)
+    # A setting that holds a tool's version ("node-version: 18", "java.version=17") gives it.
+    versions = tuple(
+        dict.fromkeys(
+            _versions(text)
+            + tuple(
+                (tool, value)
+                for name, value in settings
+                if (tool := _tool_of(name)) != name and value[:1].isdigit()
+            )
+        )
+    )
     found, strong = _atoms(text, versions)
     return Lesson(
         text=text,
@@ -357,5 +379,5 @@ def lesson(text: str) -> Lesson:
         strong=frozenset(strong),
         words=lesson_words(text),
         versions=versions,
-        settings=_settings(text),
+        settings=settings,
     )

@@ -245,7 +245,7 @@ def test_supersession_on_the_labelled_version_and_value_pairs() -> None:
     assert figures["first both true"][0] >= 35  # 36 of 38 (34 of 36 before)
     right, read = figures["first replaces"]
     assert read == 39 and right >= 33  # 34 of 39 (29 of 34 before)
-    assert figures["third replaces"] == (25, 27)  # 25 of 27 (20 of 22 before)
+    assert figures["third replaces"] == (26, 28)  # 26 of 28 (20 of 22 before)
     assert figures["third both true"][0] >= 17  # 18 of 21 (as before)
 
 
@@ -262,9 +262,9 @@ def test_supersession_on_every_labelled_pair() -> None:
     ):
         for old, new in pairs:
             right["replaces" if replaces else "both true"] += supersedes(lesson(new), lesson(old)) == replaces
-    # measured: 99 of 125 replacements close (89 before the twenty-fourth session, 64 before the
+    # measured: 100 of 125 replacements close (89 before the twenty-fourth session, 64 before the
     # twenty-third), 119 of 125 pairs of two subjects stay (119, 85)
-    assert right["replaces"] >= 97 and right["both true"] >= 117
+    assert right["replaces"] >= 98 and right["both true"] >= 117
 
 
 @pytest.mark.parametrize(
@@ -288,6 +288,10 @@ def test_supersession_on_every_labelled_pair() -> None:
         ("Fixed in PR 123 by pinning the image.", (), ()),
         ("Run step 2 of 3 only after a dry run.", (), ()),
         ("Read app2.js and log4j2.xml first.", (), ()),
+        # A name of a tool's version gives the tool's version.
+        ("rust-version raised to 1.79 in Cargo.toml.", (("rust", "1.79"),), ()),
+        ("setup-node uses node-version: 18.", (("node", "18"),), (("node-version", "18"),)),
+        ("api_version=2 in the client.", (), (("api_version", "2"),)),
     ],
 )  # fmt: skip
 def test_versions_and_values_as_learnings_write_them(
