@@ -107,7 +107,7 @@ async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool
     return out
 
 
-def _engine_path(rev: str | None, work: Path) -> Path:
+def engine_path(rev: str | None, work: Path) -> Path:
     """A directory whose ``osmia`` is the engine at ``rev`` and whose ``benchmarks`` is this harness."""
     tree = ROOT
     if rev is not None:
@@ -119,6 +119,13 @@ def _engine_path(rev: str | None, work: Path) -> Path:
     (path / "osmia").symlink_to(tree / "osmia")
     (path / "benchmarks").symlink_to(ROOT / "benchmarks")
     return path
+
+
+def remove_engine(rev: str | None, work: Path) -> None:
+    """Remove the worktree :func:`engine_path` added for ``rev`` (none for the working tree)."""
+    if rev is not None:
+        tree = str(work / f"tree-{rev}")
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", tree], capture_output=True)
 
 
 def _copy_store(db: Path, to: Path) -> Path:
@@ -195,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--base REV is required")
     with tempfile.TemporaryDirectory(prefix="osmia-ab-") as tmp:
         work = Path(tmp)
-        sides = {"base": _engine_path(args.base, work), "candidate": _engine_path(args.candidate, work)}
+        sides = {"base": engine_path(args.base, work), "candidate": engine_path(args.candidate, work)}
         names = {"base": args.base, "candidate": args.candidate or "working tree"}
         print(f"store {args.db}; {args.queries} tickets, {args.ingest} extractions per round")
         cols = (
@@ -232,11 +239,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\ninjected ids identical to the base's on {same} of {len(injected['base'])} tickets")
         finally:
             for rev in (args.base, args.candidate):
-                if rev is not None:
-                    tree = str(work / f"tree-{rev}")
-                    subprocess.run(
-                        ["git", "-C", str(ROOT), "worktree", "remove", "--force", tree], capture_output=True
-                    )
+                remove_engine(rev, work)
     return 0
 
 

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.ab import ROOT, _engine_path
+from benchmarks.ab import engine_path, remove_engine
 
 LASTING = 4096
 
@@ -101,9 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     print("| --- | --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        sides = [("candidate (working tree)", _engine_path(None, work))]
+        sides = [("candidate (working tree)", engine_path(None, work))]
         if args.base:
-            sides.append((f"base ({args.base})", _engine_path(args.base, work)))
+            sides.append((f"base ({args.base})", engine_path(args.base, work)))
         try:
             for round_ in range(1, args.rounds + 1):
                 for name, path in sides if round_ % 2 else sides[::-1]:
@@ -115,11 +115,7 @@ def main(argv: list[str] | None = None) -> int:
                         raise SystemExit(f"{name}: {done.stderr.strip()}")
                     print(_row(round_, name, json.loads(done.stdout.strip().splitlines()[-1])), flush=True)
         finally:
-            if args.base:
-                tree = str(work / f"tree-{args.base}")
-                subprocess.run(
-                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", tree], capture_output=True
-                )
+            remove_engine(args.base, work)
     return 0
 
 
