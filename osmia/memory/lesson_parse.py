@@ -112,6 +112,10 @@ _SETTING = linear(
     rf"\s+(?:(?:was\s+|were\s+|is\s+)?(?:{'|'.join(sorted(CHANGE_VERBS))})\s+)?"
     r"(?:is\s+(?:now\s+|set\s+to\s+)?|to\s+|at\s+)(\d[\w./:@-]*)"
 )
+# A name given a value right after what a label's colon seemed to give ("Kafka consumer config:
+# max.poll.records=500" names ``max.poll.records``, not ``config``; "LOG_LEVEL=info: debug …"
+# gives ``info``).
+_RELABELLED = linear(r"^\s*[=:]\s*[\w./@-]")
 # A configuration file named before what it holds ("config/db.json: maxConnections is 10",
 # "gradle/libs.versions.toml: kotlin = 2.0.0"): the file is no setting, the line after it is.
 _FILE_LABEL = linear(r"\b[\w./-]+\.(?:json|toml|ya?ml|properties|xml|ini|conf|cfg|env)[ \t]*:(?:\s|$)")
@@ -129,7 +133,7 @@ _WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
 # Every compiled pattern of this module (tests check that each is an RE2 one).
 PATTERNS: tuple[LinearPattern, ...] = (
     _SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _WORD, _NAMED_BEFORE, _FILE_LABEL,
-    _GLUED_VERSION,
+    _GLUED_VERSION, _RELABELLED,
 )  # fmt: skip
 
 
@@ -318,8 +322,15 @@ def _settings(text: str) -> tuple[tuple[str, str], ...]:
     out = []
     if not _may_match(_SETTING, text):
         return ()
-    for m in _SETTING.finditer(_FILE_LABEL.sub(" ", text.replace("`", " "))):
+    rest = _FILE_LABEL.sub(" ", text.replace("`", " "))
+    while (m := _SETTING.search(rest)) is not None:
         name, value = m.group(1) or m.group(3) or "", m.group(2) or m.group(4) or ""
+        after = value[-1:] + rest[m.end(0) :] if value.endswith(":") else rest[m.end(0) :]
+        label = m.group(2) is not None and ":" in rest[m.end(1) : m.start(2)]  # "config: …", not "X=…"
+        if label and _RELABELLED.search(after) is not None:
+            rest = rest[m.start(2) :]  # the value is the name of what follows: read on from it
+            continue
+        rest = rest[m.end(0) :]
         if name.lower() in STOPWORDS or name.startswith("http"):
             continue
         # A sentence's full stop or a list's comma is no part of the value ("prefetch_count=10.").

@@ -239,13 +239,14 @@ def test_supersession_on_the_labelled_version_and_value_pairs() -> None:
     """benchmarks/supersede_set.py (docs/decisions.md, twenty-third session, says how far each set
     is held out): pairs read as two versions or values of one name, decided right."""
     figures = evaluate_supersession()
-    # measured (twenty-fourth session: whole-number versions of tools named by them, `@v4`, `net8.0`)
+    # measured (twenty-fourth session: whole-number versions of tools named by them, `@v4`, `net8.0`,
+    # a name of a tool's version, a label before a setting)
     assert figures["second replaces"] == (38, 39)  # 35 of 36 before (27 of 27 read in the 22nd)
     assert figures["second both true"][0] >= 36  # 37 of 38 (35 of 36 before)
-    assert figures["first both true"][0] >= 35  # 36 of 38 (34 of 36 before)
+    assert figures["first both true"][0] >= 38  # 39 of 41 (34 of 36 before)
     right, read = figures["first replaces"]
-    assert read == 39 and right >= 33  # 34 of 39 (29 of 34 before)
-    assert figures["third replaces"] == (26, 28)  # 26 of 28 (20 of 22 before)
+    assert read == 40 and right >= 34  # 35 of 40 (29 of 34 before)
+    assert figures["third replaces"] == (27, 29)  # 27 of 29 (20 of 22 before)
     assert figures["third both true"][0] >= 17  # 18 of 21 (as before)
 
 
@@ -262,9 +263,9 @@ def test_supersession_on_every_labelled_pair() -> None:
     ):
         for old, new in pairs:
             right["replaces" if replaces else "both true"] += supersedes(lesson(new), lesson(old)) == replaces
-    # measured: 100 of 125 replacements close (89 before the twenty-fourth session, 64 before the
+    # measured: 102 of 125 replacements close (89 before the twenty-fourth session, 64 before the
     # twenty-third), 119 of 125 pairs of two subjects stay (119, 85)
-    assert right["replaces"] >= 98 and right["both true"] >= 117
+    assert right["replaces"] >= 100 and right["both true"] >= 117
 
 
 @pytest.mark.parametrize(
@@ -292,6 +293,10 @@ def test_supersession_on_every_labelled_pair() -> None:
         ("rust-version raised to 1.79 in Cargo.toml.", (("rust", "1.79"),), ()),
         ("setup-node uses node-version: 18.", (("node", "18"),), (("node-version", "18"),)),
         ("api_version=2 in the client.", (), (("api_version", "2"),)),
+        # A label before the setting is no setting's name.
+        ("Kafka consumer config: max.poll.records=500.", (), (("max.poll.records", "500"),)),
+        ("Helm values: resources.limits.memory: 512Mi.", (), (("resources.limits.memory", "512mi"),)),
+        ("The url: http://cache:6379/0 is new.", (), (("url", "http://cache:6379/0"),)),
     ],
 )  # fmt: skip
 def test_versions_and_values_as_learnings_write_them(
