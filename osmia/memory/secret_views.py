@@ -168,13 +168,14 @@ def _unseparated(run: str) -> tuple[str, list[int]]:
 
 
 # A token of a prefixed format cut by spaces (``ghp_Ab12Cd34 Ef56Gh78…``): after the prefix's piece,
-# up to four more pieces of four characters or more, each after one or a few spaces or tabs.
+# up to four more pieces, each after one to three spaces or tabs (the last piece of a token of a
+# fixed length may be a character or two).
 # Prose follows a token too ("… was rotated"), so only the pieces that read as a token's (a digit,
 # an underscore or a hyphen in them, or capitals past the first letter: not a word as English
 # writes it) are joined, up to the first that does not; and, as for separators, only when the
 # format's own pattern then matches across a place it joined.
 _TOKEN_PIECE = r"[A-Za-z0-9_.-]"  # a JWT's dots too
-_SPACED = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*(?:[ \t]{{1,3}}{_TOKEN_PIECE}{{4,}}){{1,4}}"
+_SPACED = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*(?:[ \t]{{1,3}}{_TOKEN_PIECE}+){{1,4}}"
 _SPACED_GATE = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*[ \t]+{_TOKEN_PIECE}"
 _SPACED_PIECE = linear(r"[^ \t]+")
 
@@ -194,10 +195,16 @@ def _unspaced_token(run: str) -> tuple[str, list[int]]:
     found = next(((m, token) for prefix, token in CUT_FORMATS if (m := prefix.match(run))), None)
     if found is None:
         return unchanged
+    token = found[1]
     pieces = list(_SPACED_PIECE.finditer(run))
     kept = [pieces[0]]
     for m in pieces[1:]:
         if not _token_like(m.group(0) or ""):
+            # A word may still end a token of a fixed length that is short without it
+            # (``AKIA…LNB BI``); after a whole token, it is prose.
+            so_far = "".join(k.group(0) or "" for k in kept)
+            if token.match(so_far) is None and token.fullmatch(so_far + (m.group(0) or "")) is not None:
+                kept.append(m)
             break
         kept.append(m)
     if len(kept) < 2:
@@ -205,7 +212,7 @@ def _unspaced_token(run: str) -> tuple[str, list[int]]:
     where = [i for m in kept for i in range(m.start(0), m.end(0))]
     seen = "".join(run[i] for i in where)
     joined = next(iter(joins(where)), len(seen))
-    m = found[1].match(seen)
+    m = token.match(seen)
     if m is None or m.end(0) <= joined:
         return unchanged
     return seen, [*where, kept[-1].end(0)]
