@@ -178,6 +178,7 @@ _TOKEN_PIECE = r"[A-Za-z0-9_.-]"  # a JWT's dots too
 _SPACED = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*(?:[ \t]{{1,3}}{_TOKEN_PIECE}+){{1,4}}"
 _SPACED_GATE = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*[ \t]+{_TOKEN_PIECE}"
 _SPACED_PIECE = linear(r"[^ \t]+")
+_A_PREFIX = linear(rf"(?:{CUT_PREFIXES})")
 
 
 def _token_like(piece: str) -> bool:
@@ -199,10 +200,12 @@ def _unspaced_token(run: str) -> tuple[str, list[int]]:
     pieces = list(_SPACED_PIECE.finditer(run))
     kept = [pieces[0]]
     for m in pieces[1:]:
+        so_far = "".join(k.group(0) or "" for k in kept)
+        if _A_PREFIX.match(m.group(0) or "") is not None and token.match(so_far) is not None:
+            break  # a whole token, then the next, which its own rule takes: a list, not a cut
         if not _token_like(m.group(0) or ""):
             # A word may still end a token of a fixed length that is short without it
             # (``AKIA…LNB BI``); after a whole token, it is prose.
-            so_far = "".join(k.group(0) or "" for k in kept)
             if token.match(so_far) is None and token.fullmatch(so_far + (m.group(0) or "")) is not None:
                 kept.append(m)
             break
