@@ -367,7 +367,7 @@ _MAX_PASSES = 4
 
 # Which steps' patterns match a text, in one scan: a text that matches one (most engineering text
 # that names a token, a password, a key or an auth service) is given to those steps only, not to
-# all 113, each an RE2 call (docs/performance.md §23: 75 → 16 µs a line of such text). The set's
+# all of them, each an RE2 call (docs/performance.md §23: 75 → 16 µs a line of such text). The set's
 # automaton is kept to 8 MB, ample for ordinary text; text that needs more states (many secret
 # formats at once) has them rebuilt as it is scanned, slower, and should RE2 give up, every step
 # runs. The base64 run is searched apart from the others (linear.AnyOf: a long identifier in a

@@ -193,10 +193,9 @@ def _unspaced_token(run: str) -> tuple[str, list[int]]:
     dropped, when that makes a token of the format its prefix names across a place it joined
     (``ghp_Ab12 Cd34…`` → ``ghp_Ab12Cd34…``); the run itself otherwise."""
     unchanged = run, [*range(len(run)), len(run)]
-    found = next(((m, token) for prefix, token in CUT_FORMATS if (m := prefix.match(run))), None)
-    if found is None:
+    token = next((token for prefix, token in CUT_FORMATS if prefix.match(run)), None)
+    if token is None:
         return unchanged
-    token = found[1]
     pieces = list(_SPACED_PIECE.finditer(run))
     kept = [pieces[0]]
     for m in pieces[1:]:
