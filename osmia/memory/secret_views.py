@@ -214,8 +214,8 @@ def _unspaced_token(run: str) -> tuple[str, list[int]]:
     where = [i for m in kept for i in range(m.start(0), m.end(0))]
     seen = "".join(run[i] for i in where)
     joined = next(iter(joins(where)), len(seen))
-    m = token.match(seen)
-    if m is None or m.end(0) <= joined:
+    whole = token.match(seen)
+    if whole is None or whole.end(0) <= joined:
         return unchanged
     return seen, [*where, kept[-1].end(0)]
 
