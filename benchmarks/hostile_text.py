@@ -60,6 +60,7 @@ SHAPES: dict[str, str] = {
     # Twenty-fourth session: tokens cut by spaces.
     "spaced-tokens": "ghp_a1B2 c3D4 e5F6 g7H8 ",
     "spaced-prefixes": "sk_live_a1 ",
+    "gapped-prefixes": "gh p_a1B2 ",
 }
 
 

@@ -10,9 +10,12 @@ minimum: a token one character longer than the format says is still that secret,
 
 from __future__ import annotations
 
+import importlib
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.secret_values import (
@@ -463,3 +466,49 @@ CUT_FORMATS: tuple[tuple[LinearPattern, LinearPattern], ...] = tuple(
 )
 # ... and their prefixes as one pattern.
 CUT_PREFIXES = "|".join(prefix.pattern for prefix, _token in CUT_FORMATS)
+
+_FEW = 8  # a class of this many single characters or fewer is spelled out (``[sbr]``)
+# The standard library's parser of regular expressions (untyped; our own patterns only).
+_PARSER: Any = importlib.import_module("re._parser")
+
+
+def literal_starts(pattern: str) -> list[str]:
+    """The strings of letters a prefix pattern starts with, up to its first class of token
+    characters (``(?:ghp|gho)_[A-Za-z0-9]`` gives ``ghp_``, ``gho_``): what a token is cut inside
+    of when its prefix is. Read with the standard library's parser of regular expressions."""
+    p = _PARSER
+
+    def spell(items: Any) -> tuple[list[str], bool]:
+        """The strings ``items`` spell, and whether they stop before the pattern's end."""
+        outs = [""]
+        for op, arg in items:
+            if op is p.AT:
+                continue
+            if op is p.LITERAL:
+                outs = [o + chr(arg) for o in outs]
+            elif op is p.IN and len(arg) <= _FEW and all(kind is p.LITERAL for kind, _c in arg):
+                outs = [o + chr(c) for o in outs for _kind, c in arg]
+            elif op is p.SUBPATTERN or op is p.BRANCH:
+                spelled = [spell(branch) for branch in ([arg[3]] if op is p.SUBPATTERN else arg[1])]
+                outs = [o + tail for o in outs for tails, _stop in spelled for tail in tails]
+                if any(stop for _tails, stop in spelled):
+                    return outs, True
+            else:
+                return outs, True  # a class of token characters, a repeat: the token's body
+        return outs, False
+
+    return [start for start in spell(p.parse(pattern))[0] if start]
+
+
+# Each prefix's letters with room for one cut (``gh`` + blanks + ``p_``, or after them), as one
+# pattern: a token cut inside its prefix (:data:`osmia.memory.secret_views.VIEWS`).
+CUT_INSIDE = "|".join(
+    sorted(
+        {
+            rf"{re.escape(start[:i])}[ \t]{{1,3}}{re.escape(start[i:])}"
+            for prefix, _token in CUT_FORMATS
+            for start in literal_starts(prefix.pattern)
+            for i in range(1, len(start) + 1)
+        }
+    )
+)

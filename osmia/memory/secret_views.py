@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from osmia.memory.confusables import latin_skeleton
 from osmia.memory.linear import LinearPattern, Match, linear
-from osmia.memory.secret_formats import CUT_FORMATS, CUT_PREFIXES
+from osmia.memory.secret_formats import CUT_FORMATS, CUT_INSIDE, CUT_PREFIXES
 
 __all__ = ["VIEWS", "View", "joins", "latin_tokens", "view_sub"]
 
@@ -220,6 +220,33 @@ def _unspaced_token(run: str) -> tuple[str, list[int]]:
     return seen, [*where, kept[-1].end(0)]
 
 
+# A token cut inside its prefix (``gh p_Ab12…``, ``sk-a nt-…``): two of the prefix's letters with
+# one to three blanks between them, then the token's pieces as the spaced view reads them.
+_GAPPED = rf"\b(?:{CUT_INSIDE}){_TOKEN_PIECE}*(?:[ \t]{{1,3}}{_TOKEN_PIECE}+){{0,4}}"
+_GAPPED_GATE = rf"\b(?:{CUT_INSIDE})"
+_BLANKS = linear(r"[ \t]+")
+
+
+def _ungapped(run: str) -> tuple[str, list[int]]:
+    """The run with the blanks inside its prefix dropped, and its later pieces as
+    :func:`_unspaced_token` joins them, when the format's own pattern then matches across the
+    prefix's join (``gh p_Ab12…`` → ``ghp_Ab12…``); the run itself otherwise."""
+    unchanged = run, [*range(len(run)), len(run)]
+    gap = _BLANKS.search(run)
+    if gap is None:
+        return unchanged
+    first = run[: gap.start(0)] + run[gap.end(0) :]
+    where = [*range(gap.start(0)), *range(gap.end(0), len(run)), len(run)]
+    seen, more = _unspaced_token(first)
+    if seen != first:
+        return seen, [where[i] for i in more]
+    token = next((token for prefix, token in CUT_FORMATS if prefix.match(first)), None)
+    whole = token.match(first) if token is not None else None
+    if whole is None or whole.end(0) <= gap.start(0):
+        return unchanged
+    return first, where
+
+
 # A token cut by a line break: one side of the first break 8 characters or more (most prose words
 # are shorter, and each match costs a call), the other 4 or more; then as many lines as it takes.
 _BREAK = r"[ \t]*(?:\r\n?|\n)[ \t]*"  # a lone carriage return breaks a line too
@@ -251,6 +278,8 @@ VIEWS: tuple[View, ...] = (
         16,
         rf"[{_T}][{_ACCENTED}{_MARKS}]",
     ),
+    # A token of a prefixed format cut inside its prefix: the prefix joined, then as below.
+    View("gapped", linear(_GAPPED), 0, _ungapped, 20, _GAPPED_GATE),
     # A token of a prefixed format cut by spaces: its token-like pieces joined. Before the
     # separators' view, which would take a first piece with separators in it alone.
     View("spaced", linear(_SPACED), 0, _unspaced_token, 20, _SPACED_GATE),
