@@ -10,12 +10,8 @@ minimum: a token one character longer than the format says is still that secret,
 
 from __future__ import annotations
 
-import importlib
-import itertools
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.secret_values import (
@@ -371,7 +367,7 @@ RULES: tuple[Rule, ...] = (
 # ("TestAuth/valid_token_ghp_…"), a test named after a key ("TestCharge_sk_live_…"), a key id
 # with a suffix ("AKIA…_backup"), colour codes left around it ("[31mghp_…"). A word boundary
 # before the prefix (or after a fixed-length token) missed each of these.
-_GLUED = frozenset(
+GLUED = frozenset(
     {
         "age-key", "github", "github-fine-grained", "gitlab", "gitlab-runner", "bitbucket", "atlassian",
         "npm", "pypi", "docker-hub", "hugging-face", "rubygems", "vault", "sonarqube", "doppler",
@@ -390,7 +386,7 @@ def _generated(value: str) -> bool:
     return any(c.isdigit() for c in value) and looks_random(value, 16)
 
 
-def _unbounded(pattern: str) -> str:
+def unbounded(pattern: str) -> str:
     """A format's pattern without its word boundaries."""
     return pattern.removeprefix("\\b").removesuffix("\\b")
 
@@ -402,113 +398,9 @@ GLUED_RULE = Rule(
     "glued-token",
     linear(
         "("
-        + "|".join(f"(?:{_unbounded(r.pattern.pattern)})" for r in RULES if r.name in _GLUED)
+        + "|".join(f"(?:{unbounded(r.pattern.pattern)})" for r in RULES if r.name in GLUED)
         + ")(?:[^A-Za-z0-9]|$)"
     ),
     1,
     _generated,
-)
-
-
-def _top_level(pattern: str, char: str) -> list[int]:
-    """Where ``char`` stands in ``pattern`` outside any group or character class."""
-    depth, in_class, escaped, at = 0, False, False, []
-    for i, c in enumerate(pattern):
-        if escaped:
-            escaped = False
-        elif c == "\\":
-            escaped = True
-        elif in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == char and depth == 0:
-            at.append(i)
-    return at
-
-
-def _alternatives(pattern: str) -> list[str]:
-    """The top-level alternatives of ``pattern`` (a group around all of it unwrapped)."""
-    cuts = _top_level(pattern, "|")
-    inner = pattern[3:-1]
-    if not cuts and pattern.startswith("(?:") and pattern.endswith(")") and not _top_level(inner, ")"):
-        return _alternatives(inner)
-    bounds = [-1, *cuts, len(pattern)]
-    return [pattern[a + 1 : b] for a, b in itertools.pairwise(bounds)]
-
-
-_COUNTED_CLASS = linear(r"\[[^\]]*\]\{")  # "[A-Za-z0-9]{36}" in a format's pattern
-
-
-def token_prefix(pattern: str) -> str:
-    """The start of a prefix format's pattern up to its first counted run of token characters,
-    that run's class taken once (``(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]`` of GitHub's): what a token
-    of it starts with however it is cut after that."""
-    parts = []
-    for alternative in _alternatives(_unbounded(pattern)):
-        alternative = _unbounded(alternative)
-        run = _COUNTED_CLASS.search(alternative)
-        parts.append(alternative[: run.end(0) - 1] if run else alternative)
-    return "|".join(f"(?:{p})" for p in parts)
-
-
-# The formats a token cut by a separator (``ghp_…-…``, :data:`osmia.memory.secret_views.VIEWS`)
-# is found in: the ones above and a few more that start with a prefix of their own, each as the
-# prefix and its own pattern. The prefix takes the token's first character too, which keeps
-# words out (``SKU-12`` is no Twilio ``SK`` + hex, ``key-value`` no Mailgun ``key-`` + hex).
-_CUT = _GLUED | {"openai", "artifactory", "notion", "square", "mapbox-secret"}
-CUT_FORMATS: tuple[tuple[LinearPattern, LinearPattern], ...] = tuple(
-    (linear(token_prefix(r.pattern.pattern)), r.pattern) for r in RULES if r.name in _CUT
-)
-# ... and their prefixes as one pattern.
-CUT_PREFIXES = "|".join(prefix.pattern for prefix, _token in CUT_FORMATS)
-
-_FEW = 8  # a class of this many single characters or fewer is spelled out (``[sbr]``)
-# The standard library's parser of regular expressions (untyped; our own patterns only).
-_PARSER: Any = importlib.import_module("re._parser")
-
-
-def literal_starts(pattern: str) -> list[str]:
-    """The strings of letters a prefix pattern starts with, up to its first class of token
-    characters (``(?:ghp|gho)_[A-Za-z0-9]`` gives ``ghp_``, ``gho_``): what a token is cut inside
-    of when its prefix is. Read with the standard library's parser of regular expressions."""
-    p = _PARSER
-
-    def spell(items: Any) -> tuple[list[str], bool]:
-        """The strings ``items`` spell, and whether they stop before the pattern's end."""
-        outs = [""]
-        for op, arg in items:
-            if op is p.AT:
-                continue
-            if op is p.LITERAL:
-                outs = [o + chr(arg) for o in outs]
-            elif op is p.IN and len(arg) <= _FEW and all(kind is p.LITERAL for kind, _c in arg):
-                outs = [o + chr(c) for o in outs for _kind, c in arg]
-            elif op is p.SUBPATTERN or op is p.BRANCH:
-                spelled = [spell(branch) for branch in ([arg[3]] if op is p.SUBPATTERN else arg[1])]
-                outs = [o + tail for o in outs for tails, _stop in spelled for tail in tails]
-                if any(stop for _tails, stop in spelled):
-                    return outs, True
-            else:
-                return outs, True  # a class of token characters, a repeat: the token's body
-        return outs, False
-
-    return [start for start in spell(p.parse(pattern))[0] if start]
-
-
-# Each prefix's letters with room for one cut (``gh`` + blanks + ``p_``, or after them), as one
-# pattern: a token cut inside its prefix (:data:`osmia.memory.secret_views.VIEWS`).
-CUT_INSIDE = "|".join(
-    sorted(
-        {
-            rf"{re.escape(start[:i])}[ \t]{{1,3}}{re.escape(start[i:])}"
-            for prefix, _token in CUT_FORMATS
-            for start in literal_starts(prefix.pattern)
-            for i in range(1, len(start) + 1)
-        }
-    )
 )

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from osmia.memory.confusables import latin_skeleton
 from osmia.memory.linear import LinearPattern, Match, linear
-from osmia.memory.secret_formats import CUT_FORMATS, CUT_INSIDE, CUT_PREFIXES
+from osmia.memory.secret_cuts import CUT_INSIDE, CUT_PREFIXES, cut_format
 
 __all__ = ["VIEWS", "View", "joins", "latin_tokens", "view_sub"]
 
@@ -120,7 +120,7 @@ def _unescaped(run: str) -> tuple[str, list[int]]:
 
 
 # A token cut by separators (``ghp_…-…``, ``AKIA….…``, ``sk_live_…:…``): the prefix of a format
-# that has one (:data:`~osmia.memory.secret_formats.CUT_FORMATS`), then pieces of token
+# that has one (:data:`~osmia.memory.secret_cuts.CUT_FORMATS`), then pieces of token
 # characters with separators between them. Prose and paths are pieces too (``key-value``,
 # ``SKU-12/a``), so a run is a view only when dropping separators makes it a token of that very
 # format, with a digit after its prefix and mostly not lower-case words.
@@ -149,7 +149,7 @@ def _unseparated(run: str) -> tuple[str, list[int]]:
     that makes it a token of the format its prefix names across a place it joined
     (``ghp_Ab12-Cd34…`` → ``ghp_Ab12Cd34…``); the run itself otherwise."""
     unchanged = run, [*range(len(run)), len(run)]
-    found = next(((m, token) for prefix, token in CUT_FORMATS if (m := prefix.match(run))), None)
+    found = cut_format(run)
     if found is None:
         return unchanged
     head, token = found[0].end(0), found[1]
@@ -193,9 +193,10 @@ def _unspaced_token(run: str) -> tuple[str, list[int]]:
     dropped, when that makes a token of the format its prefix names across a place it joined
     (``ghp_Ab12 Cd34…`` → ``ghp_Ab12Cd34…``); the run itself otherwise."""
     unchanged = run, [*range(len(run)), len(run)]
-    token = next((token for prefix, token in CUT_FORMATS if prefix.match(run)), None)
-    if token is None:
+    found = cut_format(run)
+    if found is None:
         return unchanged
+    token = found[1]
     pieces = list(_SPACED_PIECE.finditer(run))
     kept = [pieces[0]]
     for m in pieces[1:]:
@@ -240,8 +241,8 @@ def _ungapped(run: str) -> tuple[str, list[int]]:
     seen, more = _unspaced_token(first)
     if seen != first:
         return seen, [where[i] for i in more]
-    token = next((token for prefix, token in CUT_FORMATS if prefix.match(first)), None)
-    whole = token.match(first) if token is not None else None
+    found = cut_format(first)
+    whole = found[1].match(first) if found is not None else None
     if whole is None or whole.end(0) <= gap.start(0):
         return unchanged
     return first, where

@@ -19,7 +19,7 @@ import pytest
 from osmia.memory.cleaning import clean_text
 from osmia.memory.redaction import REDACTED
 from osmia.memory.sanitize import redacted, stored_text
-from osmia.memory.secret_formats import CUT_FORMATS
+from osmia.memory.secret_cuts import CUT_FORMATS
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun
 from tests.fixtures.secrets.corpus import secret_corpus
@@ -255,7 +255,7 @@ async def test_no_disguised_secret_reaches_the_database_file(tmp_path: Path) -> 
 @pytest.mark.parametrize("cut_by", ["separator", "\n", "\r\n", "\r", " ", "  ", "\t"])
 def test_every_prefixed_format_cut_in_two_is_redacted(cut_by: str) -> None:
     """Each planted token of the maintained corpus that is a token of a format with a prefix
-    (:data:`~osmia.memory.secret_formats.CUT_FORMATS`), cut halfway by a separator (each in turn)
+    (:data:`~osmia.memory.secret_cuts.CUT_FORMATS`), cut halfway by a separator (each in turn)
     or a line break or spaces: no piece of it survives, whatever the format. Cut by a line break,
     a format whose first half is a token as written (``sk-ant-…``, ``xoxp-…``) leaked its second
     half; cut by a space, 120 of 120 leaked before the spaced view (twenty-fourth session)."""
