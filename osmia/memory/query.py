@@ -20,6 +20,7 @@ from typing import Any
 
 from osmia.memory.candidates import CandidateFinder, Signals
 from osmia.memory.graph import KnowledgeGraph
+from osmia.memory.lesson_forms import strong_in_form
 from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, line_tokens
 from osmia.memory.ranking import DEFAULT, RankingConfig
@@ -160,16 +161,31 @@ class Ranker:
             key=lambda pair: (-pair[0], pair[1].id),
         )
         contenders = [n for value, n in learnings if value >= c.min_score][: c.specificity_candidates]
-        terms: set[str] = set()
-        sentences: set[int] = set()
-        for node in contenders:
-            sentences.add(sentence_key(node.content))
-            if not lesson(node.content).strong:  # a named identifier is specific whatever its words
-                terms.update(vocabulary_words(node.content))
         if not contenders:
             return Vocabulary()
-        size, counts, spread = reads.vocabulary(req.tenant, sorted(terms), sorted(sentences))
-        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread)
+        # Whether a contender names an identifier (then its words do not matter: it is specific
+        # whatever they are) is read from its stored parsed form, in the same statement as the
+        # counts: parsing a learning costs 15-35 µs, ~4 a query at 100k nodes were not in the
+        # parse cache (docs/performance.md §32). So the words of every contender are asked for,
+        # and only those of contenders that name nothing are kept.
+        words = {node.id: vocabulary_words(node.content) for node in contenders}
+        sentences = {sentence_key(node.content) for node in contenders}
+        terms = {word for each in words.values() for word in each}
+        size, counts, spread, forms = reads.vocabulary(
+            req.tenant, sorted(terms), sorted(sentences), sorted(words)
+        )
+        named: dict[str, bool] = {}
+        kept: set[str] = set()
+        for node in contenders:
+            strong = strong_in_form(node.content, forms.get(node.id))
+            if strong is None:  # no form, or one not to be trusted
+                strong = bool(lesson(node.content).strong)
+            named[node.content] = strong
+            if not strong:
+                kept.update(words[node.id])
+        if any(named.values()):
+            counts = {word: n for word, n in counts.items() if word in kept}
+        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread, named)
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int, explain: bool = True

@@ -122,5 +122,8 @@ def specificity(content: str, vocabulary: Vocabulary) -> float:
     values = sorted((vocabulary.rarity(w) for w in vocabulary_words(content)), reverse=True)[:2]
     if not values or universal_advice(content):
         return 0.0
-    named = 1.0 if lesson(content).strong else sum(values) / len(values)
+    strong = vocabulary.named.get(content)
+    if strong is None:  # a learning the query did not read the form of
+        strong = bool(lesson(content).strong)
+    named = 1.0 if strong else sum(values) / len(values)
     return named / math.sqrt(vocabulary.spread(sentence_key(content)))
