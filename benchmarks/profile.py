@@ -100,8 +100,12 @@ async def _query_profiled(
         _summary("query", latencies) + "\n\n== the connection's thread (the ranking), by cumulative time\n"
     )
     pstats.Stats(ranking, stream=out).sort_stats("cumulative").print_stats(40)
+    # The ranking runs on the calling thread's reader (osmia/memory/store/local_reader.py) unless
+    # that one cannot serve: then the main thread's profile is the ranking's.
+    out.write("== the main thread, by cumulative time (osmia's functions)\n")
+    pstats.Stats(main, stream=out).sort_stats("cumulative").print_stats("osmia/", 40)
     out.write("== the main thread, by own time\n")
-    pstats.Stats(main, stream=out).sort_stats("tottime").print_stats(10)
+    pstats.Stats(main, stream=out).sort_stats("tottime").print_stats(25)
     return out.getvalue()
 
 

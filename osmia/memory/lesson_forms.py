@@ -84,18 +84,6 @@ def lesson_from_form(text: str, form: str | None) -> Lesson | None:
         return None
 
 
-def strong_in_form(text: str, form: str | None) -> bool | None:
-    """Whether the learning ``text`` names an unmistakable identifier
-    (:attr:`~osmia.memory.lesson_parse.Lesson.strong`), read from its stored ``form`` without
-    building the lesson; None when the form must not be trusted (as :func:`lesson_from_form`)."""
-    if not form:
-        return None
-    fields = form.split(_FIELD)
-    if len(fields) != 7 or fields[0] != _VERSION_TEXT or fields[1] != str(_crc(text)):
-        return None
-    return bool(fields[3])
-
-
 _VERSION_TEXT = str(FORM_VERSION)
 
 

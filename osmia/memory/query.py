@@ -20,8 +20,8 @@ from typing import Any
 
 from osmia.memory.candidates import CandidateFinder, Signals
 from osmia.memory.graph import KnowledgeGraph
-from osmia.memory.lesson_forms import strong_in_form
-from osmia.memory.lessons import lesson
+from osmia.memory.lesson_forms import lesson_from_form
+from osmia.memory.lessons import Lesson, lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, line_tokens
 from osmia.memory.ranking import DEFAULT, RankingConfig
 from osmia.memory.scoring import NAMED, noisy_or, recency, relevance, score, specificity_applies
@@ -174,18 +174,19 @@ class Ranker:
         size, counts, spread, forms = reads.vocabulary(
             req.tenant, sorted(terms), sorted(sentences), sorted(words)
         )
-        named: dict[str, bool] = {}
+        lessons: dict[str, Lesson] = {}
         kept: set[str] = set()
         for node in contenders:
-            strong = strong_in_form(node.content, forms.get(node.id))
-            if strong is None:  # no form, or one not to be trusted
-                strong = bool(lesson(node.content).strong)
-            named[node.content] = strong
-            if not strong:
+            parsed = lesson_from_form(node.content, forms.get(node.id))
+            if parsed is None:  # no form, or one not to be trusted
+                parsed = lesson(node.content)
+            else:
+                lessons[node.content] = parsed
+            if not parsed.strong:
                 kept.update(words[node.id])
-        if any(named.values()):
+        if len(kept) < len(terms):
             counts = {word: n for word, n in counts.items() if word in kept}
-        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread, named)
+        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread, lessons)
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int, explain: bool = True

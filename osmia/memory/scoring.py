@@ -16,11 +16,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from osmia.memory.advice import universal_advice
 from osmia.memory.lesson_parse import lesson
 from osmia.memory.linear import linear
 from osmia.memory.ranking import DEFAULT, RankingConfig
-from osmia.memory.statistics import specificity, states_strength
+from osmia.memory.statistics import is_universal_advice, specificity, states_strength
 from osmia.memory.types import Kind, Node, QueryRequest, ScoreParts
 from osmia.memory.vocabulary import Vocabulary
 
@@ -86,21 +85,22 @@ def relevance(
     discounts: list[tuple[float, str]] = []
     s = node.subject
     c = config
-    for differs, factor, why in (
-        (bool(s.repository) and bool(req.repository) and s.repository != req.repository,
-         c.discount_other_repository, "other repository"),
-        (bool(s.task_type) and bool(req.task_type) and s.task_type != req.task_type
-         and node.kind is not Kind.LEARNING,
-         c.discount_pattern_other_task_type if node.kind is Kind.PATTERN else c.discount_other_task_type,
-         "other task type"),
-        (bool(s.engine) and bool(req.engine) and s.engine != req.engine
-         and not _names_engine(node, req.engine), c.discount_other_engine, "other engine"),
-        (bool(s.language) and bool(req.language) and s.language != req.language and node.kind is Kind.PATTERN,
-         c.discount_other_language, "other language"),
-    ):  # fmt: skip
-        if differs:
-            value *= factor
-            discounts.append((factor, why))
+    # Each rule in turn (a query asks this of ~130 candidates: no table of rules built per call).
+    if s.repository and req.repository and s.repository != req.repository:
+        value *= c.discount_other_repository
+        discounts.append((c.discount_other_repository, "other repository"))
+    if s.task_type and req.task_type and s.task_type != req.task_type and node.kind is not Kind.LEARNING:
+        factor = (
+            c.discount_pattern_other_task_type if node.kind is Kind.PATTERN else c.discount_other_task_type
+        )
+        value *= factor
+        discounts.append((factor, "other task type"))
+    if s.engine and req.engine and s.engine != req.engine and not _names_engine(node, req.engine):
+        value *= c.discount_other_engine
+        discounts.append((c.discount_other_engine, "other engine"))
+    if s.language and req.language and s.language != req.language and node.kind is Kind.PATTERN:
+        value *= c.discount_other_language
+        discounts.append((c.discount_other_language, "other language"))
     if (
         c.discount_other_place < 1.0
         and s.repository
@@ -174,7 +174,7 @@ def score(
         if factor < 1.0:
             rel *= factor
             why = f"specificity {spec:.2f}"
-            if spec == 0.0 and universal_advice(node.content):
+            if spec == 0.0 and is_universal_advice(node.content, vocabulary):
                 why += ": universal advice"
             discounts = (*discounts, (factor, why))
     # Within the ticket's own repository (what one run there said against what several runs

@@ -25,6 +25,7 @@ import json
 import math
 from dataclasses import dataclass, field
 
+from osmia.memory.lesson_parse import Lesson
 from osmia.memory.text import query_terms, stem
 
 MAX_PHRASE_WORDS = 12
@@ -76,15 +77,15 @@ class Vocabulary:
 
     ``counts`` maps a word's stem to the tenant's nodes holding it; ``nodes`` is the tenant's size
     (at least the configured minimum); ``sentences`` maps a :func:`sentence_key` to the number of
-    the tenant's repositories with a learning stating it; ``named`` maps the content of each
-    learning the query read the parsed form of to whether it names an unmistakable identifier
-    (:attr:`~osmia.memory.lesson_parse.Lesson.strong`: then it is specific whatever its words).
+    the tenant's repositories with a learning stating it; ``lessons`` maps the content of each
+    learning the query read the stored parsed form of (:mod:`osmia.memory.lesson_forms`) to its
+    lesson, so that scoring it parses nothing.
     """
 
     counts: dict[str, int] = field(default_factory=dict)
     nodes: int = 1
     sentences: dict[int, int] = field(default_factory=dict)
-    named: dict[str, bool] = field(default_factory=dict)
+    lessons: dict[str, Lesson] = field(default_factory=dict)
 
     def rarity(self, word: str) -> float:
         """``1 − log(1 + df) / log(1 + N)`` of a stem; one not counted counts as rare (1)."""

@@ -22,10 +22,11 @@ from benchmarks.profile import TripCounter
 from benchmarks.scenarios import scenarios
 from benchmarks.stores import build_store
 from benchmarks.workload import GroundTruth
-from osmia.memory.candidates import CandidateFinder
-from osmia.memory.extractor import attempt_key
+from osmia.memory import advice as advice_module
 from osmia.memory import query as query_module
 from osmia.memory import statistics as statistics_module
+from osmia.memory.candidates import CandidateFinder
+from osmia.memory.extractor import attempt_key
 from osmia.memory.lesson_parse import Lesson, lesson
 from osmia.memory.query import Ranker
 from osmia.memory.ranking import DEFAULT
@@ -151,8 +152,9 @@ async def test_contending_learnings_are_read_from_their_stored_forms_not_parsed(
         parsed.append(text)
         return lesson(text)
 
-    monkeypatch.setattr(query_module, "lesson", counted)
-    monkeypatch.setattr(statistics_module, "lesson", counted)
+    for module in (query_module, statistics_module, advice_module):
+        monkeypatch.setattr(module, "lesson", counted)
+    advice_module.universal_advice.cache_clear()  # cached per text: a parse of an earlier test
     with_forms, without = await _open(path, truth), await _open(bare, truth)
     try:
         for run in _tickets(truth, 30):

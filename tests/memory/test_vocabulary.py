@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from osmia.memory.lesson_forms import form_of, strong_in_form
+from osmia.memory.lesson_forms import form_of, lesson_from_form
 from osmia.memory.lesson_parse import lesson
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store.query_reads import QueryReads
@@ -185,8 +185,8 @@ async def test_spread_counts_the_repositories_stating_a_sentence(tmp_path: Path)
     # Each learning's stored parsed form, which says what parsing it says; none of another tenant.
     assert len(learnings) == 5 and set(forms) == set(learnings)
     assert elsewhere == {}
-    assert {strong_in_form(learnings[i], forms[i]) for i in learnings} == {True, False}
+    assert {bool(lesson(content).strong) for content in learnings.values()} == {True, False}
     for node_id, content in learnings.items():
         assert forms[node_id] == form_of(content)
-        assert strong_in_form(content, forms[node_id]) is bool(lesson(content).strong)
-        assert strong_in_form(content + " (edited)", forms[node_id]) is None
+        assert lesson_from_form(content, forms[node_id]) == lesson(content)
+        assert lesson_from_form(content + " (edited)", forms[node_id]) is None
