@@ -20,7 +20,7 @@ from typing import Any
 
 from osmia.memory.candidates import CandidateFinder, Signals
 from osmia.memory.graph import KnowledgeGraph
-from osmia.memory.lesson_forms import lesson_from_form
+from osmia.memory.lesson_forms import LessonCache, lesson_from_form
 from osmia.memory.lessons import Lesson, lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, line_tokens
 from osmia.memory.ranking import DEFAULT, RankingConfig
@@ -52,6 +52,7 @@ class Ranker:
         self._finder = CandidateFinder(graph)  # keeps the full-text term counts between queries
         self._nodes = NodeCache()  # parsed rows, reused while a row reads back unchanged
         self._sets = SetCache()  # an engine's facts and tenant-wide patterns, while the store is unchanged
+        self._lessons = LessonCache()  # the lessons of learnings that contended lately
 
     def candidates(self, reads: QueryReads, req: QueryRequest) -> dict[str, Signals]:
         """Every node of the tenant that any signal points at, with the signals it got
@@ -164,29 +165,31 @@ class Ranker:
         if not contenders:
             return Vocabulary()
         # Whether a contender names an identifier (then its words do not matter: it is specific
-        # whatever they are) is read from its stored parsed form, in the same statement as the
-        # counts: parsing a learning costs 15-35 µs, ~4 a query at 100k nodes were not in the
-        # parse cache (docs/performance.md §32). So the words of every contender are asked for,
-        # and only those of contenders that name nothing are kept.
+        # whatever they are) and whether it is universal advice need its lesson. One this ranker
+        # read lately is kept; the others' are read from their stored parsed forms in the same
+        # statement as the counts (parsing costs 15-35 µs a learning, a form 3-4 µs; the parse
+        # cache, shared with extraction, held ~4 of a query's contenders too few at 100k nodes:
+        # docs/performance.md §32). So the words of every contender are asked for, and only those
+        # of contenders that name nothing are kept.
+        lessons = {node.content: self._lessons.get(node.content) for node in contenders}
+        unread = sorted({node.id for node in contenders if lessons[node.content] is None})
         words = {node.id: vocabulary_words(node.content) for node in contenders}
         sentences = {sentence_key(node.content) for node in contenders}
         terms = {word for each in words.values() for word in each}
-        size, counts, spread, forms = reads.vocabulary(
-            req.tenant, sorted(terms), sorted(sentences), sorted(words)
-        )
-        lessons: dict[str, Lesson] = {}
+        size, counts, spread, forms = reads.vocabulary(req.tenant, sorted(terms), sorted(sentences), unread)
         kept: set[str] = set()
+        known: dict[str, Lesson] = {}
         for node in contenders:
-            parsed = lesson_from_form(node.content, forms.get(node.id))
-            if parsed is None:  # no form, or one not to be trusted
-                parsed = lesson(node.content)
-            else:
-                lessons[node.content] = parsed
+            parsed = lessons[node.content]
+            if parsed is None:
+                parsed = lesson_from_form(node.content, forms.get(node.id)) or lesson(node.content)
+                self._lessons.put(parsed)
+            known[node.content] = parsed
             if not parsed.strong:
                 kept.update(words[node.id])
         if len(kept) < len(terms):
             counts = {word: n for word, n in counts.items() if word in kept}
-        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread, lessons)
+        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread, known)
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int, explain: bool = True

@@ -78,8 +78,8 @@ class Vocabulary:
     ``counts`` maps a word's stem to the tenant's nodes holding it; ``nodes`` is the tenant's size
     (at least the configured minimum); ``sentences`` maps a :func:`sentence_key` to the number of
     the tenant's repositories with a learning stating it; ``lessons`` maps the content of each
-    learning the query read the stored parsed form of (:mod:`osmia.memory.lesson_forms`) to its
-    lesson, so that scoring it parses nothing.
+    learning whose words were counted to its lesson (kept by the ranker or read from its stored
+    form: :mod:`osmia.memory.lesson_forms`), so that scoring it parses nothing.
     """
 
     counts: dict[str, int] = field(default_factory=dict)
