@@ -169,11 +169,12 @@ class Ranker:
         # read lately is kept; the others' are read from their stored parsed forms in the same
         # statement as the counts (parsing costs 15-35 µs a learning, a form 3-4 µs; the parse
         # cache, shared with extraction, held ~4 of a query's contenders too few at 100k nodes:
-        # docs/performance.md §32). So the words of every contender are asked for, and only those
-        # of contenders that name nothing are kept.
+        # docs/performance.md §32). So the words of those are asked for whatever they name, and
+        # kept only if they name nothing.
         lessons = {node.content: self._lessons.get(node.content) for node in contenders}
         unread = sorted({node.id for node in contenders if lessons[node.content] is None})
-        words = {node.id: vocabulary_words(node.content) for node in contenders}
+        named = {text for text, parsed in lessons.items() if parsed is not None and parsed.strong}
+        words = {node.id: vocabulary_words(node.content) for node in contenders if node.content not in named}
         sentences = {sentence_key(node.content) for node in contenders}
         terms = {word for each in words.values() for word in each}
         size, counts, spread, forms = reads.vocabulary(req.tenant, sorted(terms), sorted(sentences), unread)
