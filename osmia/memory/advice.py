@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 
-from osmia.memory.lesson_parse import Lesson, generic_word, lesson
+from osmia.memory.lesson_parse import generic_word, lesson
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.obsolete import names_obsolete
 
@@ -89,13 +89,7 @@ def universal_advice(text: str) -> bool:
 
     Cached per text: ranking asks it for the same few learnings query after query.
     """
-    return advice_in(lesson(text))
-
-
-def advice_in(parsed: Lesson) -> bool:
-    """:func:`universal_advice` of a learning already parsed (a query reads its contenders' stored
-    forms: :mod:`osmia.memory.lesson_forms`)."""
-    text = parsed.text
+    parsed = lesson(text)
     if parsed.strong or parsed.versions or parsed.settings:
         return False
     # A weak identifier names something too (a word in a code span, a subcommand: "make links"),

@@ -99,30 +99,3 @@ def _pairs(field: str) -> tuple[tuple[str, str], ...]:
 
 def _crc(text: str) -> int:
     return zlib.crc32(text.encode())
-
-
-class LessonCache:
-    """The lessons of the ``capacity`` stored learnings most recently read, keyed by their text.
-
-    A query reads the learnings that may make its section again and again, ticket after ticket;
-    each one it holds here costs neither a parse nor a form read. Texts are stored learnings
-    (already redacted and cleaned), kept as the nodes hold them.
-    """
-
-    def __init__(self, capacity: int = 4096) -> None:
-        self.capacity = capacity
-        self._lessons: dict[str, Lesson] = {}
-
-    def get(self, text: str) -> Lesson | None:
-        """The lesson of ``text`` if kept (then the most recently used)."""
-        found = self._lessons.pop(text, None)
-        if found is not None:
-            self._lessons[text] = found
-        return found
-
-    def put(self, parsed: Lesson) -> None:
-        """Keep ``parsed``; past ``capacity`` the least recently used leaves."""
-        lessons = self._lessons
-        if parsed.text not in lessons and len(lessons) >= self.capacity:
-            lessons.pop(next(iter(lessons)), None)
-        lessons[parsed.text] = parsed

@@ -20,8 +20,7 @@ from typing import Any
 
 from osmia.memory.candidates import CandidateFinder, Signals
 from osmia.memory.graph import KnowledgeGraph
-from osmia.memory.lesson_forms import LessonCache, lesson_from_form
-from osmia.memory.lessons import Lesson, lesson
+from osmia.memory.lessons import lesson
 from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, line_tokens
 from osmia.memory.ranking import DEFAULT, RankingConfig
 from osmia.memory.scoring import NAMED, noisy_or, recency, relevance, score, specificity_applies
@@ -52,7 +51,6 @@ class Ranker:
         self._finder = CandidateFinder(graph)  # keeps the full-text term counts between queries
         self._nodes = NodeCache()  # parsed rows, reused while a row reads back unchanged
         self._sets = SetCache()  # an engine's facts and tenant-wide patterns, while the store is unchanged
-        self._lessons = LessonCache()  # the lessons of learnings that contended lately
 
     def candidates(self, reads: QueryReads, req: QueryRequest) -> dict[str, Signals]:
         """Every node of the tenant that any signal points at, with the signals it got
@@ -162,35 +160,16 @@ class Ranker:
             key=lambda pair: (-pair[0], pair[1].id),
         )
         contenders = [n for value, n in learnings if value >= c.min_score][: c.specificity_candidates]
+        terms: set[str] = set()
+        sentences: set[int] = set()
+        for node in contenders:
+            sentences.add(sentence_key(node.content))
+            if not lesson(node.content).strong:  # a named identifier is specific whatever its words
+                terms.update(vocabulary_words(node.content))
         if not contenders:
             return Vocabulary()
-        # Whether a contender names an identifier (then its words do not matter: it is specific
-        # whatever they are) and whether it is universal advice need its lesson. One this ranker
-        # read lately is kept; the others' are read from their stored parsed forms in the same
-        # statement as the counts (parsing costs 15-35 µs a learning, a form 3-4 µs; the parse
-        # cache, shared with extraction, held ~4 of a query's contenders too few at 100k nodes:
-        # docs/performance.md §32). So the words of those are asked for whatever they name, and
-        # kept only if they name nothing.
-        lessons = {node.content: self._lessons.get(node.content) for node in contenders}
-        unread = sorted({node.id for node in contenders if lessons[node.content] is None})
-        named = {text for text, parsed in lessons.items() if parsed is not None and parsed.strong}
-        words = {node.id: vocabulary_words(node.content) for node in contenders if node.content not in named}
-        sentences = {sentence_key(node.content) for node in contenders}
-        terms = {word for each in words.values() for word in each}
-        size, counts, spread, forms = reads.vocabulary(req.tenant, sorted(terms), sorted(sentences), unread)
-        kept: set[str] = set()
-        known: dict[str, Lesson] = {}
-        for node in contenders:
-            parsed = lessons[node.content]
-            if parsed is None:
-                parsed = lesson_from_form(node.content, forms.get(node.id)) or lesson(node.content)
-                self._lessons.put(parsed)
-            known[node.content] = parsed
-            if not parsed.strong:
-                kept.update(words[node.id])
-        if len(kept) < len(terms):
-            counts = {word: n for word, n in counts.items() if word in kept}
-        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread, known)
+        size, counts, spread = reads.vocabulary(req.tenant, sorted(terms), sorted(sentences))
+        return Vocabulary(counts, max(c.specificity_min_nodes, size), spread)
 
     async def rank(
         self, req: QueryRequest, *, now: float, max_facts: int, token_budget: int, explain: bool = True

@@ -16,10 +16,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
+from osmia.memory.advice import universal_advice
 from osmia.memory.lesson_parse import lesson
 from osmia.memory.linear import linear
 from osmia.memory.ranking import DEFAULT, RankingConfig
-from osmia.memory.statistics import is_universal_advice, specificity, states_strength
+from osmia.memory.statistics import specificity, states_strength
 from osmia.memory.types import Kind, Node, QueryRequest, ScoreParts
 from osmia.memory.vocabulary import Vocabulary
 
@@ -174,7 +175,7 @@ def score(
         if factor < 1.0:
             rel *= factor
             why = f"specificity {spec:.2f}"
-            if spec == 0.0 and is_universal_advice(node.content, vocabulary):
+            if spec == 0.0 and universal_advice(node.content):
                 why += ": universal advice"
             discounts = (*discounts, (factor, why))
     # Within the ticket's own repository (what one run there said against what several runs

@@ -26,7 +26,7 @@ import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from osmia.memory.advice import advice_in, universal_advice
+from osmia.memory.advice import universal_advice
 from osmia.memory.lessons import lesson
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.types import Kind, Node, QueryRequest
@@ -120,15 +120,7 @@ def specificity(content: str, vocabulary: Vocabulary) -> float:
     showing).
     """
     values = sorted((vocabulary.rarity(w) for w in vocabulary_words(content)), reverse=True)[:2]
-    if not values or is_universal_advice(content, vocabulary):
+    if not values or universal_advice(content):
         return 0.0
-    parsed = vocabulary.lessons.get(content) or lesson(content)
-    named = 1.0 if parsed.strong else sum(values) / len(values)
+    named = 1.0 if lesson(content).strong else sum(values) / len(values)
     return named / math.sqrt(vocabulary.spread(sentence_key(content)))
-
-
-def is_universal_advice(content: str, vocabulary: Vocabulary) -> bool:
-    """:func:`~osmia.memory.advice.universal_advice` of a learning, from the lesson the query read
-    for it when it did (its stored form: nothing to parse)."""
-    parsed = vocabulary.lessons.get(content)
-    return universal_advice(content) if parsed is None else advice_in(parsed)

@@ -25,7 +25,6 @@ import json
 import math
 from dataclasses import dataclass, field
 
-from osmia.memory.lesson_parse import Lesson
 from osmia.memory.text import query_terms, stem
 
 MAX_PHRASE_WORDS = 12
@@ -77,15 +76,12 @@ class Vocabulary:
 
     ``counts`` maps a word's stem to the tenant's nodes holding it; ``nodes`` is the tenant's size
     (at least the configured minimum); ``sentences`` maps a :func:`sentence_key` to the number of
-    the tenant's repositories with a learning stating it; ``lessons`` maps the content of each
-    learning whose words were counted to its lesson (kept by the ranker or read from its stored
-    form: :mod:`osmia.memory.lesson_forms`), so that scoring it parses nothing.
+    the tenant's repositories with a learning stating it.
     """
 
     counts: dict[str, int] = field(default_factory=dict)
     nodes: int = 1
     sentences: dict[int, int] = field(default_factory=dict)
-    lessons: dict[str, Lesson] = field(default_factory=dict)
 
     def rarity(self, word: str) -> float:
         """``1 − log(1 + df) / log(1 + N)`` of a stem; one not counted counts as rare (1)."""

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from benchmarks.lesson_pairs import pairs
-from osmia.memory.lesson_forms import FORM_VERSION, LessonCache, form_of, lesson_from_form
+from osmia.memory.lesson_forms import FORM_VERSION, form_of, lesson_from_form
 from osmia.memory.lessons import lesson
 from osmia.memory.service import Memory, MemorySettings
 from tests.memory.conftest import T0, Clock, make_run
@@ -34,19 +34,6 @@ def test_a_form_reads_back_as_the_parsed_lesson() -> None:
     assert len(texts) > 200
     for text in [*texts, "Run `make sqlc` after editing queries", "Ünïcode `ruff check --fix` ✓"]:
         assert lesson_from_form(text, form_of(text)) == lesson(text)
-
-
-def test_the_lesson_cache_keeps_the_most_recently_used() -> None:
-    texts = ["Run `make gen` after editing api.proto", "Set PGHOST first", "Bump ruff to 0.6"]
-    cache = LessonCache(capacity=2)
-    cache.put(lesson(texts[0]))
-    cache.put(lesson(texts[1]))
-    assert cache.get(texts[0]) == lesson(texts[0])  # now the most recently used
-    cache.put(lesson(texts[2]))  # the least recently used (texts[1]) leaves
-    assert cache.get(texts[1]) is None
-    assert cache.get(texts[0]) == lesson(texts[0]) and cache.get(texts[2]) == lesson(texts[2])
-    cache.put(lesson(texts[2]))  # kept again: nothing leaves
-    assert cache.get(texts[0]) is not None
 
 
 def test_a_form_of_another_text_version_or_shape_is_not_trusted() -> None:

@@ -10,7 +10,6 @@ must return what the per-set statements it replaced return, through the same ind
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -22,12 +21,8 @@ from benchmarks.profile import TripCounter
 from benchmarks.scenarios import scenarios
 from benchmarks.stores import build_store
 from benchmarks.workload import GroundTruth
-from osmia.memory import advice as advice_module
-from osmia.memory import query as query_module
-from osmia.memory import statistics as statistics_module
 from osmia.memory.candidates import CandidateFinder
 from osmia.memory.extractor import attempt_key
-from osmia.memory.lesson_parse import Lesson, lesson
 from osmia.memory.query import Ranker
 from osmia.memory.ranking import DEFAULT
 from osmia.memory.service import Memory, MemorySettings, request_for
@@ -131,47 +126,6 @@ async def test_a_query_takes_no_trip_and_at_most_four_statements(built: tuple[Pa
             assert vocabulary > 0
     finally:
         await memory.close()
-
-
-async def test_contending_learnings_are_read_from_their_stored_forms_not_parsed(
-    built: tuple[Path, GroundTruth], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Whether a learning that may make the section names an identifier is read from its stored
-    parsed form (``lesson_forms``): a prompt's query parses no learning whose form is stored (an
-    explanation still does, for those that could not make the section), and prompts and
-    explanations equal those of the same store without forms, where each is parsed."""
-    path, truth = built
-    bare = tmp_path / "no-forms.db"
-    shutil.copy(path, bare)
-    with sqlite3.connect(bare) as conn:
-        conn.execute("DELETE FROM lesson_forms")
-        learnings = {row[0] for row in conn.execute("SELECT content FROM nodes WHERE kind = 'learning'")}
-    parsed: list[str] = []
-
-    def counted(text: str) -> Lesson:
-        parsed.append(text)
-        return lesson(text)
-
-    for module in (query_module, statistics_module, advice_module):
-        monkeypatch.setattr(module, "lesson", counted)
-    advice_module.universal_advice.cache_clear()  # cached per text: a parse of an earlier test
-    with_forms, without = await _open(path, truth), await _open(bare, truth)
-    try:
-        for run in _tickets(truth, 30):
-            parsed.clear()
-            prompt = await with_forms.context(run)
-            assert not learnings.intersection(parsed), run.name
-            assert [(n.id, n.score) for n in prompt.injected] == [
-                (n.id, n.score) for n in (await without.context(run)).injected
-            ]
-            read, again = await with_forms.explain(run), await without.explain(run)
-            assert [(c.node.id, c.score, c.verdict) for c in read] == [
-                (c.node.id, c.score, c.verdict) for c in again
-            ]
-        assert learnings.intersection(parsed)  # without forms, learnings were parsed
-    finally:
-        await with_forms.close()
-        await without.close()
 
 
 def _one_by_one(db: sqlite3.Connection, req: QueryRequest, match: str) -> list[list[str]]:

@@ -323,17 +323,14 @@ class QueryReads:
         return self._counts(one, [(fts_phrase(t), at_most) for t in terms], terms)
 
     def vocabulary(
-        self, tenant: str, words: Sequence[str], sentences: Sequence[int], forms_of: Sequence[str] = ()
-    ) -> tuple[int, dict[str, int], dict[int, int], dict[str, str]]:
-        """The tenant's node count, its nodes holding each word, its repositories stating each
-        sentence, and the stored parsed form of each learning of ``forms_of`` (ids) that has one.
+        self, tenant: str, words: Sequence[str], sentences: Sequence[int]
+    ) -> tuple[int, dict[str, int], dict[int, int]]:
+        """The tenant's node count, its nodes holding each word, and its repositories stating each sentence.
 
-        Kept as nodes are written (schema v9, :mod:`osmia.memory.vocabulary`; the forms, v10,
-        :mod:`osmia.memory.lesson_forms`): one statement of a primary-key lookup per word, a
-        ``nodes_sentence`` range per sentence and two primary-key lookups per form, however large
-        the graph. A word no node holds is absent from the counts, a learning without a form from
-        the forms. Meant for one query's few candidate learnings (a few hundred words at most;
-        SQLite allows 32766 parameters).
+        Kept as nodes are written (schema v9, :mod:`osmia.memory.vocabulary`): one statement of a
+        primary-key lookup per word and a ``nodes_sentence`` range per sentence, however large the
+        graph. A word no node holds is absent from the counts. Meant for one query's few
+        candidate learnings (a few hundred words at most; SQLite allows 32766 parameters).
         """
         word_marks = ", ".join("?" * (len(words) + 1))
         sql = f"SELECT 0, word, nodes FROM vocabulary WHERE tenant = ? AND word IN ({word_marks})"
@@ -344,23 +341,14 @@ class QueryReads:
                 f"AND kind = 'learning' AND sentence IN ({', '.join('?' * len(sentences))}) GROUP BY sentence"
             )
             params += [tenant, *sentences]
-        if forms_of:
-            sql += (
-                " UNION ALL SELECT 2, n.id, f.form FROM nodes n JOIN lesson_forms f ON f.seq = n.seq "
-                f"WHERE n.id IN ({', '.join('?' * len(forms_of))}) AND +n.tenant = ?"
-            )
-            params += [*forms_of, tenant]
         counts: dict[str, int] = {}
         spread: dict[int, int] = {}
-        forms: dict[str, str] = {}
         for which, key, value in self._rows(sql, params):
             if which == 0:
                 counts[str(key)] = int(value)
-            elif which == 1:
-                spread[int(key)] = int(value)
             else:
-                forms[str(key)] = str(value)
-        return counts.pop(NODES_WORD, 0), counts, spread, forms
+                spread[int(key)] = int(value)
+        return counts.pop(NODES_WORD, 0), counts, spread
 
     def _counts(self, one: str, params: Sequence[tuple[Any, ...]], keys: Sequence[str]) -> dict[str, int]:
         """Run the scalar ``one`` for each parameter tuple as columns of a single statement."""
