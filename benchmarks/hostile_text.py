@@ -61,6 +61,9 @@ SHAPES: dict[str, str] = {
     "spaced-tokens": "ghp_a1B2 c3D4 e5F6 g7H8 ",
     "spaced-prefixes": "sk_live_a1 ",
     "gapped-prefixes": "gh p_a1B2 ",
+    # Twenty-fifth session: tokens cut by a separator and spaces.
+    "comma-spaced-tokens": "ghp_a1B2, c3D4 - e5F6 ;g7H8 ",
+    "comma-spaced-prefixes": "sk_live_a1, ",
 }
 
 

@@ -16,7 +16,17 @@ from typing import Any
 from osmia.memory.linear import LinearPattern, Match, linear
 from osmia.memory.secret_formats import GLUED, RULES, unbounded
 
-__all__ = ["CUT_FORMATS", "CUT_INSIDE", "CUT_PREFIXES", "cut_format", "literal_starts", "token_prefix"]
+__all__ = [
+    "CUT_FORMATS",
+    "CUT_GAP",
+    "CUT_INSIDE",
+    "CUT_INSIDE_GATE",
+    "CUT_PREFIXES",
+    "CUT_SEPARATORS",
+    "cut_format",
+    "prefix_atoms",
+    "token_prefix",
+]
 
 
 def _top_level(pattern: str, char: str) -> list[int]:
@@ -82,43 +92,67 @@ _FEW = 8  # a class of this many single characters or fewer is spelled out (``[s
 _PARSER: Any = importlib.import_module("re._parser")
 
 
-def literal_starts(pattern: str) -> list[str]:
-    """The strings of letters a prefix pattern starts with, up to its first class of token
-    characters (``(?:ghp|gho)_[A-Za-z0-9]`` gives ``ghp_``, ``gho_``): what a token is cut inside
-    of when its prefix is. Read with the standard library's parser of regular expressions."""
+def prefix_atoms(pattern: str) -> list[tuple[str, ...]]:
+    """What a prefix pattern starts with, up to its first class of token characters, as the
+    patterns of its characters one by one: each string of letters it may start with
+    (``(?:ghp|gho)_[A-Za-z0-9]`` gives ``g h p _`` and ``g h o _``), a digit as ``\\d``
+    (``xapp-\\d-``): where a token is cut inside of when its prefix is. Read with the standard
+    library's parser of regular expressions."""
     p = _PARSER
 
-    def spell(items: Any) -> tuple[list[str], bool]:
-        """The strings ``items`` spell, and whether they stop before the pattern's end."""
-        outs = [""]
+    def spell(items: Any) -> tuple[list[tuple[str, ...]], bool]:
+        """The atoms ``items`` spell, and whether they stop before the pattern's end."""
+        outs: list[tuple[str, ...]] = [()]
         for op, arg in items:
             if op is p.AT:
                 continue
             if op is p.LITERAL:
-                outs = [o + chr(arg) for o in outs]
+                outs = [(*o, re.escape(chr(arg))) for o in outs]
             elif op is p.IN and len(arg) <= _FEW and all(kind is p.LITERAL for kind, _c in arg):
-                outs = [o + chr(c) for o in outs for _kind, c in arg]
+                outs = [(*o, re.escape(chr(c))) for o in outs for _kind, c in arg]
+            elif op is p.IN and list(arg) == [(p.CATEGORY, p.CATEGORY_DIGIT)]:
+                outs = [(*o, r"\d") for o in outs]
             elif op is p.SUBPATTERN or op is p.BRANCH:
                 spelled = [spell(branch) for branch in ([arg[3]] if op is p.SUBPATTERN else arg[1])]
-                outs = [o + tail for o in outs for tails, _stop in spelled for tail in tails]
+                outs = [(*o, *tail) for o in outs for tails, _stop in spelled for tail in tails]
                 if any(stop for _tails, stop in spelled):
                     return outs, True
             else:
                 return outs, True  # a class of token characters, a repeat: the token's body
         return outs, False
 
-    return [start for start in spell(p.parse(pattern))[0] if start]
+    return [atoms for atoms in spell(p.parse(pattern))[0] if atoms]
 
+
+# Where a token is cut: one to three blanks, or a separator no token piece holds with blanks
+# before or after it (``ghp_Ab12, Cd34…``, ``gh: p_Ab12…``, ``… / …``).
+CUT_SEPARATORS = ",;:/|~+"
+CUT_GAP = (
+    rf"(?:[ \t]{{1,3}}|[ \t]{{0,2}}[{CUT_SEPARATORS}][ \t]{{1,2}}|[ \t]{{1,2}}[{CUT_SEPARATORS}][ \t]{{0,2}})"
+)
 
 # Each prefix's letters with room for one cut (``gh`` + blanks + ``p_``, or after them), as one
 # pattern: a token cut inside its prefix (:data:`osmia.memory.secret_views.VIEWS`).
 CUT_INSIDE = "|".join(
     sorted(
         {
-            rf"{re.escape(start[:i])}[ \t]{{1,3}}{re.escape(start[i:])}"
+            f"{''.join(atoms[:i])}{CUT_GAP}{''.join(atoms[i:])}"
             for prefix, _token in CUT_FORMATS
-            for start in literal_starts(prefix.pattern)
-            for i in range(1, len(start) + 1)
+            for atoms in prefix_atoms(prefix.pattern)
+            for i in range(1, len(atoms) + 1)
+        }
+    )
+)
+# ... and what every such cut holds, its gap read as a run of blanks and separators (the scan for
+# "can any step act" looks for this; the gaps as written made its set's program too large for its
+# memory budget).
+CUT_INSIDE_GATE = "|".join(
+    sorted(
+        {
+            f"{''.join(atoms[:i])}[ \\t{CUT_SEPARATORS}]+{''.join(atoms[i:])}"
+            for prefix, _token in CUT_FORMATS
+            for atoms in prefix_atoms(prefix.pattern)
+            for i in range(1, len(atoms) + 1)
         }
     )
 )

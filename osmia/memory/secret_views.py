@@ -23,7 +23,14 @@ from dataclasses import dataclass
 
 from osmia.memory.confusables import latin_skeleton
 from osmia.memory.linear import LinearPattern, Match, linear
-from osmia.memory.secret_cuts import CUT_INSIDE, CUT_PREFIXES, cut_format
+from osmia.memory.secret_cuts import (
+    CUT_GAP,
+    CUT_INSIDE,
+    CUT_INSIDE_GATE,
+    CUT_PREFIXES,
+    CUT_SEPARATORS,
+    cut_format,
+)
 
 __all__ = ["VIEWS", "View", "joins", "latin_tokens", "view_sub"]
 
@@ -167,18 +174,24 @@ def _unseparated(run: str) -> tuple[str, list[int]]:
     return unchanged
 
 
-# A token of a prefixed format cut by spaces (``ghp_Ab12Cd34 Ef56Gh78…``): after the prefix's piece,
-# up to four more pieces, each after one to three spaces or tabs (the last piece of a token of a
-# fixed length may be a character or two).
+# A token of a prefixed format cut by spaces (``ghp_Ab12Cd34 Ef56Gh78…``), or by a separator and
+# spaces (``ghp_Ab12Cd34, Ef56…``, ``… - Ef56…``, ``…: Ef56…``): after the prefix's piece, up to four
+# more pieces, each after one to three spaces or tabs, with at most one separator among them (the
+# last piece of a token of a fixed length may be a character or two).
 # Prose follows a token too ("… was rotated"), so only the pieces that read as a token's (a digit,
 # an underscore or a hyphen in them, or capitals past the first letter: not a word as English
 # writes it) are joined, up to the first that does not; and, as for separators, only when the
 # format's own pattern then matches across a place it joined.
 _TOKEN_PIECE = r"[A-Za-z0-9_.-]"  # a JWT's dots too
-_SPACED = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*(?:[ \t]{{1,3}}{_TOKEN_PIECE}+){{1,4}}"
-_SPACED_GATE = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*[ \t]+{_TOKEN_PIECE}"
+_SPACED = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*(?:{CUT_GAP}{_TOKEN_PIECE}+){{1,4}}"
+_SPACED_GATE = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*[ \t]*[{CUT_SEPARATORS}]?[ \t]"
 _SPACED_PIECE = linear(r"[^ \t]+")
 _A_PREFIX = linear(rf"(?:{CUT_PREFIXES})")
+# What a cut may leave at a join and is no part of the token: the separators no piece holds, and
+# then, if the token is still not whole, those a token may hold too (``Cd34- Ef56``, ``Cd34 .Ef56``:
+# one of ``-._`` may be the token's own character right before the cut).
+_AT_JOINS = (frozenset(CUT_SEPARATORS), frozenset(CUT_SEPARATORS + "-._"))
+_TOKEN_MARK_AT_CUT = linear(r"[-._][ \t,;:/|~+]|[ \t,;:/|~+][-._]")
 
 
 def _token_like(piece: str) -> bool:
@@ -189,51 +202,74 @@ def _token_like(piece: str) -> bool:
 
 
 def _unspaced_token(run: str) -> tuple[str, list[int]]:
-    """The run's first piece and the token-like pieces right after it, the spaces between them
-    dropped, when that makes a token of the format its prefix names across a place it joined
-    (``ghp_Ab12 Cd34…`` → ``ghp_Ab12Cd34…``); the run itself otherwise."""
+    """The run's first piece and the token-like pieces right after it, the blanks and the separator
+    between them dropped, when that makes a token of the format its prefix names across a place it
+    joined (``ghp_Ab12 Cd34…``, ``ghp_Ab12, Cd34…`` → ``ghp_Ab12Cd34…``); the run itself otherwise."""
     unchanged = run, [*range(len(run)), len(run)]
     found = cut_format(run)
     if found is None:
         return unchanged
-    token = found[1]
-    pieces = list(_SPACED_PIECE.finditer(run))
-    kept = [pieces[0]]
-    for m in pieces[1:]:
-        so_far = "".join(k.group(0) or "" for k in kept)
-        if _A_PREFIX.match(m.group(0) or "") is not None and token.match(so_far) is not None:
-            break  # a whole token, then the next, which its own rule takes: a list, not a cut
-        if not _token_like(m.group(0) or ""):
-            # A word may still end a token of a fixed length that is short without it
-            # (``AKIA…LNB BI``); after a whole token, it is prose.
-            if token.match(so_far) is None and token.fullmatch(so_far + (m.group(0) or "")) is not None:
-                kept.append(m)
-            break
-        kept.append(m)
-    if len(kept) < 2:
-        return unchanged
-    where = [i for m in kept for i in range(m.start(0), m.end(0))]
-    seen = "".join(run[i] for i in where)
-    joined = next(iter(joins(where)), len(seen))
-    whole = token.match(seen)
-    if whole is None or whole.end(0) <= joined:
-        return unchanged
-    return seen, [*where, kept[-1].end(0)]
+    for marks in _AT_JOINS:
+        if marks is not _AT_JOINS[0] and _TOKEN_MARK_AT_CUT.search(run) is None:
+            break  # no ``-._`` next to a blank: the same pieces again
+        spans = _token_pieces(run, found[0].end(0), found[1], marks)
+        if len(spans) < 2:
+            continue
+        where = [i for a, b in spans for i in range(a, b)]
+        seen = "".join(run[i] for i in where)
+        joined = next(iter(joins(where)), len(seen))
+        whole = found[1].match(seen)
+        if whole is not None and whole.end(0) > joined:
+            return seen, [*where, spans[-1][1]]
+    return unchanged
 
 
-# A token cut inside its prefix (``gh p_Ab12…``, ``sk-a nt-…``): two of the prefix's letters with
-# one to three blanks between them, then the token's pieces as the spaced view reads them.
-_GAPPED = rf"\b(?:{CUT_INSIDE}){_TOKEN_PIECE}*(?:[ \t]{{1,3}}{_TOKEN_PIECE}+){{0,4}}"
-_GAPPED_GATE = rf"\b(?:{CUT_INSIDE})"
-_BLANKS = linear(r"[ \t]+")
+def _token_pieces(
+    run: str, prefix: int, token: LinearPattern, marks: frozenset[str]
+) -> list[tuple[int, int]]:
+    """The spans of the run's pieces :func:`_unspaced_token` joins, ``marks`` dropped where two meet
+    (never inside the prefix's first ``prefix`` characters: ``xoxb-``)."""
+    spans: list[tuple[int, int]] = []
+    for m in _SPACED_PIECE.finditer(run):
+        start, end = m.start(0), m.end(0)
+        while spans and start < end and run[start] in marks:
+            start += 1
+        if not run[start:end].strip("-._"):
+            continue  # a separator between blanks (``… - …``)
+        if spans:
+            a, b = spans[-1]
+            while b > a + (prefix if len(spans) == 1 else 0) and run[b - 1] in marks:
+                b -= 1  # the separator the cut left after the piece before
+            so_far = "".join(run[x:y] for x, y in [*spans[:-1], (a, b)])
+            piece = run[start:end]
+            if _A_PREFIX.match(piece) is not None and token.match(so_far) is not None:
+                break  # a whole token, then the next, which its own rule takes: a list, not a cut
+            if not _token_like(piece):
+                # A word may still end a token of a fixed length that is short without it
+                # (``AKIA…LNB BI``); after a whole token, it is prose.
+                if token.match(so_far) is None and token.fullmatch(so_far + piece) is not None:
+                    spans[-1] = (a, b)
+                    spans.append((start, end))
+                break
+            spans[-1] = (a, b)
+        spans.append((start, end))
+    return spans
+
+
+# A token cut inside its prefix (``gh p_Ab12…``, ``sk-a nt-…``, ``gh, p_Ab12…``, ``xapp-1 -…``): two
+# of the prefix's characters with a cut between them (blanks, or a separator and blanks:
+# ``secret_cuts.CUT_GAP``), then the token's pieces as the spaced view reads them.
+_GAPPED = rf"\b(?:{CUT_INSIDE}){_TOKEN_PIECE}*(?:{CUT_GAP}{_TOKEN_PIECE}+){{0,4}}"
+_GAPPED_GATE = rf"\b(?:{CUT_INSIDE_GATE})"
+_CUT = linear(CUT_GAP)
 
 
 def _ungapped(run: str) -> tuple[str, list[int]]:
-    """The run with the blanks inside its prefix dropped, and its later pieces as
+    """The run with the cut inside its prefix dropped (blanks, a separator), and its later pieces as
     :func:`_unspaced_token` joins them, when the format's own pattern then matches across the
     prefix's join (``gh p_Ab12…`` → ``ghp_Ab12…``); the run itself otherwise."""
     unchanged = run, [*range(len(run)), len(run)]
-    gap = _BLANKS.search(run)
+    gap = _CUT.search(run)
     if gap is None:
         return unchanged
     first = run[: gap.start(0)] + run[gap.end(0) :]
