@@ -112,6 +112,64 @@ _SETTING = linear(
     rf"\s+(?:(?:was\s+|were\s+|is\s+)?(?:{'|'.join(sorted(CHANGE_VERBS))})\s+)?"
     r"(?:is\s+(?:now\s+|set\s+to\s+)?|to\s+|at\s+)(\d[\w./:@-]*)"
 )
+# A quantity written in prose ("a memory limit of 512Mi", "timeout raised to 45 minutes", "runs
+# with 8 replicas"): a value of what its unit measures. Two learnings that give one measure
+# different values are two statements (the newer may replace the older), however alike their
+# words; the measure is the setting's name, in parentheses (no configuration key is written so).
+_QUANTITY = linear(
+    r"(?i)(?:^|[^\w.])((\d+(?:\.\d+)?)\s?"
+    r"(?:(?:(kib|mib|gib|tib|ki|mi|gi|ti|kb|mb|gb|tb|bytes)"
+    r"|(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?)"
+    r"|(replicas?|workers?|threads?|cores?|cpus?|nodes?|shards?|partitions?|retries|attempts?|pods?"
+    r"|instances?|connections?|processes))\b|(%)))"
+)
+_POWERS = "kmgt"
+_SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def quantities(text: str) -> tuple[tuple[str, str], ...]:
+    """The quantities ``text`` gives in prose, each as ``("(measure)", as written)``: a size, a
+    duration, a share, or a count of replicas, workers, retries and the like by its noun
+    (``"(replica)"``). :func:`magnitude` reads the value back (``512Mi`` and ``0.5Gi`` are one)."""
+    out = []
+    for m in _QUANTITY.finditer(text):
+        size, duration, noun, share = (m.group(i) for i in range(3, 7))
+        if size:
+            measure = "(size)"
+        elif duration:
+            measure = "(duration)"
+        elif share:
+            measure = "(share)"
+        else:
+            measure = f"({_singular((noun or '').lower())})"
+        out.append((measure, " ".join((m.group(1) or "").lower().split())))
+    return tuple(dict.fromkeys(out))
+
+
+def _singular(noun: str) -> str:
+    return {"retries": "retry", "processes": "process"}.get(noun, noun.removesuffix("s"))
+
+
+def magnitude(written: str) -> float | None:
+    """The value of a quantity as :func:`quantities` gives it, in one unit per measure (bytes,
+    seconds, percent, a count); None for text that is no quantity."""
+    m = _QUANTITY.search(written)
+    if m is None:
+        return None
+    number = float(m.group(2) or "0")
+    size, duration = (m.group(3) or "").lower(), (m.group(4) or "").lower()
+    if size == "bytes":
+        return number
+    if size:
+        power = _POWERS.index(size[0]) + 1
+        return number * (1000.0**power if size.endswith("b") and not size.endswith("ib") else 1024.0**power)
+    if duration:
+        if duration.startswith("ms") or duration.startswith("milli"):
+            return number / 1000
+        return number * _SECONDS[duration[0]]
+    return number
+
+
 # A name given a value right after what a label's colon seemed to give ("Kafka consumer config:
 # max.poll.records=500" names ``max.poll.records``, not ``config``; "LOG_LEVEL=info: debug …"
 # gives ``info``).
@@ -133,7 +191,7 @@ _WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
 # Every compiled pattern of this module (tests check that each is an RE2 one).
 PATTERNS: tuple[LinearPattern, ...] = (
     _SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _WORD, _NAMED_BEFORE, _FILE_LABEL,
-    _GLUED_VERSION, _RELABELLED,
+    _GLUED_VERSION, _RELABELLED, _QUANTITY,
 )  # fmt: skip
 
 
@@ -182,6 +240,7 @@ _NEEDS: dict[int, frozenset[str]] = {
     id(_VERSION): frozenset("0123456789"),
     id(_GLUED_VERSION): frozenset("."),
     id(_SETTING): frozenset("=:0123456789"),
+    id(_QUANTITY): frozenset("0123456789"),
 }
 _COMMAND_HEADS = (
     "make", "cargo", "npm", "yarn", "npx", "gradle", "mvn", "poetry", "uv", "terraform", "helm", "kubectl",
@@ -371,7 +430,7 @@ def lesson_words(text: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=1 << 14)
 def lesson(text: str) -> Lesson:
     """The comparable form of a learning (cached: the same stored learnings are compared again and again)."""
-    settings = _settings(text)
+    settings = _settings(text) + (quantities(text) if _may_match(_QUANTITY, text) else ())
     # A setting that holds a tool's version ("node-version: 18", "java.version=17") gives it.
     versions = tuple(
         dict.fromkeys(

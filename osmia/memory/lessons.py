@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 
-from osmia.memory.lesson_parse import GENERIC_WORDS, RUNTIMES, Lesson, lesson, lesson_words
+from osmia.memory.lesson_parse import GENERIC_WORDS, RUNTIMES, Lesson, lesson, lesson_words, magnitude
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.obsolete import (
     may_be_obsoleted,
@@ -113,13 +113,40 @@ def _version_parts(version: str) -> list[str]:
 
 def _other_value(a: Lesson, b: Lesson) -> bool:
     theirs = dict(b.settings)
-    return any(name in theirs and theirs[name] != value for name, value in a.settings)
+    return any(name in theirs and theirs[name] != value for name, value in a.settings if name[:1] != "(")
+
+
+def _other_quantity(a: Lesson, b: Lesson) -> bool:
+    """Both give a quantity of one measure in prose (``lesson_parse.quantities``: a size, a duration,
+    a count of replicas) with other values, compared as magnitudes (``512Mi`` is ``0.5Gi``) and as
+    sets (a text may give several)."""
+    mine, other = _magnitudes(a), _magnitudes(b)
+    return any(other.get(measure, values) != values for measure, values in mine.items())
+
+
+def _magnitudes(parsed: Lesson) -> dict[str, frozenset[float | None]]:
+    out: dict[str, set[float | None]] = {}
+    for name, value in parsed.settings:
+        if name[:1] == "(":
+            out.setdefault(name, set()).add(magnitude(value))
+    return {name: frozenset(values) for name, values in out.items()}
 
 
 def versions_or_values_differ(a: Lesson, b: Lesson) -> bool:
-    """Both give one tool another version, or one setting another value (``numpy 1.26`` and
-    ``numpy 2.x``, ``TIMEOUT=30`` and ``TIMEOUT=60``)."""
-    return _newer_version(a, b) or _other_value(a, b)
+    """Both give one tool another version, one setting another value, or one measure another
+    quantity (``numpy 1.26`` and ``numpy 2.x``, ``TIMEOUT=30`` and ``TIMEOUT=60``, a memory limit of
+    ``512Mi`` and of ``1Gi``)."""
+    return _newer_version(a, b) or _other_value(a, b) or _other_quantity(a, b)
+
+
+def _things_apart(a: Lesson, b: Lesson) -> bool:
+    """Each names identifiers and none is found in the other: a measure of two things (```go test
+    ./...` takes 12 minutes`` and ``crates/storage/ benchmarks take 20 minutes``)."""
+    return (
+        bool(a.strong and b.strong)
+        and not any(found_in(i, b) for i in a.identifiers)
+        and not any(found_in(i, a) for i in b.identifiers)
+    )
 
 
 def found_in(ident: str, other: Lesson) -> bool:
@@ -348,6 +375,8 @@ def supersedes(new: Lesson, old: Lesson) -> bool:
     if new.text == old.text or _other_environment(new, old) or _elsewhere(new, old):
         return False
     if versions_or_values_differ(new, old):
+        if not (_newer_version(new, old) or _other_value(new, old)) and _things_apart(new, old):
+            return False  # only a quantity differs, of something each names apart
         return _overlap(new.words, old.words) >= 0.2 and not other_subjects(
             new, old, _says_replaces(new.text)
         )

@@ -61,6 +61,9 @@ UNIVERSAL_WORDS = frozenset({"every", "all", "any", "each"})
 # Words that make a value the general case ("by default", "everything else"), which an exception
 # elsewhere does not replace.
 DEFAULT_WORDS = frozenset({"default", "defaults", "otherwise", "elsewhere", "else", "others"})
+# Words that make a value an exception to another one ("The /api/uploads location overrides
+# client_max_body_size 200m"), which the general value does not give way to.
+OVERRIDE_WORDS = frozenset({"override", "overrides", "overridden", "overriding"})
 
 
 def other_subjects(a: Lesson, b: Lesson, changed: bool = False) -> bool:
@@ -123,7 +126,12 @@ def other_subjects(a: Lesson, b: Lesson, changed: bool = False) -> bool:
 
 
 def _default_and_exception(x: set[str], y: set[str], concrete_x: set[str], concrete_y: set[str]) -> bool:
-    """One side calls its value the default, the other does not and names something concrete."""
+    """One side calls its value the default, the other does not and names something concrete; or
+    one side says its value overrides (``The /api/uploads location overrides …``) and names
+    something concrete, the other does not."""
+    override_x, override_y = bool(OVERRIDE_WORDS & x), bool(OVERRIDE_WORDS & y)
+    if override_x != override_y and (concrete_x if override_x else concrete_y):
+        return True
     default_x, default_y = bool(DEFAULT_WORDS & x), bool(DEFAULT_WORDS & y)
     if default_x == default_y:
         return False
