@@ -131,8 +131,8 @@ CUT_GAP = (
     rf"(?:[ \t]{{1,3}}|[ \t]{{0,2}}[{CUT_SEPARATORS}][ \t]{{1,2}}|[ \t]{{1,2}}[{CUT_SEPARATORS}][ \t]{{0,2}})"
 )
 
-# Each prefix's letters with room for one cut (``gh`` + blanks + ``p_``, or after them), as one
-# pattern: a token cut inside its prefix (:data:`osmia.memory.secret_views.VIEWS`).
+# Each prefix's characters with room for one such cut (``gh`` + cut + ``p_``, or after them), as
+# one pattern: a token cut inside its prefix (:data:`osmia.memory.secret_views.VIEWS`).
 CUT_INSIDE = "|".join(
     sorted(
         {

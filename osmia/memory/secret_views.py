@@ -191,7 +191,7 @@ _A_PREFIX = linear(rf"(?:{CUT_PREFIXES})")
 # then, if the token is still not whole, those a token may hold too (``Cd34- Ef56``, ``Cd34 .Ef56``:
 # one of ``-._`` may be the token's own character right before the cut).
 _AT_JOINS = (frozenset(CUT_SEPARATORS), frozenset(CUT_SEPARATORS + "-._"))
-_TOKEN_MARK_AT_CUT = linear(r"[-._][ \t,;:/|~+]|[ \t,;:/|~+][-._]")
+_TOKEN_MARK_AT_CUT = linear(rf"[-._][ \t{CUT_SEPARATORS}]|[ \t{CUT_SEPARATORS}][-._]")
 
 
 def _token_like(piece: str) -> bool:
