@@ -90,7 +90,7 @@ def universal_advice(text: str) -> bool:
     Cached per text: ranking asks it for the same few learnings query after query.
     """
     parsed = lesson(text)
-    if parsed.strong or parsed.versions or parsed.settings:
+    if parsed.strong or parsed.versions or parsed.configured:
         return False
     # A weak identifier names something too (a word in a code span, a subcommand: "make links"),
     # except a hyphenated word, which is as often English ("double-check") as a name: its parts

@@ -210,9 +210,16 @@ class Lesson:
     settings: tuple[tuple[str, str], ...]  # (name, value)
 
     @property
+    def configured(self) -> bool:
+        """Whether the learning gives a setting a value (a quantity in prose, ``"(duration)"``, is
+        none: "Tests passed in 30s" names nothing)."""
+        return any(name[:1] != "(" for name, _value in self.settings)
+
+    @property
     def specific(self) -> bool:
-        """True when the learning says something: an identifier, or two words beyond the generic ones."""
-        if self.identifiers or self.versions or self.settings:
+        """True when the learning says something: an identifier, a version or a setting's value, or
+        two words beyond the generic ones."""
+        if self.identifiers or self.versions or self.configured:
             return True
         content = [w.lower() for w in _WORD.findall(self.text)]
         return len({w for w in content if not generic_word(w)}) >= 2

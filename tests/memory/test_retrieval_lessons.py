@@ -366,3 +366,12 @@ def test_a_quantity_changed_in_words_is_another_value_and_one_of_two_things_is_n
         lesson("The /api/uploads location overrides client_max_body_size 200m."),
         lesson("client_max_body_size 1m in the public site server block."),
     )
+
+
+def test_a_quantity_alone_names_nothing() -> None:
+    """A duration or a count is a value to compare, not something a learning names: "Tests passed
+    in 30s" is as content-free as before quantities were read (then it was stored: twenty-fifth
+    session, before this test)."""
+    for text in ("Done in 3 minutes", "Tests passed in 30s", "Ran 2 retries", "Worked on 4 threads"):
+        assert quantities(text) and not lessons.informative(text), text
+    assert lessons.informative("The api pod memory limit is 512Mi")
