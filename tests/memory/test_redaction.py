@@ -287,3 +287,18 @@ def test_the_red_team_forms_are_redacted_and_their_near_misses_kept(
     assert secret not in out and REDACTED in out, out
     assert redact(out) == out
     assert redact(near_miss) == near_miss
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See API-REFERENCEDOCUMENTATIONGUIDES for the endpoints",  # a word after API-, no token
+        "Commit 4b1d9c0a7e3f5b2d8c1a6e4f9b0d3c7a2e5f8b1d fixed it",  # a hash that starts 4b1d
+        "pulled ghcr.io/org/api@sha256:4b1d" + "0" * 60,  # a digest
+        "The aio_client_connection_timeout_seconds setting",  # words after aio_
+        "Docs at sl.example.com and pk_live is the mode",
+    ],
+)
+def test_a_short_prefix_before_something_else_is_kept(text: str) -> None:
+    """The twenty-fifth session's formats with a short or common prefix take only generated values."""
+    assert redact(text) == text
