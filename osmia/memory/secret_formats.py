@@ -49,6 +49,8 @@ def _rule(name: str, pattern: str, group: int = 0, check: Callable[[str], bool] 
 
 
 _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
+# Keys that are secrets by what they do ("the signing key is …", "encryption key …"), as prose names them.
+_KEY_NOUNS = r"(?:signing|encryption|decryption|license|licence|master|hmac|webhook|session|deploy)[ _-]?key"
 # An AWS key id, and what may stand between it and its secret key: a few signs (" / ", ",", ":",
 # a line break), or up to three short words ("and", "secret key:").
 _AWS_ID = r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}"
@@ -273,7 +275,8 @@ RULES: tuple[Rule, ...] = (
     # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…". Only values that are no plain word.
     _rule(
         "prose",
-        r"(?i)\b(?:password|passphrase|passwd|pwd|secret|token|api[ _-]?key)[ \t]+(?:is|was|=|of)[ \t]+"
+        rf"(?i)\b(?:password|passphrase|passwd|pwd|secret|token|api[ _-]?key|{_KEY_NOUNS})"
+        r"[ \t]+(?:is|was|=|of|to)[ \t]+"
         r"[\"'`]?([^\s\"'`,;]{6,})",
         1,
         lambda value: not_placeholder(value) and not number_like(value) and not plain_words(value),
@@ -292,7 +295,8 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "prose-adjacent",
         r"(?i)\b(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key|pat"
-        r"|personal[ _-]access[ _-]token|private[ _-]key|app(?:lication)?[ _-]key|subscription[ _-]key)"
+        r"|personal[ _-]access[ _-]token|private[ _-]key|app(?:lication)?[ _-]key|subscription[ _-]key"
+        rf"|{_KEY_NOUNS})"
         r"[ \t]+[\"'`]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
         1,
         generated_value,
@@ -355,6 +359,40 @@ RULES: tuple[Rule, ...] = (
         r"|license)[A-Za-z0-9-]*)(?:[ \t]+|=)[\"']?([A-Za-z0-9_+/=.~-]{20,})(?:[\"'\s]|$)",
         1,
         flag_token,
+    ),
+    # A session cookie (``sessionid=…``, ``JSESSIONID=…``, ``connect.sid=…``): whoever has it is logged in.
+    _rule(
+        "session-cookie",
+        r"(?i)\b(?:session(?:_?id|_?token|_?key)?|sid|connect\.sid|phpsessid|jsessionid|_session)=[\"']?"
+        r"([A-Za-z0-9%_+/=.:-]{16,})",
+        1,
+        generated_value,
+    ),
+    # CLIs that store or use a secret given on the command line: ``gh secret set NAME --body …``,
+    # ``vault kv put PATH key=value …`` (every value), ``az login -p …``, ``npm config set
+    # //registry/:_authToken …``.
+    _rule(
+        "gh-secret-set",
+        r"\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,80}?[ \t](?:--body|-b)(?:=|[ \t]+)[\"']?([^\s\"']{4,})",
+        1,
+    ),
+    _rule(
+        "vault-put",
+        r"\bvault[ \t]+(?:kv[ \t]+(?:put|patch)|write)[ \t]+[^\s=]+[ \t]+([\w.-]+=\S+(?:[ \t]+[\w.-]+=\S+)*)",
+        1,
+        lambda pairs: any(_secret_like(pair.split("=", 1)[1]) for pair in pairs.split()),
+    ),
+    _rule(
+        "az-login-password",
+        r"\baz[ \t]+login\b[^\n|;&]{0,120}?[ \t](?:-p|--password)(?:=|[ \t]+)[\"']?([^\s\"']{4,})",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "npm-auth",
+        r"(?i)(?:^|[\s:/])_auth(?:Token)?(?:[ \t]*=[ \t]*|[ \t]+)[\"']?([A-Za-z0-9_+/=.-]{16,})",
+        1,
+        not_placeholder,
     ),
     # A .pgpass line: host:port:database:user:password.
     _rule("pgpass", r"\b[A-Za-z*][\w.*-]*:(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})", 1, not_placeholder),
@@ -433,6 +471,12 @@ def _generated(value: str) -> bool:
     (:func:`~osmia.memory.secret_values.looks_random`), so a snake-case name that happens to hold
     a prefix (``risk_test_configurationLoaded``) is not taken for one."""
     return any(c.isdigit() for c in value) and looks_random(value, 16)
+
+
+def _secret_like(value: str) -> bool:
+    """A value given on a command line that may be a secret: six characters or more, and no word,
+    number or placeholder (``policies=default``, ``ttl=3600`` are settings)."""
+    return len(value) >= 6 and not_placeholder(value) and not number_like(value) and not plain_words(value)
 
 
 def unbounded(pattern: str) -> str:

@@ -302,3 +302,30 @@ def test_the_red_team_forms_are_redacted_and_their_near_misses_kept(
 def test_a_short_prefix_before_something_else_is_kept(text: str) -> None:
     """The twenty-fifth session's formats with a short or common prefix take only generated values."""
     assert redact(text) == text
+
+
+_RANDOM = "DNxril3RavGD5MfvJ7NScUykT8C8UBkkpdhiG37L"  # generated for this test, never a credential
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Twenty-fifth session: a secret named by what it does, set "to" a value, in a cookie, or
+        # given to a CLI that stores it; each with a look-alike that must stay.
+        (f"set the webhook secret to {_RANDOM}", "set the token to expire after 3600s"),
+        (f"The signing key is {_RANDOM}", "the signing key is stored in vault"),
+        (f"encryption key {_RANDOM}", "the encryption key rotation job"),
+        (f"license key {_RANDOM}", "license key is required"),
+        (f"Cookie: sessionid={_RANDOM}; theme=dark", "sessionid=abc is too short to be one"),
+        (f"gh secret set DEPLOY_KEY --body {_RANDOM}", "gh secret list"),
+        (f"vault kv put secret/app api=ok value={_RANDOM}", "vault write auth/x policies=default ttl=3600"),
+        (f"az login -u ci@example.com -p {_RANDOM}", "az login --use-device-code"),
+        (
+            f"npm config set //registry.npmjs.org/:_authToken {_RANDOM}",
+            "npm config set registry https://r.example",
+        ),
+    ],
+)
+def test_a_secret_named_by_its_use_or_given_to_a_cli_is_redacted(text: str, kept: str) -> None:
+    assert _RANDOM not in redact(text) and REDACTED in redact(text)
+    assert redact(kept) == kept
