@@ -64,6 +64,9 @@ SHAPES: dict[str, str] = {
     # Twenty-fifth session: tokens cut by a separator and spaces.
     "comma-spaced-tokens": "ghp_a1B2, c3D4 - e5F6 ;g7H8 ",
     "comma-spaced-prefixes": "sk_live_a1, ",
+    # ... and CLIs' password flags, values on the line after their name.
+    "cli-password-flags": "mongo -p a1b2c3 zip -P d4e5f6 | ",
+    "yaml-next-lines": "token:\n  a1B2c3D4e5F6\n",
 }
 
 

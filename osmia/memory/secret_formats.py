@@ -373,7 +373,7 @@ RULES: tuple[Rule, ...] = (
     # //registry/:_authToken …``.
     _rule(
         "gh-secret-set",
-        r"\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,80}?[ \t](?:--body|-b)(?:=|[ \t]+)[\"']?([^\s\"']{4,})",
+        r"\bgh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b)(?:=|[ \t]+)[\"']?([^\s\"']{4,})",
         1,
     ),
     _rule(
@@ -384,7 +384,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "az-login-password",
-        r"\baz[ \t]+login\b[^\n|;&]{0,120}?[ \t](?:-p|--password)(?:=|[ \t]+)[\"']?([^\s\"']{4,})",
+        r"\baz[ \t]+login\b[^\n|;&]*?[ \t](?:-p|--password)(?:=|[ \t]+)[\"']?([^\s\"']{4,})",
         1,
         not_placeholder,
     ),
@@ -393,6 +393,42 @@ RULES: tuple[Rule, ...] = (
         r"(?i)(?:^|[\s:/])_auth(?:Token)?(?:[ \t]*=[ \t]*|[ \t]+)[\"']?([A-Za-z0-9_+/=.-]{16,})",
         1,
         not_placeholder,
+    ),
+    # More CLIs' password flags (a flag each reads as a password only for its own command; what stands
+    # between the command and its flag is an unbounded repeat: a count of n is n instructions of the
+    # step set's program, times each command): zip -P,
+    # 7z -p (glued), the MongoDB tools' -p/--password, sqlcmd -P, the OpenLDAP tools' -w, htpasswd -b
+    # (the value after the user), macOS ``security add-generic-password -w``, smbclient -U user%pw,
+    # and ``echo … | … --password-stdin``.
+    _rule(
+        "cli-password",
+        r"\b(?:(?:zip|zipcloak)\b[^\n|;&]*?[ \t]-P[ \t]+"
+        r"|7z[a-z]?\b[^\n|;&]*?[ \t]-p"
+        r"|mongo(?:sh|dump|restore|export|import)?\b[^\n|;&]*?[ \t](?:-p|--password)(?:=|[ \t]+)"
+        r"|sqlcmd\b[^\n|;&]*?[ \t]-P[ \t]*"
+        r"|ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn)\b[^\n|;&]*?[ \t]-w[ \t]+"
+        r"|htpasswd\b[^\n|;&]*?[ \t]-[A-Za-z]*b[A-Za-z]*[ \t]+\S+[ \t]+\S+[ \t]+"
+        r"|security[ \t]+add-(?:generic|internet)-password\b[^\n|;&]*?[ \t]-w[ \t]+"
+        r"|smbclient\b[^\n|;&]*?[ \t](?:-U|--user)(?:=|[ \t]+)[\"']?[^\s\"'%]+%"
+        r")[\"']?([^\s\"'-][^\s\"']{2,})",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "password-stdin",
+        r"\becho[ \t]+(?:-n[ \t]+)?[\"']?([^\s\"'|$]{6,})[\"']?[ \t]*\|[^\n]*?--password-stdin",
+        1,
+        not_placeholder,
+    ),
+    # A name that says secret, then its value on the next line (YAML: ``token:`` then an indented
+    # value, or a block scalar ``secret: |``).
+    _rule(
+        "yaml-next-line",
+        r"(?im)^[ \t]*-?[ \t]*[\w.-]*"
+        r"(?:password|passwd|secret|token|api[_-]?key|private[_-]?key|credentials?)[\w.-]*"
+        r"[ \t]*:[ \t]*(?:[|>][-+]?)?[ \t]*\r?\n[ \t]+([^\s#][^\s]{7,})",
+        1,
+        lambda value: not_placeholder(value) and (generated_value(value) or password_value(value)),
     ),
     # A .pgpass line: host:port:database:user:password.
     _rule("pgpass", r"\b[A-Za-z*][\w.*-]*:(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})", 1, not_placeholder),

@@ -329,3 +329,26 @@ _RANDOM = "DNxril3RavGD5MfvJ7NScUykT8C8UBkkpdhiG37L"  # generated for this test,
 def test_a_secret_named_by_its_use_or_given_to_a_cli_is_redacted(text: str, kept: str) -> None:
     assert _RANDOM not in redact(text) and REDACTED in redact(text)
     assert redact(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Twenty-fifth session: CLIs' own password flags, a password piped to --password-stdin, and
+        # a YAML value on the line after its name.
+        (f"zip -P {_RANDOM} backup.zip db.sql", "zip -r out.zip dir"),
+        (f"7z a -p{_RANDOM} backup.7z db.sql", "7z x backup.7z -o/tmp/out"),
+        (f"mongosh --password {_RANDOM} mongodb://db", "mongo --port 27017 -p"),
+        (f"sqlcmd -S db -U sa -P {_RANDOM}", "sqlcmd -S db -E -Q 'select 1'"),
+        (f"ldapsearch -x -D cn=admin -w {_RANDOM}", "ldapsearch -W -x"),
+        (f"htpasswd -b .htpasswd admin {_RANDOM}", "htpasswd -c .htpasswd admin"),
+        (f"security add-generic-password -a me -s svc -w {_RANDOM}", "security find-generic-password -s svc"),
+        (f"smbclient -U admin%{_RANDOM} //files/share", "smbclient -L //files -N"),
+        (f"echo {_RANDOM} | docker login --password-stdin", "echo $TOKEN | docker login --password-stdin"),
+        (f"token:\n  {_RANDOM}", "tokens:\n  total: 1234"),
+        (f"db_password: |\n  {_RANDOM}", "secret:\n  name: db-creds"),
+    ],
+)
+def test_a_password_given_to_a_cli_flag_or_on_the_next_line_is_redacted(text: str, kept: str) -> None:
+    assert _RANDOM not in redact(text) and REDACTED in redact(text)
+    assert redact(kept) == kept
