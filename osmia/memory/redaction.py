@@ -19,7 +19,8 @@ import functools
 from collections.abc import Callable
 
 from osmia.memory.linear import LinearPattern, Match, PatternSet, linear
-from osmia.memory.secret_formats import GLUED_RULE, RULES, Rule
+from osmia.memory.secret_formats import GLUED_RULE, RULES
+from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_values import (
     REDACTED,
     basic_credentials,

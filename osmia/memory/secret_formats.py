@@ -1,27 +1,24 @@
 """The secret formats scanners know, as RE2 rules: key blocks, provider tokens, URL and header credentials.
 
-Each :class:`Rule` names a format, its pattern, the group that is the secret
-(0: the whole match) and an optional check that may veto a candidate
-(:mod:`osmia.memory.secret_values`). Shapes, not examples: a prefix and the
-alphabet and length that follow it, as gitleaks and detect-secrets describe them. Where the
-prefix alone is unmistakable (``npm_``, ``lin_api_``, ``AGE-SECRET-KEY-1``), the length is a
-minimum: a token one character longer than the format says is still that secret, never text.
+Each :class:`~osmia.memory.secret_rule.Rule` names a format, its pattern, the group that is the
+secret (0: the whole match) and an optional check that may veto a candidate
+(:mod:`osmia.memory.secret_values`). The provider tokens (a prefix of their own: ``ghp_``,
+``AKIA``, ``sk-ant-``) are :mod:`osmia.memory.secret_providers`; here are the rest, in the order
+redaction applies them: key blocks, then those tokens, then credentials in web forms, names and
+prose, command lines and files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
-from osmia.memory.linear import LinearPattern, linear
+from osmia.memory.linear import linear
+from osmia.memory.secret_providers import PROVIDER_RULES
+from osmia.memory.secret_rule import Rule
+from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
-    aws_secret_key,
     basic_credentials,
     flag_token,
     generated_value,
-    key_shaped,
     looks_random,
-    mixed_token,
     mixed_value,
     not_placeholder,
     number_like,
@@ -30,31 +27,11 @@ from osmia.memory.secret_values import (
     random_value,
     spoken_password,
     url_password,
-    vault_legacy,
 )
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One secret format: ``group`` is the part replaced; ``check`` may veto a candidate."""
-
-    name: str
-    pattern: LinearPattern
-    group: int = 0
-    check: Callable[[str], bool] | None = None
-
-
-def _rule(name: str, pattern: str, group: int = 0, check: Callable[[str], bool] | None = None) -> Rule:
-    return Rule(name, linear(pattern), group, check)
-
 
 _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
 # Keys that are secrets by what they do ("the signing key is …", "encryption key …"), as prose names them.
 _KEY_NOUNS = r"(?:signing|encryption|decryption|license|licence|master|hmac|webhook|session|deploy)[ _-]?key"
-# An AWS key id, and what may stand between it and its secret key: a few signs (" / ", ",", ":",
-# a line break), or up to three short words ("and", "secret key:").
-_AWS_ID = r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}"
-_AWS_GAP = r"(?:[^A-Za-z0-9+]{1,6}|[^A-Za-z0-9+\r\n]{1,4}(?:[A-Za-z]{1,16}[^A-Za-z0-9+\r\n]{1,4}){1,3})"
 
 RULES: tuple[Rule, ...] = (
     # Private keys (PEM, OpenSSH, PGP, PKCS#8, encrypted): the whole block, across lines; an
@@ -79,160 +56,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule("putty-key", r"(?s)PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)"),
     _rule("age-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58,}"),
-    # Source hosts and registries.
-    _rule("github", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}"),
-    _rule("github-fine-grained", r"\bgithub_pat_[A-Za-z0-9_]{40,}"),
-    _rule("gitlab", r"\bgl(?:pat|ptt|dt|rt|cbt|ft|soat|oas|imt|agent|ffct)-[A-Za-z0-9_-]{20,}"),
-    _rule("gitlab-runner", r"\bGR1348941[A-Za-z0-9_-]{20,}"),
-    _rule("bitbucket", r"\bATBB[A-Za-z0-9_=.-]{28,}"),
-    _rule("atlassian", r"\bATATT3[A-Za-z0-9_=.-]{40,}"),
-    _rule("npm", r"\bnpm_[A-Za-z0-9]{36,}"),
-    _rule("pypi", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
-    _rule("docker-hub", r"\bdckr_pat_[A-Za-z0-9_-]{24,}"),
-    _rule("hugging-face", r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}"),
-    _rule("artifactory", r"\b(?:AKCp[A-Za-z0-9]{60,}|cmVmdGtu[A-Za-z0-9]{50,})"),
-    _rule("rubygems", r"\brubygems_[a-f0-9]{48,}"),
-    _rule("vault", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
-    # Vault's older service tokens: s. and 24 characters (a random mix of cases and digits).
-    _rule("vault-legacy", r"\bs\.[A-Za-z0-9]{24}\b", 0, vault_legacy),
-    _rule("sonarqube", r"\bsq[pua]_[a-f0-9]{40,}"),
-    _rule("terraform", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),
-    _rule("doppler", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
-    _rule("pulumi", r"\bpul-[a-f0-9]{40,}"),
-    # Clouds.
-    # Real key ids use base32 ([A-Z2-7]); any digit is accepted, as in older scanner rules: a
-    # 20-character upper-case token with one of these prefixes is a key id in practice.
-    # A secret access key written right after (or before) its key id with no name of its own
-    # (``AKIA… / wJalr…``, a credentials.csv line): a run of base64 (40 characters in the format, 30 or
-    # more taken) a few signs or words away.
-    _rule(
-        "aws-secret-after-id",
-        rf"\b{_AWS_ID}{_AWS_GAP}([A-Za-z0-9/+]{{30,}})(?:[^A-Za-z0-9/+]|$)",
-        1,
-        aws_secret_key,
-    ),
-    _rule(
-        "aws-secret-before-id",
-        rf"(?:^|[^A-Za-z0-9/+])([A-Za-z0-9/+]{{30,}}){_AWS_GAP}{_AWS_ID}\b",
-        1,
-        aws_secret_key,
-    ),
-    _rule(
-        "aws-access-key",
-        r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}\b",
-    ),
-    _rule("gcp-api-key", r"\bAIza[0-9A-Za-z_-]{35}"),
-    _rule("gcp-oauth", r"\b(?:ya29\.[0-9A-Za-z_-]{30,}|GOCSPX-[A-Za-z0-9_-]{20,}|1//0[A-Za-z0-9_-]{40,})"),
-    _rule("azure-key", r"(?i)\b(?:AccountKey|SharedAccessKey|SharedSecret)=([A-Za-z0-9+/=]{20,})", 1),
-    _rule("azure-sas", r"(?i)[?&]sig=([A-Za-z0-9%+/=]{20,})", 1),
-    # A function key or authorisation code in a URL's query (Azure Functions' ?code=…, OAuth codes):
-    # any host, a long random value.
-    _rule(
-        "url-code",
-        r"(?i)[?&;](?:code|auth_?code|access_?code)=([A-Za-z0-9%_+/=.~-]{20,})",
-        1,
-        mixed_token(20),
-    ),
-    _rule("azure-client-secret", r"\b[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
-    _rule("digitalocean", r"\bdo[opr]_v1_[a-f0-9]{64,}"),
-    _rule("alibaba", r"\bLTAI[A-Za-z0-9]{20}\b"),
-    _rule(
-        "ibm-cloud",
-        r"(?i)\b(?:ibm|cloudant|softlayer)[A-Za-z0-9_.-]*(?:key|pass|secret)[A-Za-z0-9_.-]*"
-        r"[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_-]{32,})",
-        1,
-    ),
-    # AI providers.
-    _rule("anthropic", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
-    _rule("openai", r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}", 0, key_shaped),
-    _rule("groq", r"\bgsk_[A-Za-z0-9]{48,}"),
-    _rule("replicate", r"\br8_[A-Za-z0-9]{37,}"),
-    # Payments, messaging, mail, observability.
-    _rule("stripe", r"\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{16,}"),
-    _rule("stripe-webhook", r"\bwhsec_[A-Za-z0-9+/=]{24,}"),
-    _rule("square", r"\b(?:sq0atp|sq0csp|sq0idp)-[A-Za-z0-9_-]{22,}|\bEAAA[A-Za-z0-9_-]{60}\b"),
-    _rule("shopify", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32,}"),
-    _rule("slack-token", r"\bxox[abporsce]-[A-Za-z0-9-]{10,}|\bxoxe\.xox[bp]-[A-Za-z0-9-]{10,}"),
-    _rule("slack-app-token", r"\bxapp-\d-[A-Za-z0-9-]{10,}"),
-    _rule("slack-webhook", r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}"),
-    _rule("discord-webhook", r"(?i)discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{20,}"),
-    _rule("discord-bot", r"\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b"),
-    _rule("teams-webhook", r"(?i)\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{40,}"),
-    # A bot token, also inside its API URL (https://api.telegram.org/bot123…:AA…/sendMessage).
-    _rule("telegram", r"(?:\b|(?i:bot))(\d{5,16}:AA[A-Za-z0-9_-]{32,})", 1),
-    _rule("twilio", r"\bSK[0-9a-fA-F]{32}\b"),
-    _rule("sendgrid", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}"),
-    _rule("mailgun", r"\bkey-[0-9a-f]{32}\b"),
-    _rule("mailchimp", r"\b[0-9a-f]{32}-us\d{1,2}\b"),
-    _rule("postman", r"\bPMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}\b"),
-    _rule("grafana", r"\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})"),
-    _rule("sentry", r"\bsntry[su]_[A-Za-z0-9+/=_-]{30,}"),
-    _rule("new-relic", r"\bNR(?:AK|II|JS)-[A-Za-z0-9]{20,}"),
-    _rule(
-        "datadog",
-        r"(?i)\b(?:dd|datadog)[_ -]?(?:api|app|application)[_ -]?key[\"']?(?:\s*[:=]\s*|[ \t]+(?:is[ \t]+)?)"
-        r"[\"']?([a-f0-9]{32,40})\b",
-        1,
-    ),
-    _rule("linear", r"\blin_(?:api|oauth)_[A-Za-z0-9]{40,}"),
-    # SaaS tokens with a prefix of their own.
-    _rule("planetscale", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"),
-    _rule("figma", r"\bfigd_[A-Za-z0-9_-]{40,}"),
-    _rule("notion", r"\b(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,})\b"),
-    _rule("airtable", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b"),
-    _rule("mapbox-secret", r"\bsk\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}"),
-    _rule("okta", r"(?i)\bSSWS[ \t]+([A-Za-z0-9_-]{40,})", 1),
-    _rule("nuget", r"\boy2[a-z0-9]{43}\b"),
-    _rule("databricks", r"\bdapi[a-f0-9]{32}(?:-\d)?\b"),
-    # More tokens with a prefix of their own (twenty-fifth session: each of these passed redaction
-    # written bare in a sentence). Each format as its provider documents it or as public scanner
-    # rules read it; counts kept short where the format is long (a repeat of n characters is n
-    # instructions of the step set's program; the prefix is what tells).
-    _rule("xai", r"\bxai-[A-Za-z0-9]{60,}"),
-    _rule("perplexity", r"\bpplx-[A-Za-z0-9]{40,}"),
-    _rule("langsmith", r"\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b"),
-    _rule("pinecone", r"\bpcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"),
-    _rule("elevenlabs", r"\bsk_[a-f0-9]{48}\b"),
-    _rule("supabase", r"\b(?:sbp_[a-f0-9]{40}\b|sb_secret_[A-Za-z0-9_-]{20,})"),
-    _rule("neon", r"\bnapi_[a-z0-9]{40,}"),
-    _rule("fly-io", r"\b(?:fo1_[A-Za-z0-9_-]{40,}|fm[12][ar]?_[A-Za-z0-9+/]{60,}={0,3})"),
-    _rule("heroku", r"\bHRKU-AA[A-Za-z0-9_-]{50,}"),
-    _rule("netlify", r"\bnfp_[A-Za-z0-9]{30,}"),
-    _rule("render", r"\brnd_[A-Za-z0-9]{30,}"),
-    _rule("tailscale", r"\btskey-(?:[a-z]+-)?[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}"),
-    _rule("cloudflare-origin-ca", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{60,}"),
-    _rule("circleci", r"\bCCI(?:PAT|PRJ)_[A-Za-z0-9]{20,}_[a-f0-9]{40}\b"),
-    _rule("harness", r"\b(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}\b"),
-    _rule("octopus-deploy", r"\bAPI-[A-Z0-9]{26}\b", 0, random_value(26)),
-    _rule("infracost", r"\bico-[A-Za-z0-9]{32}\b", 0, random_value(32)),
-    _rule("dynatrace", r"\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{60,}"),
-    _rule("defined-networking", r"\bdnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{40,}"),
-    _rule("scalingo", r"\btk-us-[A-Za-z0-9_-]{40,}"),
-    _rule("frameio", r"\bfio-u-[A-Za-z0-9_=-]{60,}"),
-    _rule("readme", r"\brdme_[a-z0-9]{60,}"),
-    _rule("prefect", r"\bpnu_[A-Za-z0-9]{36}\b"),
-    _rule("typeform", r"\btfp_[A-Za-z0-9_.=-]{50,}"),
-    _rule("clojars", r"(?i)\bCLOJARS_[a-z0-9]{60}\b"),
-    _rule("contentful", r"\bCFPAT-[A-Za-z0-9_-]{43}\b"),
-    _rule("adafruit", r"\baio_[A-Za-z0-9]{28}\b", 0, random_value(28)),
-    _rule("adobe", r"\bp8e-[A-Za-z0-9]{32}\b", 0, random_value(32)),
-    _rule("clickup", r"\bpk_\d{6,9}_[A-Z0-9]{32}\b"),
-    _rule("openshift", r"\bsha256~[A-Za-z0-9_-]{43}"),
-    _rule("dropbox", r"\bsl\.[A-Za-z0-9_=-]{60,}"),
-    _rule("firebase-fcm", r"\bAAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{60,}"),
-    _rule(
-        "onepassword",
-        r"\bops_eyJ[A-Za-z0-9+/]{60,}={0,3}|\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
-    ),
-    _rule("yandex", r"\b(?:AQVN[A-Za-z0-9_-]{35,38}\b|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{60,}={0,2})"),
-    # Payments, mail and travel APIs.
-    _rule("shippo", r"\bshippo_(?:live|test)_[a-fA-F0-9]{40}\b"),
-    _rule("easypost", r"\bEZ[AT]K[A-Za-z0-9]{54}\b"),
-    _rule("flutterwave", r"\bFLW(?:SECK|PUBK)_TEST-?[a-hA-H0-9]{12,32}(?:-X)?\b"),
-    _rule("duffel", r"\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}"),
-    _rule("brevo", r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b"),
-    _rule("maxmind", r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b"),
-    _rule("clickhouse", r"\b4b1d[A-Za-z0-9]{38}\b", 0, random_value(38)),
+    *PROVIDER_RULES,
     # Web credentials: JWTs, HTTP auth headers and bearer tokens, credentials in URLs.
     _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
     _rule(
