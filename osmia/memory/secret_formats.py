@@ -27,6 +27,7 @@ from osmia.memory.secret_values import (
     random_value,
     spoken_password,
     url_password,
+    uuid_shaped,
 )
 
 _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
@@ -110,7 +111,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "prose-apart",
         r"(?i)\b(?:password|passphrase|passwd|secret|token|api[ _-]?key)(?:[ \t]+[A-Za-z][\w.-]{0,30}){1,4}?"
-        r"[ \t]+(?:is|was)[ \t]+[\"'`]?([^\s\"'`,;]{8,})",
+        r"[ \t]+(?:is|was|to)[ \t]+[\"'`]?([^\s\"'`,;]{8,})",
         1,
         mixed_value,
     ),
@@ -124,6 +125,22 @@ RULES: tuple[Rule, ...] = (
         r"[ \t]+[\"'`]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
         1,
         generated_value,
+    ),
+    # ... a bare "key" ("the key was …", "use key … to sign"): only a random value that is no UUID (an
+    # idempotency or cache key is one).
+    _rule(
+        "prose-key",
+        r"(?i)\bkey(?:[ \t]+(?:is|was))?[ \t]+[\"'`]?([A-Za-z0-9_+/=.~-]{20,})",
+        1,
+        lambda value: looks_random(value.rstrip(".,:;"), 20) and not uuid_shaped(value.rstrip(".,:;")),
+    ),
+    # ... one-time-password seeds and recovery codes ("totp seed JBSWY3DP…", "backup codes: a1b2-c3d4").
+    _rule(
+        "otp-secret",
+        r"(?i)\b(?:(?:t?otp|mfa|2fa)[ _-]?(?:seed|secret|key)|(?:recovery|backup)[ _-]codes?)"
+        r"[ \t]*[:=]?[ \t]*[\"'`]?([A-Za-z0-9_+/=-]{8,})",
+        1,
+        mixed_value,
     ),
     # ... or quoted: "with password 'Tr0ub4dor&3'" (a password-like value, not "the password reset
     # email says 'Reset your password'"), "the passphrase for the GPG key is 'correct horse battery
@@ -253,6 +270,15 @@ RULES: tuple[Rule, ...] = (
         r"[ \t]*:[ \t]*(?:[|>][-+]?)?[ \t]*\r?\n[ \t]+([^\s#][^\s]{7,})",
         1,
         lambda value: not_placeholder(value) and (generated_value(value) or password_value(value)),
+    ),
+    # A Terraform variable whose name says secret, with a default (``variable "db_password" {
+    # default = "…" }``, on one line or several).
+    _rule(
+        "terraform-variable-default",
+        r"(?i)\bvariable[ \t]+\"[\w-]*(?:password|passwd|secret|token|api_?key|private_?key)[\w-]*\"[ \t]*\{"
+        r"[^}]*?\bdefault[ \t]*=[ \t]*\"([^\"\r\n]{4,})\"",
+        1,
+        not_placeholder,
     ),
     # A .pgpass line: host:port:database:user:password.
     _rule("pgpass", r"\b[A-Za-z*][\w.*-]*:(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})", 1, not_placeholder),

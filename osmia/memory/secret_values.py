@@ -118,6 +118,11 @@ def number_like(value: str) -> bool:
 _UUID = linear(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 
+def uuid_shaped(value: str) -> bool:
+    """A UUID as written (``3f2a…-…``): an id, which a name may call a key (an idempotency key)."""
+    return _UUID.search(value) is not None
+
+
 def generated_value(value: str) -> bool:
     """A value shaped like a generated secret: random (:func:`looks_random`), or a UUID."""
     value = value.rstrip(".,:;!?)")

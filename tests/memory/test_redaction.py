@@ -352,3 +352,25 @@ def test_a_secret_named_by_its_use_or_given_to_a_cli_is_redacted(text: str, kept
 def test_a_password_given_to_a_cli_flag_or_on_the_next_line_is_redacted(text: str, kept: str) -> None:
     assert _RANDOM not in redact(text) and REDACTED in redact(text)
     assert redact(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Twenty-fifth session, third probe: a bare "key", a password changed "to" a value, one-time
+        # password seeds and recovery codes, a Terraform variable's default.
+        (f"the key was {_RANDOM}", "idempotency key 3f2a1b4c-1234-4d5e-9f8a-0123456789ab"),
+        (f"use key {_RANDOM} to sign", "the key was pressed twice"),
+        (f"admin password reset to {_RANDOM}", "password reset to the default"),
+        ("totp seed JBSWY3DPEHPK3PXP", "recovery codes are in 1Password"),
+        ("recovery code a1b2-c3d4-e5f6", "key takeaway: tests_are_slow_on_ci_runners"),
+        (
+            f'variable "db_password" {{\n  type = string\n  default = "{_RANDOM}"\n}}',
+            'variable "region" { default = "eu-west-1" }',
+        ),
+    ],
+)
+def test_a_key_code_or_default_that_is_a_secret_is_redacted(text: str, kept: str) -> None:
+    assert REDACTED in redact(text)
+    assert _RANDOM not in redact(text) and "JBSWY3DPEHPK3PXP" not in redact(text)
+    assert redact(kept) == kept
