@@ -1,4 +1,6 @@
-"""Provider tokens: the formats with a prefix of their own (``ghp_``, ``xoxb-``, ``AKIA``, ``sk-ant-``).
+"""Provider credentials: each provider's formats, most with a prefix of their own (``ghp_``, ``xoxb-``,
+``AKIA``, ``sk-ant-``), a few by the name the provider gives them (Azure's ``AccountKey=``, a SAS
+``sig=``, an AWS secret key next to its key id).
 
 Part of :data:`osmia.memory.secret_formats.RULES`, in this order, between the private-key blocks
 and the web credentials. Shapes, not examples: a prefix and the alphabet and length that follow it,
