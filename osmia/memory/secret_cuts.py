@@ -131,31 +131,28 @@ CUT_GAP = (
     rf"(?:[ \t]{{1,3}}|[ \t]{{0,2}}[{CUT_SEPARATORS}][ \t]{{1,2}}|[ \t]{{1,2}}[{CUT_SEPARATORS}][ \t]{{0,2}})"
 )
 
-# Each prefix's characters with room for one such cut (``gh`` + cut + ``p_``, or after them), as
-# one pattern: a token cut inside its prefix (:data:`osmia.memory.secret_views.VIEWS`).
-CUT_INSIDE = "|".join(
-    sorted(
-        {
-            f"{''.join(atoms[:i])}{CUT_GAP}{''.join(atoms[i:])}"
-            for prefix, _token in CUT_FORMATS
-            for atoms in prefix_atoms(prefix.pattern)
-            for i in range(1, len(atoms) + 1)
-        }
+
+def _cut_inside(gap: str) -> str:
+    """Each prefix's characters with room for one cut (``gap``) between any two or after them, as one
+    pattern (``gh`` + gap + ``p_``)."""
+    return "|".join(
+        sorted(
+            {
+                f"{''.join(atoms[:i])}{gap}{''.join(atoms[i:])}"
+                for prefix, _token in CUT_FORMATS
+                for atoms in prefix_atoms(prefix.pattern)
+                for i in range(1, len(atoms) + 1)
+            }
+        )
     )
-)
+
+
+# A token cut inside its prefix (:data:`osmia.memory.secret_views.VIEWS`) ...
+CUT_INSIDE = _cut_inside(CUT_GAP)
 # ... and what every such cut holds, its gap read as a run of blanks and separators (the scan for
 # "can any step act" looks for this; the gaps as written made its set's program too large for its
 # memory budget).
-CUT_INSIDE_GATE = "|".join(
-    sorted(
-        {
-            f"{''.join(atoms[:i])}[ \\t{CUT_SEPARATORS}]+{''.join(atoms[i:])}"
-            for prefix, _token in CUT_FORMATS
-            for atoms in prefix_atoms(prefix.pattern)
-            for i in range(1, len(atoms) + 1)
-        }
-    )
-)
+CUT_INSIDE_GATE = _cut_inside(f"[ \\t{CUT_SEPARATORS}]+")
 
 
 def cut_format(run: str) -> tuple[Match, LinearPattern] | None:
