@@ -150,9 +150,11 @@ def _singular(noun: str) -> str:
     return {"retries": "retry", "processes": "process"}.get(noun, noun.removesuffix("s"))
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def magnitude(written: str) -> float | None:
     """The value of a quantity as :func:`quantities` gives it, in one unit per measure (bytes,
-    seconds, percent, a count); None for text that is no quantity."""
+    seconds, percent, a count); None for text that is no quantity. Cached: a stored learning's
+    quantities are compared with every new learning of its repository."""
     m = _QUANTITY.search(written)
     if m is None:
         return None

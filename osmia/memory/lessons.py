@@ -374,8 +374,9 @@ def supersedes(new: Lesson, old: Lesson) -> bool:
     # "HEADLESS=0 locally to watch the browser")
     if new.text == old.text or _other_environment(new, old) or _elsewhere(new, old):
         return False
-    if versions_or_values_differ(new, old):
-        if not (_newer_version(new, old) or _other_value(new, old)) and _things_apart(new, old):
+    named = _newer_version(new, old) or _other_value(new, old)
+    if named or _other_quantity(new, old):
+        if not named and _things_apart(new, old):
             return False  # only a quantity differs, of something each names apart
         return _overlap(new.words, old.words) >= 0.2 and not other_subjects(
             new, old, _says_replaces(new.text)
