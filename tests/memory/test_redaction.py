@@ -1,6 +1,6 @@
 """Redaction against a maintained scanner: recall on planted secrets, false positives on clean text.
 
-The corpora are generated (seeded) by ``tests/fixtures/secrets/corpus.py``;
+The corpora are generated (seeded) by ``tests/fixtures/secrets/corpus.py`` and ``clean.py``;
 detect-secrets is the oracle (``tests/fixtures/secrets/oracle.py``). The
 figures these tests bound are reported in docs/security.md.
 """
@@ -14,7 +14,8 @@ import pytest
 
 from osmia.memory.redaction import REDACTED, contains_secret, redact
 from osmia.memory.sanitize import stored_text
-from tests.fixtures.secrets.corpus import MORE_TOKENS, Planted, clean_corpus, secret_corpus
+from tests.fixtures.secrets.clean import clean_corpus
+from tests.fixtures.secrets.corpus import MORE_TOKENS, Planted, secret_corpus
 from tests.fixtures.secrets.oracle import agreement, findings
 
 # The bound docs/security.md states for ordinary engineering text (measured: 0 of 760).

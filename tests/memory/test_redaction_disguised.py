@@ -24,7 +24,8 @@ from osmia.memory.secret_cuts import CUT_FORMATS
 from osmia.memory.secret_views import VIEWS
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun
-from tests.fixtures.secrets.corpus import clean_corpus, secret_corpus
+from tests.fixtures.secrets.clean import clean_corpus
+from tests.fixtures.secrets.corpus import secret_corpus
 from tests.memory.conftest import Clock
 
 ALNUM = string.ascii_letters + string.digits

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from osmia.memory import redaction, secret_formats
 from osmia.memory.linear import PatternSet, linear
 from osmia.memory.redaction import CANDIDATES, redact
-from tests.fixtures.secrets.corpus import clean_corpus, secret_corpus
+from tests.fixtures.secrets.clean import clean_corpus
+from tests.fixtures.secrets.corpus import secret_corpus
 
 
 def every_step(text: str) -> str:
