@@ -67,6 +67,9 @@ SHAPES: dict[str, str] = {
     # ... and CLIs' password flags, values on the line after their name.
     "cli-password-flags": "mongo -p a1b2c3 zip -P d4e5f6 | ",
     "yaml-next-lines": "token:\n  a1B2c3D4e5F6\n",
+    # ... and what follows a redacted value (its rest, a list of codes).
+    "redacted-tails": "[redacted] a1b2c3, x9y8z7 ",
+    "code-lists": "backup codes 8f3k-2m9q, ",
 }
 
 

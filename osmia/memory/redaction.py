@@ -21,6 +21,7 @@ from collections.abc import Callable
 from osmia.memory.linear import LinearPattern, Match, PatternSet, linear
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_rule import Rule
+from osmia.memory.secret_tails import TAIL, tail_sub
 from osmia.memory.secret_values import (
     REDACTED,
     basic_credentials,
@@ -361,6 +362,9 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_SET_VAR, _set_var_sub()),
     (_CALL_PAIR, _call_pair_sub()),
     (_ENCODED, _encoded_sub()),
+    # Last: the rest of a value that a step above redacted only the start of (cut by a blank, or
+    # the first of a list): :mod:`osmia.memory.secret_tails`.
+    (TAIL, tail_sub()),
 )
 # A redaction can join what a rule split (a key block ending a value); a few passes settle it.
 _MAX_PASSES = 4

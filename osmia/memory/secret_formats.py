@@ -16,6 +16,7 @@ from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
     basic_credentials,
+    codes_list,
     flag_token,
     generated_value,
     looks_random,
@@ -30,6 +31,8 @@ from osmia.memory.secret_values import (
     uuid_shaped,
 )
 
+# One recovery code: letters, digits and dashes with a digit in it (a word ends a list of codes).
+_CODE = r"[A-Za-z-]*\d[A-Za-z0-9-]*"
 _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
 # Keys that are secrets by what they do ("the signing key is …", "encryption key …"), as prose names them.
 _KEY_NOUNS = r"(?:signing|encryption|decryption|license|licence|master|hmac|webhook|session|deploy)[ _-]?key"
@@ -134,13 +137,22 @@ RULES: tuple[Rule, ...] = (
         1,
         lambda value: looks_random(value.rstrip(".,:;"), 20) and not uuid_shaped(value.rstrip(".,:;")),
     ),
-    # ... one-time-password seeds and recovery codes ("totp seed JBSWY3DP…", "backup codes: a1b2-c3d4").
+    # ... one-time-password seeds ("totp seed JBSWY3DP…") and recovery codes, the whole list ("backup
+    # codes: a1b2-c3d4, e5f6-…", "recovery codes are 83920174 27364519"): each code has a digit, so
+    # the list ends at the first word.
     _rule(
         "otp-secret",
-        r"(?i)\b(?:(?:t?otp|mfa|2fa)[ _-]?(?:seed|secret|key)|(?:recovery|backup)[ _-]codes?)"
+        r"(?i)\b(?:t?otp|mfa|2fa)[ _-]?(?:seed|secret|key)"
         r"[ \t]*[:=]?[ \t]*[\"'`]?([A-Za-z0-9_+/=-]{8,})",
         1,
         mixed_value,
+    ),
+    _rule(
+        "recovery-codes",
+        r"(?i)\b(?:recovery|backup|scratch)[ _-]codes?(?:[ \t]+(?:are|were|is))?[ \t]*[:=]?[ \t]*[\"'`]?"
+        rf"({_CODE}(?:(?:[ \t]*[,;][ \t]*|[ \t]+){_CODE})*)",
+        1,
+        codes_list,
     ),
     # ... or quoted: "with password 'Tr0ub4dor&3'" (a password-like value, not "the password reset
     # email says 'Reset your password'"), "the passphrase for the GPG key is 'correct horse battery
@@ -257,7 +269,15 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "password-stdin",
-        r"\becho[ \t]+(?:-n[ \t]+)?[\"']?([^\s\"'|$]{6,})[\"']?[ \t]*\|[^\n]*?--password-stdin",
+        r"\becho[ \t]+(?:-n[ \t]+)?[\"']?([^\s\"'|$]{6,})[\"']?[ \t]*\|[^\n]*?"
+        r"(?:--password-stdin|\bkeyring[ \t]+set\b|\bpasswd[ \t]+--stdin|\bchpasswd\b)",
+        1,
+        not_placeholder,
+    ),
+    # keyring's Python call: set_password(service, user, password).
+    _rule(
+        "keyring-password",
+        r"\bset_password[ \t]*\([^)\n]*?,[^)\n]*?,[ \t]*(?:password[ \t]*=[ \t]*)?[\"']([^\"'\r\n]{4,})[\"']",
         1,
         not_placeholder,
     ),

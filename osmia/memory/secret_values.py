@@ -118,6 +118,20 @@ def number_like(value: str) -> bool:
 _UUID = linear(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 
+_DATE = linear(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def codes_list(value: str) -> bool:
+    """Recovery codes as listed after their label: each of four characters or more, not a date, and
+    eight or more characters in all (``8f3k-2m9q, 7h4n-x2p8``, ``83920174 27364519``; not
+    ``2 of 10`` or ``1234``)."""
+    codes = [c for c in value.replace(",", " ").replace(";", " ").split() if c]
+    if not codes or any(c.startswith("-") or _DATE.search(c) is not None for c in codes):
+        return False
+    lengths = [len(c.replace("-", "")) for c in codes]
+    return min(lengths) >= 4 and sum(lengths) >= 8
+
+
 def uuid_shaped(value: str) -> bool:
     """A UUID as written (``3f2a…-…``): an id, which a name may call a key (an idempotency key)."""
     return _UUID.search(value) is not None
@@ -147,6 +161,11 @@ _VERSION = linear(r"^[vV]?\d+(?:[._-]\d+)+")
 _CODE = linear(r"^[A-Za-z_$][A-Za-z0-9_$.]*[(\[]")
 # A name written in camel case with a number: TestLogin2, summer2024 (a word, not a generated value).
 _CAMEL = linear(r"^[A-Za-z][a-z]*(?:[A-Z][a-z]+)*\d*$")
+
+
+def camel_word(value: str) -> bool:
+    """A name written in camel case, possibly with a number (``UserService``, ``Summer2024``): a word."""
+    return _CAMEL.search(value) is not None
 
 
 def password_value(value: str) -> bool:

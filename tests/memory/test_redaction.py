@@ -14,6 +14,7 @@ import pytest
 
 from osmia.memory.redaction import REDACTED, contains_secret, redact
 from osmia.memory.sanitize import stored_text
+from osmia.memory.secret_tails import fragment
 from tests.fixtures.secrets.clean import clean_corpus
 from tests.fixtures.secrets.corpus import MORE_TOKENS, Planted, secret_corpus
 from tests.fixtures.secrets.oracle import agreement, findings
@@ -375,3 +376,62 @@ def test_a_key_code_or_default_that_is_a_secret_is_redacted(text: str, kept: str
     assert REDACTED in redact(text)
     assert _RANDOM not in redact(text) and "JBSWY3DPEHPK3PXP" not in redact(text)
     assert redact(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Twenty-sixth session: the rest of a value after its redacted start (cut by a blank, or
+        # the next codes of a list), every recovery code of a list, keyring's ways of storing one.
+        (
+            f"aws_secret_access_key = {_RANDOM[:21]} {_RANDOM[21:]}",
+            "DB_PASSWORD=[redacted] DB_HOST=db1 make test",
+        ),
+        (f"token: {_RANDOM[:24]}  {_RANDOM[24:]}.", "API_TOKEN=[redacted] python3 manage.py check"),
+        ("recovery codes: 8f3k-2m9q, 7h4n-x2p8, q9w3-z7t1", "recovery codes 2 of 10 used"),
+        ("backup codes 83920174 27364519 90817263", "backup codes generated on 2024-05-01"),
+        ("the recovery codes are a1b2c3d4e5, f6g7h8i9j0", "backup codes were regenerated"),
+        (
+            f'keyring.set_password("pypi", "alice", "{_RANDOM}")',
+            "keyring.set_password(service, user, password)",
+        ),
+        (f"echo {_RANDOM} | keyring set pypi alice", "echo $PW | keyring set pypi alice"),
+        (f"echo 'deploy:{_RANDOM}' | chpasswd", "echo done | tee log"),
+    ],
+)
+def test_the_rest_of_a_secret_and_every_code_of_a_list_is_redacted(text: str, kept: str) -> None:
+    redacted = redact(text)
+    assert REDACTED in redacted
+    pieces = (_RANDOM[:21], _RANDOM[21:], _RANDOM[24:], "7h4n-x2p8", "q9w3-z7t1", "27364519", "f6g7h8i9j0")
+    for piece in pieces:
+        assert piece not in redacted, (piece, redacted)
+    assert redact(kept) == kept
+    assert redact(redacted) == redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password [redacted] expired yesterday",
+        "[redacted] UserService handled it",
+        "[redacted] GITHUB_TOKEN was rotated",
+        "[redacted] node18 python3 utf8 x86_64",
+        "[redacted] --verbose --dry-run",
+        "[redacted], v1.2.3, 2024-05-01, README",
+        "[redacted] Summer2024 tickets",
+        "[redacted] a1b2 deadbeef",
+        "[redacted] a1b2c3d4@example.com",
+        "[redacted] DB_HOST=db1",
+    ],
+)
+def test_what_follows_a_redacted_value_stays_unless_it_is_a_piece_of_one(text: str) -> None:
+    """A word, name, number, version, flag, assignment or address after ``[redacted]`` is kept."""
+    assert redact(text) == text
+
+
+def test_a_fragment_is_random_or_alternates_letters_and_digits() -> None:
+    assert fragment("bPxRfiCYzz8EXAMPLEKEY") and fragment("8f3k-2m9q") and fragment("a1b2c3")
+    assert not fragment("python3") and not fragment("node18") and not fragment("x86_64")
+    assert not fragment("GITHUB_TOKEN") and not fragment("README") and not fragment("UserService")
+    assert not fragment("--verbose") and not fragment("DB_HOST=db1") and not fragment("20240501")
+    assert fragment("dGhpcyBpcyBhIHRlc3Qgb2Yg==") and not fragment("a1b2")

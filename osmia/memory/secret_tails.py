@@ -1,0 +1,81 @@
+"""The rest of a secret after its redacted start: a value cut in two, or the next codes of a list.
+
+A rule finds a secret by what stands before it (a name, a prefix, a label) and takes one run of
+characters. When the value is cut by a blank (``aws_secret_access_key = wJalrXUtnFEMI/K7MDENG
+bPxRfiCY…``, a wrapped log line) or is the first of a list (``recovery codes: 8f3k-2m9q,
+7h4n-x2p8, …``), the rest stays behind the ``[redacted]``. What follows a redacted value
+directly, after a blank, a comma or a semicolon, is taken too while it reads as a piece of a
+generated value (:func:`fragment`): random, or letters and digits alternating; never a word, a
+name, a number, a version, a flag or an assignment. Runs joined by blanks are one value cut in
+two (one marker); runs joined by a comma or semicolon are a list (a marker each).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+from osmia.memory.linear import Match, linear
+from osmia.memory.secret_values import (
+    REDACTED,
+    camel_word,
+    is_placeholder,
+    looks_random,
+    number_like,
+    plain_words,
+)
+
+__all__ = ["TAIL", "fragment", "tail_sub"]
+
+_SEPARATOR = r"(?:[ \t]*[,;][ \t]*|[ \t]{1,2})"
+_RUN = r"[A-Za-z0-9+/_=-]+"
+# A redacted value, then runs of token characters after separators, then the character after the
+# last run (an ``@`` or ``:`` there makes it a user, a host or a label, not a piece of a secret).
+TAIL = rf"\[redacted\]((?:{_SEPARATOR}{_RUN})+)([^\s,;]?)"
+_PIECE = linear(rf"({_SEPARATOR})({_RUN})")
+
+
+def _alternations(value: str) -> int:
+    """How often ``value`` turns from a letter to a digit or back (``a1b2`` three times, ``python3`` once)."""
+    kinds = [c.isdigit() for c in value if c.isalnum()]
+    return sum(1 for a, b in itertools.pairwise(kinds) if a != b)
+
+
+def fragment(run: str) -> bool:
+    """Whether ``run``, found right after a redacted value, reads as a piece of a generated value.
+
+    Six characters or more of token characters, not a flag (``--verbose``), an assignment
+    (``DB_HOST=db1``: ``=`` only as base64's padding), a number, version, placeholder, words joined
+    by separators, a camel-case word (``UserService``, ``Summer2024``) or an upper-case name
+    (``GITHUB_TOKEN``, ``README``); and random (:func:`~osmia.memory.secret_values.looks_random`,
+    12 characters and more) or letters and digits alternating three times or more (``8f3k-2m9q``;
+    not ``python3``, ``node18`` or ``x86_64``).
+    """
+    core = run.rstrip("=")
+    if len(core) < 6 or run.startswith("-") or "=" in core:
+        return False
+    if is_placeholder(core) or number_like(core) or plain_words(core) or camel_word(core):
+        return False
+    if not any(c.islower() for c in core) and ("_" in core or not any(c.isdigit() for c in core)):
+        return False
+    return looks_random(core, 12) or (any(c.isalpha() for c in core) and _alternations(core) >= 3)
+
+
+def _replace(m: Match) -> str:
+    after = m.group(2) or ""
+    pieces = [(p.group(1) or "", p.group(2) or "") for p in _PIECE.finditer(m.group(1) or "")]
+    out = [REDACTED]
+    for i, (separator, run) in enumerate(pieces):
+        last = i == len(pieces) - 1
+        if not fragment(run) or (last and after in ("@", ":")):
+            return "".join(out) + "".join(s + r for s, r in pieces[i:]) + after
+        if separator.strip():
+            out.append(separator + REDACTED)  # the next item of a list
+        # else: the rest of the value cut by a blank, folded into its marker
+    return "".join(out) + after
+
+
+def tail_sub() -> Callable[[str], str]:
+    """The redaction step that takes the rest of a redacted value (see the module docstring)."""
+    pattern = linear(TAIL)
+    return lambda text: pattern.sub(_replace, text)
