@@ -120,8 +120,10 @@ _QUANTITY = linear(
     r"(?i)(?:^|[^\w.])((\d+(?:\.\d+)?)\s?"
     r"(?:(?:(kib|mib|gib|tib|ki|mi|gi|ti|kb|mb|gb|tb|bytes)"
     r"|(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?)"
-    r"|(replicas?|workers?|threads?|cores?|cpus?|nodes?|shards?|partitions?|retries|attempts?|pods?"
-    r"|instances?|connections?|processes))\b|(%)))"
+    r"|(replicas?|workers?|threads?|cores?|v?cpus?|gpus?|nodes?|shards?|partitions?|retries|attempts?|pods?"
+    r"|instances?|connections?|processes|runners?|executors?|consumers?|brokers?)"
+    r"|(rps|qps|rpm|req(?:uest)?s?\s?/\s?(?:s|sec|second|m|min|minute)|requests?\s+(?:per|an?)\s+(?:second|minute)))"
+    r"\b|(%)))"
 )
 _POWERS = "kmgt"
 _SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
@@ -129,15 +131,17 @@ _SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 def quantities(text: str) -> tuple[tuple[str, str], ...]:
     """The quantities ``text`` gives in prose, each as ``("(measure)", as written)``: a size, a
-    duration, a share, or a count of replicas, workers, retries and the like by its noun
+    duration, a request rate, a share, or a count of replicas, workers, retries and the like by its noun
     (``"(replica)"``). :func:`magnitude` reads the value back (``512Mi`` and ``0.5Gi`` are one)."""
     out = []
     for m in _QUANTITY.finditer(text):
-        size, duration, noun, share = (m.group(i) for i in range(3, 7))
+        size, duration, noun, rate, share = (m.group(i) for i in range(3, 8))
         if size:
             measure = "(size)"
         elif duration:
             measure = "(duration)"
+        elif rate:
+            measure = "(rate)"
         elif share:
             measure = "(share)"
         else:
@@ -147,7 +151,9 @@ def quantities(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def _singular(noun: str) -> str:
-    return {"retries": "retry", "processes": "process"}.get(noun, noun.removesuffix("s"))
+    return {"retries": "retry", "processes": "process", "vcpu": "cpu", "vcpus": "cpu"}.get(
+        noun, noun.removesuffix("s")
+    )
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -159,7 +165,9 @@ def magnitude(written: str) -> float | None:
     if m is None:
         return None
     number = float(m.group(2) or "0")
-    size, duration = (m.group(3) or "").lower(), (m.group(4) or "").lower()
+    size, duration, rate = (m.group(3) or "").lower(), (m.group(4) or "").lower(), (m.group(6) or "").lower()
+    if rate:  # requests a second
+        return number / 60 if rate == "rpm" or rate.rstrip().endswith(("m", "min", "minute")) else number
     if size == "bytes":
         return number
     if size:

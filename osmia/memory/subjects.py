@@ -82,7 +82,9 @@ def other_subjects(a: Lesson, b: Lesson, changed: bool = False) -> bool:
     x, y = words_in_order(text_a), words_in_order(text_b)
     # The versions and values themselves differ by definition ("LOG_LEVEL=debug", "=info").
     given = {w for _, v in a.versions + a.settings + b.versions + b.settings for w in words_in_order(v)}
-    lowered = {n.lower() for n in names}
+    # A quantity's measure ("(rate)", "(size)": lesson_parse.quantities) is no word of either text:
+    # "rate" in "Free-tier rate limit" names a subject's noun, not the setting.
+    lowered = {n.lower() for n in names if not n.startswith("(")}
     changed = changed or not CHANGE_VERBS.isdisjoint(words_in_order(a.text))
 
     def content(word: str) -> bool:

@@ -335,6 +335,9 @@ def test_a_value_changed_in_words_replaces_the_one_a_file_gave() -> None:
         ("CI job timeout is 30 minutes; retries 3 attempts.", (("(duration)", "30 minutes"), ("(attempt)", "3 attempts"))),
         ("Gateway timeout 30s, p99 under 100ms.", (("(duration)", "30s"), ("(duration)", "100ms"))),
         ("The worker runs with 8 replicas at 80% CPU.", (("(replica)", "8 replicas"), ("(share)", "80%"))),
+        ("The trainer needs 4 GPUs and 2 vCPUs.", (("(gpu)", "4 gpus"), ("(cpu)", "2 vcpus"))),
+        ("Rate limit is 50 req/s per token.", (("(rate)", "50 req/s"),)),
+        ("The API allows 3000 requests per minute.", (("(rate)", "3000 requests per minute"),)),
         ("Use Python 3.11 and pytest 8.", ()),  # versions, not quantities
         ("Fixed in PR 123; flaky 1 in 5 runs.", ()),  # a number with no unit of a measure
     ],
@@ -354,9 +357,26 @@ def test_a_quantity_changed_in_words_is_another_value_and_one_of_two_things_is_n
     # One lesson before quantities were read: the newer reinforced the older, which kept 512Mi.
     assert supersedes(raised, old) and not same_lesson(raised, old)
     assert same_lesson(lesson("CI job timeout is 30 minutes."), lesson("CI job timeout is 30m."))
+    assert magnitude("3000 requests per minute") == magnitude("50 rps") == 50
+    assert supersedes(
+        lesson("The fine-tuning job now needs 8 GPUs on the a100 pool."),
+        lesson("The fine-tuning job needs 4 GPUs on the a100 pool."),
+    )
+    assert supersedes(
+        lesson("The payments API rate limit was raised to 100 req/s."),
+        lesson("The payments API rate limit is 50 req/s."),
+    )
+    assert same_lesson(
+        lesson("The payments API rate limit is 50 req/s."),
+        lesson("The payments API rate limit is 3000 requests per minute."),
+    )
     # Two subjects, each true: another pod's limit, another thing's duration, an override.
     assert not supersedes(
         lesson("The worker pod memory limit is 2Gi."), lesson("The api pod memory limit is 512Mi.")
+    )
+    # A measure's name ("(rate)") is no word of the text: "rate" still names the tiers' limits.
+    assert not supersedes(
+        lesson("Enterprise rate limit is 5000 req/min."), lesson("Free-tier rate limit is 100 req/min.")
     )
     assert not supersedes(
         lesson("crates/storage/ benchmarks take 20 minutes, run them only on release branches"),
