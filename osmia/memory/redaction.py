@@ -25,6 +25,7 @@ from osmia.memory.secret_tails import TAIL, tail_sub
 from osmia.memory.secret_values import (
     REDACTED,
     basic_credentials,
+    code_value,
     decoded_text,
     entropy,
     generated_value,
@@ -99,13 +100,19 @@ _NAME_ONLY = (
     "budget",
     "total",
     "kind",
+    "tokenizer",
+    "tokenize",
+    "tokenized",
+    "tokenization",
 )
 # A quote escaped in JSON inside a JSON string ({\"api_key\":\"…\"}, \\\" twice escaped, \u0022) or
 # in a URL (%22password%22%3A%22…%22); the name's closing quote may be one, and the colon %3A after
 # an encoded quote (not in urn%3Aietf%3Aparams%3Aoauth).
 _ESCAPED_QUOTE = r"""(?:\\+["']|\\+u0022|%22)"""
+# A closing bracket may follow the name's quote: a subscript (``os.environ["DB_PASSWORD"] = …``,
+# ``app.config['SECRET_KEY'] = …``, ``headers['X-Api-Key'] = …``).
 _OPERATOR = (
-    rf"""(?:\\*["']|{_ESCAPED_QUOTE})?(?:[ \t]|%20)*(:=|=>|==?|:|\+=|%22(?:%20)*%3[Aa])(?:[ \t]|%20)*"""
+    rf"""(?:\\*["']\]?|{_ESCAPED_QUOTE})?(?:[ \t]|%20)*(:=|=>|==?|:|\+=|%22(?:%20)*%3[Aa])(?:[ \t]|%20)*"""
 )
 # Groups: a value in double quotes, single quotes, backticks, escaped quotes, or bare.
 _VALUE = (
@@ -181,6 +188,25 @@ def _redacted_group(m: Match, group: int) -> str:
     return whole[:start] + REDACTED + whole[end:]
 
 
+# A bare value that is no value: code (:func:`code_value`), a port and path after a host whose name
+# holds a secret word (``keycloak:8080/realms``, ``monkey:8080``), or a variable or attribute
+# assigned to a subscript, in code (``headers['X-Api-Key'] = apiKey``, ``d["token"] = self.token``,
+# ``d["secrets"] = [s.to_dict() …``, ``h["Authorization"] = _basic_auth_str(user, …``).
+_PORT_VALUE = linear(r"^\d{2,5}(?:/|$)")
+_VARIABLE = linear(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*;?$")
+_CALLED = linear(r"^(?:[\[{(]|[A-Za-z_$][\w$]*[(\[])")
+
+
+def _not_a_value(value: str, between: str) -> bool:
+    """Whether a bare value after a secret-like name (``between`` them: the operator) is no value."""
+    if code_value(value):
+        return True
+    if between.strip() == ":" and _PORT_VALUE.search(value) is not None:
+        return True
+    subscript = "]" in between
+    return subscript and (_VARIABLE.search(value) is not None or _CALLED.search(value) is not None)
+
+
 def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str]:
     """Redact the value of ``name <op> value`` when the name is secret-like and the value a secret."""
 
@@ -192,6 +218,10 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             value = m.group(g)
             if value is None:
                 continue
+            if g == _BARE_GROUP and _not_a_value(
+                value, whole[m.end(1) - m.start(0) : m.start(g) - m.start(0)]
+            ):
+                return whole
             if strong:
                 ok = _strong_value(value, g != _BARE_GROUP, m.group(2) or "", m.group(1) or "")
             else:

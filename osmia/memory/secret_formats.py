@@ -16,6 +16,8 @@ from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
     basic_credentials,
+    camel_word,
+    code_value,
     codes_list,
     flag_token,
     generated_value,
@@ -33,6 +35,15 @@ from osmia.memory.secret_values import (
 
 # One recovery code: letters, digits and dashes with a digit in it (a word ends a list of codes).
 _CODE = r"[A-Za-z-]*\d[A-Za-z0-9-]*"
+# A name where prose would give a value: a word in camel case (``True``, ``Punctuation``) or a
+# dotted attribute (``Name.Variable``): "if previous_token is Name.Variable" is code.
+_ATTRIBUTE = linear(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
+
+
+def _named_value(value: str) -> bool:
+    return (value.isalpha() and camel_word(value)) or _ATTRIBUTE.search(value) is not None
+
+
 _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
 # Keys that are secrets by what they do ("the signing key is …", "encryption key …"), as prose names them.
 _KEY_NOUNS = r"(?:signing|encryption|decryption|license|licence|master|hmac|webhook|session|deploy)[ _-]?key"
@@ -103,11 +114,18 @@ RULES: tuple[Rule, ...] = (
     # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…". Only values that are no plain word.
     _rule(
         "prose",
-        rf"(?i)\b(?:password|passphrase|passwd|pwd|secret|token|api[ _-]?key|{_KEY_NOUNS})"
-        r"[ \t]+(?:is|was|=|of|to)[ \t]+"
+        r"(?i)\b(?:[A-Za-z0-9]+[_.-])*"
+        rf"(?:password|passphrase|passwd|pwd|secret|token|api[ _-]?key|{_KEY_NOUNS})"
+        r"(?:[_.-]?key)?`?[ \t]+(?:is|was|=|of|to|being)[ \t]+"
         r"[\"'`]?([^\s\"'`,;]{6,})",
         1,
-        lambda value: not_placeholder(value) and not number_like(value) and not plain_words(value),
+        lambda value: (
+            not_placeholder(value)
+            and not number_like(value)
+            and not plain_words(value)
+            and not code_value(value)
+            and not _named_value(value.rstrip(".,:;!?)"))
+        ),
     ),
     # ... with a few words between ("the password for the admin UI is Summer2024!"): a value that
     # mixes letters with digits or signs, as a password does and a word or size does not.
@@ -263,6 +281,14 @@ RULES: tuple[Rule, ...] = (
         r"|htpasswd\b[^\n|;&]*?[ \t]-[A-Za-z]*b[A-Za-z]*[ \t]+\S+[ \t]+\S+[ \t]+"
         r"|security[ \t]+add-(?:generic|internet)-password\b[^\n|;&]*?[ \t]-w[ \t]+"
         r"|smbclient\b[^\n|;&]*?[ \t](?:-U|--user)(?:=|[ \t]+)[\"']?[^\s\"'%]+%"
+        r"|(?:oc|crane|twine|helm[ \t]+registry)[ \t]+(?:login|upload|auth)\b[^\n|;&]*?"
+        r"[ \t](?:-p|--password)(?:=|[ \t]+)"
+        r"|sshpass[ \t]+-p[ \t]*"
+        r"|redis-cli\b[^\n|;&]*?[ \t]-a[ \t]+"
+        r"|\b(?:requirepass|masterauth)[ \t]+"
+        r"|(?:ssm[ \t]+put-parameter|keyvault[ \t]+secret[ \t]+set"
+        r"|secretsmanager[ \t]+(?:create|put|update)-secret(?:-value)?)"
+        r"\b[^\n|;&]*?[ \t]--(?:value|secret-string)(?:=|[ \t]+)"
         r")[\"']?([^\s\"'-][^\s\"']{2,})",
         1,
         not_placeholder,
@@ -270,9 +296,40 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "password-stdin",
         r"\becho[ \t]+(?:-n[ \t]+)?[\"']?([^\s\"'|$]{6,})[\"']?[ \t]*\|[^\n]*?"
-        r"(?:--password-stdin|\bkeyring[ \t]+set\b|\bpasswd[ \t]+--stdin|\bchpasswd\b)",
+        r"(?:--password-stdin|\bkeyring[ \t]+set\b|\bpasswd[ \t]+--stdin|\bchpasswd\b|\bsudo[ \t]+-S\b"
+        r"|\bgh[ \t]+secret[ \t]+set\b|\bwrangler[ \t]+secret[ \t]+put\b"
+        r"|\bsecrets[ \t]+(?:create|versions[ \t]+add)\b)",
         1,
         not_placeholder,
+    ),
+    # Code: a setter, builder or call named for a secret, given a literal (``setPassword("…")``,
+    # ``.apiKey("…")``, ``withToken("…")``, ``SecretStr("…")``); a user and a password given to a
+    # login or basic-auth call or tuple (``.login("u", "…")``, ``SetBasicAuth("u", "…")``,
+    # ``HTTPBasicAuth("u", "…")``, ``auth=("u", "…")``, ``NetworkCredential("u", "…")``).
+    _rule(
+        "secret-call",
+        r"(?i)(?:\.|\b(?:set|with)_?|\b)(?:password|passwd|passphrase|secret(?:_?key)?|secretstr|token"
+        r"|api_?key|access_?key|auth_?token|client_?secret|credentials?)"
+        r"[ \t]*\([ \t]*b?[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        lambda value: not_placeholder(value) and not plain_words(value),
+    ),
+    _rule(
+        "login-call",
+        r"(?i)(?:\b(?:login|authenticate|set_?basic_?auth|basic_?auth|http(?:basic|digest)auth|networkcredential"
+        r"|passwordauthentication|usernamepasswordcredentials)[ \t]*\(|\bauth[ \t]*=[ \t]*[(\[])"
+        r"[ \t]*(?:[\w.]+[ \t]*,[ \t]*)?[\"'][^\"'\r\n]*[\"'][ \t]*,[ \t]*[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        lambda value: not_placeholder(value) and not plain_words(value),
+    ),
+    # A Markdown label in bold ("- **Password:** …", "**API key**: …").
+    _rule(
+        "markdown-label",
+        r"(?i)\*\*[ \t]*(?:[A-Za-z0-9]+[ _.-])*(?:password|passwd|passphrase|secret|token|api[ _-]?key"
+        rf"|access[ _-]?key|secret[ _-]?key|credentials?|{_KEY_NOUNS})[ \t]*:?[ \t]*\*\*[ \t]*:?[ \t]*"
+        r"[\"'`]?([^\s\"'`]{6,})",
+        1,
+        lambda value: not_placeholder(value) and not number_like(value) and not plain_words(value),
     ),
     # keyring's Python call: set_password(service, user, password).
     _rule(

@@ -163,6 +163,16 @@ _CODE = linear(r"^[A-Za-z_$][A-Za-z0-9_$.]*[(\[]")
 _CAMEL = linear(r"^[A-Za-z][a-z]*(?:[A-Z][a-z]+)*\d*$")
 
 
+# Code, not a value: a call or an index (``jwt.encode(payload``, ``os.getenv(``, ``getpass.getpass()``,
+# ``generate_secret()``, ``obj[``), as a bare value after a secret-like name cuts it.
+_CALL = linear(r"^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+[(\[]|[A-Za-z_$][\w$]*(?:\((?:\)|$)|\[))")
+
+
+def code_value(value: str) -> bool:
+    """A call or an index written where a value would stand (``jwt.encode(payload``, ``os.getenv(``)."""
+    return _CALL.search(value) is not None
+
+
 def camel_word(value: str) -> bool:
     """A name written in camel case, possibly with a number (``UserService``, ``Summer2024``): a word."""
     return _CAMEL.search(value) is not None

@@ -435,3 +435,63 @@ def test_a_fragment_is_random_or_alternates_letters_and_digits() -> None:
     assert not fragment("GITHUB_TOKEN") and not fragment("README") and not fragment("UserService")
     assert not fragment("--verbose") and not fragment("DB_HOST=db1") and not fragment("20240501")
     assert fragment("dGhpcyBpcyBhIHRlc3Qgb2Yg==") and not fragment("a1b2")
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Twenty-sixth session, a red-team probe of 294 shapes: secrets in code, Markdown labels,
+        # names spelled as identifiers in prose, and CLIs that store or take one; each with the
+        # look-alike of code or prose that must stay.
+        (
+            f'r = requests.get(url, auth=("admin", "{_RANDOM}"))',
+            "r = requests.get(url, auth=(user, password))",
+        ),
+        (f'req.SetBasicAuth("admin", "{_RANDOM}")', "server.login(user, password)"),
+        (f"ftp.login('deploy', '{_RANDOM}')", "ftp.login(user, passwd)"),
+        (f'config.setPassword("{_RANDOM}");', "config.setPassword(password);"),
+        (f'builder().apiKey("{_RANDOM}").build();', 'setToken("")'),
+        (f"secret=SecretStr('{_RANDOM}')", "secret = generate_secret()"),
+        (f'app.config["SECRET_KEY"] = "{_RANDOM}"', "os.environ['DB_PASSWORD'] = password"),
+        (f"headers['X-Api-Key'] = '{_RANDOM}'", "headers['X-Api-Key'] = apiKey"),
+        (f"- **Password:** {_RANDOM}", "- **Password:** see vault"),
+        (f"**API key**: {_RANDOM}", "**Token**: rotated weekly"),
+        (f"The DB_PASSWORD is {_RANDOM} for staging.", "The DB_PASSWORD is stored in vault."),
+        (
+            f"I set `STRIPE_SECRET_KEY` to `{_RANDOM}` locally.",
+            "Set DB_PASSWORD to the value from 1Password.",
+        ),
+        (f"with the password being {_RANDOM} for now", "the password being reset"),
+        (f"echo '{_RANDOM}' | sudo -S apt-get install -y jq", "echo done | sudo -S true"),
+        (f"echo {_RANDOM} | gh secret set API_TOKEN", "gh secret set API_TOKEN < token.txt"),
+        (
+            f'aws ssm put-parameter --name /prod/db --value "{_RANDOM}"',
+            "aws ssm get-parameter --name /prod/db",
+        ),
+        (f"az keyvault secret set --vault-name kv --name Db --value '{_RANDOM}'", "az keyvault secret list"),
+        (f"oc login -u admin -p {_RANDOM} https://api.ocp:6443", "oc login --web"),
+        (f"sshpass -p{_RANDOM} ssh deploy@host", "sshpass -e ssh deploy@host"),
+        (f"redis-cli -h cache -a {_RANDOM} ping", "redis-cli -h cache ping"),
+        (f"redis-server --requirepass {_RANDOM} --appendonly yes", "requirepass yes"),
+    ],
+)
+def test_a_secret_in_code_a_label_or_a_cli_that_stores_it_is_redacted(text: str, kept: str) -> None:
+    assert _RANDOM not in redact(text) and REDACTED in redact(text), redact(text)
+    assert redact(kept) == kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "token = jwt.encode(payload, key)",
+        "password = getpass.getpass()",
+        'api_key = os.getenv("API_KEY")',
+        "secret = generate_secret()",
+        "http://keycloak:8080/realms/master",
+        "monkey:8080 and keystone:5000",
+    ],
+)
+def test_code_and_hosts_after_a_secret_like_name_stay(text: str) -> None:
+    """A call or index where a value would stand, and a host's port, are no secrets (they were
+    redacted before the twenty-sixth session: ``token = [redacted], key)``)."""
+    assert redact(text) == text
