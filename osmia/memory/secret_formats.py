@@ -74,6 +74,15 @@ RULES: tuple[Rule, ...] = (
     *PROVIDER_RULES,
     # Web credentials: JWTs, HTTP auth headers and bearer tokens, credentials in URLs.
     _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+    # ... with a scheme no list names ("Authorization: OAuth …", "Splunk …", "GenieKey …"): the
+    # generated value after it (read first: the rule below would take the scheme for the value).
+    _rule(
+        "authorization-scheme",
+        r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?[A-Za-z][A-Za-z0-9-]{1,30}[ \t]+"
+        r"([A-Za-z0-9._~+/=:-]{16,})",
+        1,
+        generated_value,
+    ),
     _rule(
         "authorization-header",
         r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token|digest|negotiate|apikey|"

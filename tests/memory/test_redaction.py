@@ -473,6 +473,8 @@ def test_a_fragment_is_random_or_alternates_letters_and_digits() -> None:
         (f"sshpass -p{_RANDOM} ssh deploy@host", "sshpass -e ssh deploy@host"),
         (f"redis-cli -h cache -a {_RANDOM} ping", "redis-cli -h cache ping"),
         (f"redis-server --requirepass {_RANDOM} --appendonly yes", "requirepass yes"),
+        (f"Authorization: OAuth {_RANDOM}", "authorization: denied because the role lacks permissions"),
+        (f'curl -H "Authorization: Splunk {_RANDOM}" https://x:8088', "Authorization: required for /admin"),
     ],
 )
 def test_a_secret_in_code_a_label_or_a_cli_that_stores_it_is_redacted(text: str, kept: str) -> None:
