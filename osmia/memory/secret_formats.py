@@ -44,6 +44,18 @@ def _named_value(value: str) -> bool:
     return (value.isalpha() and camel_word(value)) or _ATTRIBUTE.search(value) is not None
 
 
+# What a sentence about a password may end with and no password is: a URL or its port and path, code
+# (a type, a call, an index, a pattern), a placeholder.
+_NOT_BANNERED = linear(r"://|^\d{1,5}/|[\[\](){}\\]")
+
+
+def _banner_value(value: str) -> bool:
+    """A generated or password-like value after a sentence that ends in a colon (not code or a URL)."""
+    if not not_placeholder(value) or _NOT_BANNERED.search(value) is not None:
+        return False
+    return generated_value(value) or password_value(value)
+
+
 _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
 # Keys that are secrets by what they do ("the signing key is …", "encryption key …"), as prose names them.
 _KEY_NOUNS = r"(?:signing|encryption|decryption|license|licence|master|hmac|webhook|session|deploy)[ _-]?key"
@@ -346,6 +358,18 @@ RULES: tuple[Rule, ...] = (
         r"\bset_password[ \t]*\([^)\n]*?,[^)\n]*?,[ \t]*(?:password[ \t]*=[ \t]*)?[\"']([^\"'\r\n]{4,})[\"']",
         1,
         not_placeholder,
+    ),
+    # A sentence about a password that ends in a colon, then the value alone at the end of the line
+    # or on the next line or the one after (first-run banners: Jenkins' "Please use the following
+    # password to proceed to installation:", Elasticsearch's "Password for the elastic user …:",
+    # MySQL's "A temporary password is generated for root@localhost: …"): a generated or
+    # password-like value only.
+    _rule(
+        "password-after-label",
+        r"(?im)\b(?:password|passphrase|passwd|token|secret|api[ _-]?key)\b[^\n:]{0,100}:[ \t]*"
+        r"(?:\r?\n[ \t]*){0,2}[\"'`]?([^\s\"'`]{8,})[\"'`]?[ \t]*$",
+        1,
+        lambda value: _banner_value(value),
     ),
     # A name that says secret, then its value on the next line (YAML: ``token:`` then an indented
     # value, or a block scalar ``secret: |``).

@@ -474,6 +474,11 @@ def test_a_fragment_is_random_or_alternates_letters_and_digits() -> None:
         (f"redis-cli -h cache -a {_RANDOM} ping", "redis-cli -h cache ping"),
         (f"redis-server --requirepass {_RANDOM} --appendonly yes", "requirepass yes"),
         (f"Authorization: OAuth {_RANDOM}", "authorization: denied because the role lacks permissions"),
+        (
+            f"Please use the following password to proceed to installation:\n\n{_RANDOM}\n",
+            "The password policy requires:\n  uppercase letters",
+        ),
+        (f"A temporary password is generated for root@localhost: {_RANDOM}", "    password: NotRequired[str]"),
         (f'curl -H "Authorization: Splunk {_RANDOM}" https://x:8088', "Authorization: required for /admin"),
     ],
 )
