@@ -478,7 +478,7 @@ def test_a_fragment_is_random_or_alternates_letters_and_digits() -> None:
             f"Please use the following password to proceed to installation:\n\n{_RANDOM}\n",
             "The password policy requires:\n  uppercase letters",
         ),
-        (f"A temporary password is generated for root@localhost: {_RANDOM}", "    password: NotRequired[str]"),
+        (f"A temporary password is generated for root@localhost: {_RANDOM}", "password: NotRequired[str]"),
         (f'curl -H "Authorization: Splunk {_RANDOM}" https://x:8088', "Authorization: required for /admin"),
     ],
 )
