@@ -92,6 +92,19 @@ def test_an_export_never_replaces_a_fifo_or_a_device(store: Path, tmp_path: Path
     assert fifo.is_fifo() and Path(os.devnull).is_char_device()
 
 
+def test_an_export_never_replaces_the_database_or_its_sidecars(store: Path, tmp_path: Path) -> None:
+    """Found by a probe (twenty-sixth session): ``export memory.db`` replaced the store with JSON."""
+    before = store.read_bytes()
+    link = tmp_path / "link.db"
+    link.symlink_to(store)
+    for target in (store, Path(f"{store}-wal"), Path(f"{store}-shm"), link, Path(f"{store}-journal")):
+        done = run_cli("memory", "--db", store, "export", target)
+        assert done.code == 2, done
+        assert "own file" in _one_line(done.err)
+    assert store.read_bytes() == before
+    assert run_cli("memory", "--db", store, "status").code == 0
+
+
 def test_a_damaged_row_is_one_line_and_the_file_is_unchanged(store: Path, tmp_path: Path) -> None:
     copy = tmp_path / "damaged.db"
     with sqlite3.connect(store) as src, sqlite3.connect(copy) as dst:

@@ -40,11 +40,30 @@ def _write_atomically(path: Path, write: Callable[[IO[bytes]], object]) -> None:
         raise Failure(f"{path}: cannot write: {exc.strerror or exc}") from exc
 
 
+_STORE_SIDECARS = ("", "-wal", "-shm", "-journal")
+
+
+def _refuse_store_files(out: Path, store: Path) -> None:
+    """Bad usage when ``out`` is the database being exported or one of its sidecar files: writing
+    the export there would replace the store (or its write-ahead log, with the commits not yet
+    checkpointed) with JSON."""
+    target = os.path.realpath(out)
+    for suffix in _STORE_SIDECARS:
+        own = Path(f"{store}{suffix}")
+        same = os.path.realpath(own) == target
+        if not same and out.exists() and own.exists():
+            with contextlib.suppress(OSError):
+                same = os.path.samefile(out, own)
+        if same:
+            raise UsageError(f"export {out}: is the memory database's own file ({own.name}); name another")
+
+
 async def cmd_export(args: argparse.Namespace, session: Session) -> int:
     """The graph (or one tenant's part) as JSON, to FILE or stdout."""
     if args.file not in (None, STDIN):
         # A device or FIFO named as the file would be replaced by a regular one (``/dev/null``).
         check_regular(Path(args.file), "export")
+        _refuse_store_files(Path(args.file), session.settings.store_path)
     if args.format != "json":
         return await _export_graph(args, session)
     async with session.open(create=False, read_only=True) as memory:
