@@ -105,6 +105,30 @@ def test_an_export_never_replaces_the_database_or_its_sidecars(store: Path, tmp_
     assert run_cli("memory", "--db", store, "status").code == 0
 
 
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("last_decay_at", "0"),
+        ("last_decay_at", "-1e300"),
+        ("last_decay_at", "nan"),
+        ("decay_epoch", "999999999999"),
+    ],
+)
+def test_a_damaged_decay_clock_prunes_nothing(store: Path, tmp_path: Path, key: str, value: str) -> None:
+    """Found by a probe (twenty-sixth session): a decay clock of 0 (1970) made ``decay`` count 20,791
+    cycles and prune every node, with exit 0."""
+    db = tmp_path / "clock.db"
+    db.write_bytes(store.read_bytes())
+    with sqlite3.connect(db) as conn:
+        nodes = conn.execute("SELECT count(*) FROM nodes").fetchone()[0]
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+    done = run_cli("memory", "--db", db, "decay")
+    assert done.code == 1, done
+    assert f"meta.{key}" in _one_line(done.err) and "nothing was done" in done.err
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM nodes").fetchone()[0] == nodes > 0
+
+
 def test_a_damaged_row_is_one_line_and_the_file_is_unchanged(store: Path, tmp_path: Path) -> None:
     copy = tmp_path / "damaged.db"
     with sqlite3.connect(store) as src, sqlite3.connect(copy) as dst:

@@ -20,9 +20,14 @@ import math
 import time
 
 from osmia.memory.store import Store
+from osmia.memory.store.errors import StoreError
 from osmia.memory.types import DecayResult
 
 LAST_DECAY_KEY = "last_decay_at"
+# The earliest decay clock Osmia writes (2000-01-01T00:00Z; import checks it too): a clock before it
+# is an unset or damaged value (0, -1, …), and counting the cycles since then prunes the whole graph.
+EARLIEST_DECAY_CLOCK = 946_684_800.0
+
 # A prune transaction deletes at most PRUNE_BATCH nodes, PRUNE_CHUNK per statement, and stops
 # taking chunks once it has held the write lock for PRUNE_BUDGET_SECONDS: each node takes its
 # edges, FTS rows and provenance with it, and what that costs depends on the machine and its
@@ -56,14 +61,30 @@ def cycles_due(last_decay_at: float, now: float, interval_seconds: float) -> int
     return math.floor((now - last_decay_at) / interval_seconds)
 
 
+def stored_clock(store: Store, value: str) -> float:
+    """The stored decay boundary ``value``; :class:`StoreError` (nothing changed) when it is no time
+    Osmia writes: decay would apply every cycle since 1970 (or forever) and prune every node."""
+    try:
+        clock = float(value)
+    except ValueError:
+        clock = math.nan
+    if not math.isfinite(clock) or clock < EARLIEST_DECAY_CLOCK:
+        raise StoreError(
+            f"memory database {store.path}: meta.{LAST_DECAY_KEY} is {value[:40]!r}, no time Osmia writes "
+            "(before 2000-01-01); decaying against it would prune the whole graph, so nothing was done "
+            f"— delete that meta row to start the clock now, or restore a backup"
+        )
+    return clock
+
+
 async def last_decay_at(store: Store, now: float) -> float:
-    """The stored boundary; a new database starts its clock now."""
+    """The stored boundary (checked: :func:`stored_clock`); a new database starts its clock now."""
     value = await store.get_meta(LAST_DECAY_KEY)
     if value is None:
         async with store.transaction():
             await store.set_meta(LAST_DECAY_KEY, repr(now))
         return now
-    return float(value)
+    return stored_clock(store, value)
 
 
 async def reconcile_threshold(store: Store, threshold: float) -> int:
@@ -104,7 +125,7 @@ async def decay_due(
         # The boundary is read inside the write transaction: the operator and
         # `osmia memory decay` may race, and the same cycles must apply once.
         stored = await store.get_meta(LAST_DECAY_KEY)
-        last = now if stored is None else float(stored)
+        last = now if stored is None else stored_clock(store, stored)
         cycles = cycles_due(last, now, interval_seconds)
         boundary = last + cycles * interval_seconds
         await store.advance_epoch(cycles)

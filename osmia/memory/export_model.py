@@ -21,8 +21,6 @@ EXPORT_VERSION = 1
 
 TENANTS = frozenset(f.value for f in Flow)
 KNOWN_META = frozenset({LAST_DECAY_KEY})
-# A clock before this is an unset value (0, 1, …), not a time Osmia ever wrote: 2000-01-01T00:00Z.
-EARLIEST_DECAY_CLOCK = 946_684_800.0
 MAX_CLOCK_SKEW = 86_400.0  # times up to a day ahead of this host's clock are accepted
 MAX_CONTENT = 1_000  # cleaned content is cut here (ingest writes well under 600 characters)
 MAX_FIELD = 65_536  # longer strings are refused before any cleaning work

@@ -14,9 +14,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from osmia.memory.decay import LAST_DECAY_KEY
+from osmia.memory.decay import EARLIEST_DECAY_CLOCK, LAST_DECAY_KEY
 from osmia.memory.export_model import (
-    EARLIEST_DECAY_CLOCK,
     EVENTS,
     KNOWN_META,
     MAX_CLEANING_PASSES,

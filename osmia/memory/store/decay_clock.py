@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from osmia.memory.store.base import StoreBase
+from osmia.memory.store.errors import StoreError
 from osmia.memory.store.rows import EPOCH_KEY, EPOCH_SQL, THRESHOLD_KEY, THRESHOLD_SQL
 
 # Recomputing every ``prune_at`` after the prune threshold changed: progress marker (meta) and
@@ -10,6 +11,9 @@ from osmia.memory.store.rows import EPOCH_KEY, EPOCH_SQL, THRESHOLD_KEY, THRESHO
 # up to 145 ms at 1M nodes on the shared benchmark machine; 500: tens of ms).
 PRUNE_RECOMPUTE_KEY = "prune_recompute_after"
 PRUNE_RECOMPUTE_BATCH = 500
+# More decay cycles than any history counts (a century of hourly cycles, a million admin ones more):
+# a stored epoch beyond it is damaged, and every node would be pruned against it.
+MAX_EPOCH = 10_000_000
 
 
 class DecayClock(StoreBase):
@@ -19,6 +23,12 @@ class DecayClock(StoreBase):
         """The current decay epoch and the prune threshold ``prune_at`` was computed with."""
         rows = await self._rows(f"SELECT {EPOCH_SQL}, {THRESHOLD_SQL}")
         epoch, threshold = rows[0]
+        if not 0 <= int(epoch) <= MAX_EPOCH:
+            raise StoreError(
+                f"memory database {self.path}: meta.{EPOCH_KEY} is {int(epoch)}, more decay cycles than "
+                f"any history counts (0 to {MAX_EPOCH:,}); pruning against it would delete every node, "
+                "so nothing was done — restore a backup"
+            )
         return int(epoch), None if threshold is None else float(threshold)
 
     async def advance_epoch(self, cycles: int) -> int:
