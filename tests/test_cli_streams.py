@@ -129,6 +129,26 @@ def test_a_damaged_decay_clock_prunes_nothing(store: Path, tmp_path: Path, key: 
         assert conn.execute("SELECT count(*) FROM nodes").fetchone()[0] == nodes > 0
 
 
+def test_what_ingest_stores_an_import_reads_back(tmp_path: Path) -> None:
+    """Found by a probe (twenty-sixth session): a run of 1,000,000,001 s or a repository URL over
+    1,024 characters was ingested, and its export then refused by import: a backup that could not
+    be restored."""
+    runs = tmp_path / "runs.yaml"
+    long_repo = "https://github.com/org/" + "r" * 1500
+    docs = [taskrun_doc("long-run", duration=1_000_000_001), taskrun_doc("long-repo", repo=long_repo)]
+    runs.write_text(yaml.safe_dump_all(docs))
+    db, copy, backup = tmp_path / "a.db", tmp_path / "b.db", tmp_path / "backup.json"
+    assert run_cli("memory", "--db", db, "ingest", runs).code == 0
+    assert run_cli("memory", "--db", db, "export", backup).code == 0
+    restored = run_cli("memory", "--db", copy, "import", backup)
+    assert restored.code == 0, restored
+    with sqlite3.connect(copy) as conn:
+        durations = [d for (d,) in conn.execute("SELECT duration FROM runs")]
+        longest = conn.execute("SELECT max(length(repository)) FROM nodes").fetchone()[0]
+    assert len(durations) == 2 and None in durations and max(d or 0 for d in durations) <= 1e9
+    assert longest > 1024
+
+
 def test_a_damaged_row_is_one_line_and_the_file_is_unchanged(store: Path, tmp_path: Path) -> None:
     copy = tmp_path / "damaged.db"
     with sqlite3.connect(store) as src, sqlite3.connect(copy) as dst:

@@ -13,7 +13,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, field
 
 from osmia.memory.decay import LAST_DECAY_KEY
 from osmia.memory.provenance import BASELINE, CLOSED, CONTRADICTED, OBSERVED, RELATED
-from osmia.memory.types import Edge, Node
+from osmia.memory.types import MAX_DURATION_SECONDS, Edge, Node
 from osmia.taskrun import Flow
 
 EXPORT_FORMAT = "osmia-memory"
@@ -24,7 +24,9 @@ KNOWN_META = frozenset({LAST_DECAY_KEY})
 MAX_CLOCK_SKEW = 86_400.0  # times up to a day ahead of this host's clock are accepted
 MAX_CONTENT = 1_000  # cleaned content is cut here (ingest writes well under 600 characters)
 MAX_FIELD = 65_536  # longer strings are refused before any cleaning work
-MAX_NAME = 1_024
+# A name's bound: the CRD's for a repository URL (2,048), whose slug a repository name is, so every
+# name ingest can store reads back from its export.
+MAX_NAME = 2_048
 MAX_INT = 2**31 - 1
 MAX_CLEANING_PASSES = 8  # a bound; real markup settles in two or three passes
 
@@ -63,7 +65,7 @@ Time = Annotated[float, Strict(), Field(ge=0)]
 Unit = Annotated[float, Strict(), Field(ge=0, le=1)]
 Count = Annotated[int, Strict(), Field(ge=0, le=MAX_INT)]
 Flag = Annotated[int, Strict(), Field(ge=0, le=1)] | Annotated[bool, Strict()]
-Duration = Annotated[float, Strict(), Field(ge=0, le=1e9)]
+Duration = Annotated[float, Strict(), Field(ge=0, le=MAX_DURATION_SECONDS)]
 
 
 class _Model(BaseModel):

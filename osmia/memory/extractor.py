@@ -17,7 +17,7 @@ from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.obsolete import obsolete_things
 from osmia.memory.quoted import folder_of, quoted, quoted_test
 from osmia.memory.text import clean_text, looks_hostile, redact_secrets, words
-from osmia.memory.types import Kind, Observation, RunSummary, Subject
+from osmia.memory.types import MAX_DURATION_SECONDS, Kind, Observation, RunSummary, Subject
 from osmia.taskrun import Phase, TaskRun, short_repository
 
 MAX_TESTS = 20
@@ -150,6 +150,13 @@ def succeeded(run: TaskRun) -> bool:
     return run.phase is Phase.SUCCEEDED
 
 
+def _duration(seconds: float | None) -> float | None:
+    """A run's stated duration, or None when it is none a run can have (:data:`MAX_DURATION_SECONDS`)."""
+    if seconds is None or not 0 <= seconds <= MAX_DURATION_SECONDS:
+        return None
+    return seconds
+
+
 def summarize(run: TaskRun, finished_at: float) -> RunSummary:
     """The statistics row for one finished run."""
     result = run.result
@@ -163,7 +170,7 @@ def summarize(run: TaskRun, finished_at: float) -> RunSummary:
         task_type=run.ticket.task_type,
         success=succeeded(run),
         failure_class=classify_failure(run),
-        duration_seconds=result.duration_seconds if result else None,
+        duration_seconds=_duration(result.duration_seconds if result else None),
         finished_at=finished_at,
         ticket_id=ticket_key(run.ticket.id),
         failed_engines=failed_engines(run),
@@ -230,9 +237,9 @@ class _Context:
         success = self.summary.success
         if success:
             content = f"{self.engine} succeeded on {_a(self.task_type)} task{self.in_where}"
-            result = self.run.result
-            if result and result.duration_seconds:
-                content += f" in about {max(1, round(result.duration_seconds / 60))} min"
+            duration = self.summary.duration_seconds
+            if duration:
+                content += f" in about {max(1, round(duration / 60))} min"
             kind = Kind.SUCCESS
         else:
             label = FAILURE_LABELS[self.summary.failure_class]

@@ -142,6 +142,11 @@ class Observation:
     tentative: bool = False
 
 
+# The longest run duration kept (about 31 years): a run that claims more has no known duration, and
+# export/import use the same bound, so every stored run reads back.
+MAX_DURATION_SECONDS = 1e9
+
+
 @dataclass(frozen=True)
 class RunSummary:
     """The row kept per processed TaskRun: idempotency and pattern statistics."""
