@@ -149,6 +149,14 @@ def test_what_ingest_stores_an_import_reads_back(tmp_path: Path) -> None:
     assert longest > 1024
 
 
+def test_a_node_id_that_is_not_utf8_is_bad_usage(store: Path) -> None:
+    """Found by a probe (twenty-sixth session): ``show $'n\\xff'`` exited 1 as an unexpected error."""
+    for verb in ("show", "forget"):
+        done = run_cli("memory", "--db", store, verb, "n\udcff")  # how Python reads the byte 0xff in argv
+        assert done.code == 2, done
+        assert "not valid UTF-8" in _one_line(done.err)
+
+
 def test_a_damaged_row_is_one_line_and_the_file_is_unchanged(store: Path, tmp_path: Path) -> None:
     copy = tmp_path / "damaged.db"
     with sqlite3.connect(store) as src, sqlite3.connect(copy) as dst:

@@ -50,6 +50,16 @@ def _cycles(text: str) -> int:
     return value
 
 
+def _utf8(text: str) -> str:
+    """An argument that is text: bytes that are not UTF-8 (read as lone surrogates) are bad input."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = text.encode("utf-8", "backslashreplace").decode("ascii", "replace")[:60]
+        raise argparse.ArgumentTypeError(f"is not valid UTF-8 text: {shown}") from None
+    return text
+
+
 def _port(text: str) -> int:
     value = _whole_number(text[:20])
     if value is None:
@@ -149,9 +159,11 @@ def _add_verb_arguments(verbs: dict[str, argparse.ArgumentParser]) -> None:
     for name in ("context", "explain"):
         verbs[name].add_argument("file", metavar="FILE", help="one TaskRun (YAML or JSON; - for stdin)")
     verbs["search"].add_argument("query", nargs="+", metavar="QUERY", help="words to look for")
-    verbs["show"].add_argument("node_id", metavar="ID", help="node id, as shown by search or explain")
+    verbs["show"].add_argument(
+        "node_id", metavar="ID", type=_utf8, help="node id, as shown by search or explain"
+    )
     verbs["forget"].add_argument(
-        "node_id", nargs="?", metavar="ID", help="node id, as shown by search or explain"
+        "node_id", nargs="?", metavar="ID", type=_utf8, help="node id, as shown by search or explain"
     )
     verbs["forget"].add_argument(
         "--run",
