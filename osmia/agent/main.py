@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import stat
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -46,6 +47,10 @@ def write_result(result: Mapping[str, Any], termination_log: Path, out: IO[str],
 
 def _read_prompt(path: Path) -> str:
     try:
+        # Only a regular file: a FIFO with no writer would block the agent forever, a device
+        # (``/dev/zero``) read without end.
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise SettingsError(f"OSMIA_PROMPT_FILE: {path} is not a regular file")
         with path.open("rb") as handle:
             data = handle.read(MAX_PROMPT_BYTES + 1)
     except OSError as exc:

@@ -68,6 +68,8 @@ def _list(env: Mapping[str, str], name: str, default: tuple[str, ...]) -> tuple[
             value = json.loads(raw)
         except ValueError as exc:
             raise SettingsError(f"{name}: not a JSON list of strings ({exc})") from None
+        except RecursionError:  # lists nested thousands deep: the parser's stack, not a value
+            raise SettingsError(f"{name}: not a JSON list of strings (nested too deep)") from None
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise SettingsError(f"{name}: not a JSON list of strings")
         return tuple(value)

@@ -213,12 +213,28 @@ def test_settings_defaults_and_lists() -> None:
         ({"OSMIA_ENGINE_TIMEOUT_SECONDS": "0"}, "must be a finite number ≥ 1"),
         ({"OSMIA_PUSH": "maybe"}, "OSMIA_PUSH: 'maybe' is not a boolean"),
         ({"OSMIA_ENGINE_ARGS": "[1, 2]"}, "OSMIA_ENGINE_ARGS: not a JSON list of strings"),
+        (
+            {"OSMIA_ENGINE_ARGS": "[" * 100_000},
+            "OSMIA_ENGINE_ARGS: not a JSON list of strings (nested too deep)",
+        ),
         ({"OSMIA_LEARNINGS_FILE": "../outside.md"}, "must be a relative path inside the repository"),
     ],
 )
 def test_bad_settings_name_the_variable(extra: dict, message: str) -> None:
     with pytest.raises(SettingsError, match=message.replace("(", r"\(").replace(")", r"\)")):
         from_env({**BASE_ENV, **extra})
+
+
+def test_a_prompt_file_that_is_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    """Found by a probe (twenty-sixth session): a FIFO as OSMIA_PROMPT_FILE blocked the agent forever."""
+    from osmia.agent.main import _read_prompt
+
+    fifo = tmp_path / "prompt"
+    os.mkfifo(fifo)
+    with pytest.raises(SettingsError, match="not a regular file"):
+        _read_prompt(fifo)
+    (tmp_path / "p.md").write_text("fix it")
+    assert _read_prompt(tmp_path / "p.md") == "fix it"
 
 
 def test_report_globs_and_the_walk_never_follow_links(tmp_path: Path) -> None:
