@@ -472,3 +472,19 @@ def test_a_log_that_read_only_media_cannot_apply_is_refused_not_ignored(
         assert len(err.strip().splitlines()) == 1
     finally:
         subprocess.run(["umount", "-l", str(view)], check=False)
+
+
+def test_a_database_this_user_cannot_read_is_one_error_before_sqlite_opens_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a probe (twenty-sixth session, run as a non-root user): SQLite's "unable to open
+    database file" left aiosqlite's worker thread running, which crashed at exit with a traceback.
+    Root reads any file, so the permission is emulated here; the real run is in the closing note."""
+    from osmia.memory.store import errors
+
+    db = tmp_path / "memory.db"
+    sqlite3.connect(db).close()
+    real_access = os.access
+    monkeypatch.setattr(errors.os, "access", lambda p, mode: mode != os.R_OK and real_access(p, mode))
+    with pytest.raises(StoreError, match="cannot read: permission denied"):
+        asyncio.run(Store.open(db))

@@ -33,7 +33,7 @@ def explain_sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
             "reported done before this is kept)"
         )
     else:
-        hint = "see the SQLite error above"
+        hint = "SQLite could not use the file; check its and its folder's permissions, and that it is one"
     return StoreError(f"memory database {path}: {exc} — {hint}")
 
 
@@ -53,6 +53,12 @@ def check_regular_file(path: Path) -> None:
         raise StoreError(f"memory database {path}: is a directory, not a database file")
     if not stat.S_ISREG(mode):
         raise StoreError(f"memory database {path}: not a regular file (a pipe, socket or device)")
+    if not os.access(path, os.R_OK):
+        # Checked here: SQLite's open would fail with "unable to open database file", and
+        # aiosqlite's thread, left running after a failed connect, then crashes at exit.
+        raise StoreError(
+            f"memory database {path}: cannot read: permission denied for this user (the file was not changed)"
+        )
 
 
 def check_writable(path: Path, exists: bool) -> None:
