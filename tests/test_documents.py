@@ -86,6 +86,20 @@ def test_deep_yaml_is_refused_and_the_next_document_is_read(text: str) -> None:
     assert docs[1] == {"b": 1}
 
 
+def test_a_stream_of_alias_heavy_documents_stops_at_the_stream_budget() -> None:
+    """Found by a probe (twenty-sixth session): 1,000 documents each just under the per-document
+    budget took 55 s to check; the whole stream's aliases are bounded too (ten documents' worth)."""
+    levels = 1
+    while 9 ** (levels + 1) < MAX_ALIAS_COST // 2:
+        levels += 1
+    one = alias_bomb(levels=levels)
+    docs = []
+    with pytest.raises(LoadError, match="in this stream expand to more than"):
+        for doc in yaml_documents("---\n".join([one] * 1000)):
+            docs.append(doc)
+    assert 10 <= len(docs) < 1000 and not any(isinstance(d, LoadError) for d in docs)
+
+
 def test_deep_json_is_refused() -> None:
     for depth in (MAX_DEPTH + 5, 100_000):
         text = "[" * depth + "]" * depth

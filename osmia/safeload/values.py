@@ -11,6 +11,10 @@ MAX_DEPTH = 64
 MAX_ALIAS_COST = 100_000
 """How many values all the aliases of one YAML document may stand for, together."""
 
+MAX_STREAM_ALIAS_COST = 1_000_000
+"""How many values the aliases of a whole YAML stream may stand for (ten documents at the bound above):
+a stream of a thousand alias-heavy documents, each under it, took a minute to check."""
+
 MAX_INT_DIGITS = 20
 """Longest integer literal turned into a number (64-bit integers have at most 19 digits)."""
 

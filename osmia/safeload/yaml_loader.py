@@ -30,6 +30,7 @@ from osmia.safeload.values import (
     MAX_ALIAS_COST,
     MAX_DEPTH,
     MAX_INT_DIGITS,
+    MAX_STREAM_ALIAS_COST,
     LoadError,
     Mapping,
     Refused,
@@ -49,6 +50,17 @@ def _mark_text(mark: Any, line_offset: int) -> str:
     if mark is None:
         return ""
     return f"line {mark.line + line_offset + 1}, column {mark.column + 1}: "
+
+
+class _Spent(LoadError):
+    """The aliases of the whole stream stand for too many values: reading stops (no resume)."""
+
+
+class _Budget:
+    """What the aliases of one stream have stood for so far, across the loaders that read it."""
+
+    def __init__(self) -> None:
+        self.used = 0
 
 
 class _Stop(LoadError):
@@ -113,8 +125,9 @@ class _Bounded(Composer, SafeConstructor, CoreResolver):
         def get_event(self) -> Any: ...
         def dispose(self) -> None: ...
 
-    def _start(self, line_offset: int) -> None:
+    def _start(self, line_offset: int, budget: _Budget | None = None) -> None:
         self.line_offset = line_offset
+        self._budget = budget if budget is not None else _Budget()
         Composer.__init__(self)
         SafeConstructor.__init__(self)
         CoreResolver.__init__(self)
@@ -151,6 +164,12 @@ class _Bounded(Composer, SafeConstructor, CoreResolver):
         known = self._cost.get(id(node))
         if known is not None:  # an alias: the anchored node again
             self._alias_cost += known
+            self._budget.used += known
+            if self._budget.used > MAX_STREAM_ALIAS_COST:
+                raise _Spent(
+                    f"{self._at(node)}aliases in this stream expand to more than {MAX_STREAM_ALIAS_COST} "
+                    "values in all; the documents after this one were not read"
+                )
             if self._alias_cost > MAX_ALIAS_COST:
                 raise LoadError(
                     f"{self._at(node)}aliases expand to more than {MAX_ALIAS_COST} values (an alias bomb?)"
@@ -186,11 +205,11 @@ class _Bounded(Composer, SafeConstructor, CoreResolver):
 class _PyLoader(_Bounded, Reader, Scanner, Parser):
     """Pure-Python events (PyYAML without libyaml)."""
 
-    def __init__(self, stream: str | io.StringIO, line_offset: int) -> None:
+    def __init__(self, stream: str | io.StringIO, line_offset: int, budget: _Budget | None = None) -> None:
         Reader.__init__(self, stream)
         Scanner.__init__(self)
         Parser.__init__(self)
-        self._start(line_offset)
+        self._start(line_offset, budget)
 
     def fetch_flow_collection_start(self, TokenClass: Any) -> None:
         """Refuse ``[``/``{`` nesting past :data:`MAX_DEPTH` while scanning.
@@ -207,11 +226,11 @@ class _PyLoader(_Bounded, Reader, Scanner, Parser):
         super().fetch_flow_collection_start(TokenClass)
 
 
-def _loader(stream: str | io.StringIO, line_offset: int) -> _Bounded:
+def _loader(stream: str | io.StringIO, line_offset: int, budget: _Budget | None = None) -> _Bounded:
     """A bounded loader over ``stream``: libyaml's events when available, else PyYAML's."""
     if _CParser is None:
-        return _PyLoader(stream, line_offset)
-    return _CLoader(stream, line_offset)
+        return _PyLoader(stream, line_offset, budget)
+    return _CLoader(stream, line_offset, budget)
 
 
 if _CParser is not None:
@@ -219,9 +238,11 @@ if _CParser is not None:
     class _CLoader(_Bounded, _CParser):  # type: ignore[misc]
         """libyaml's events."""
 
-        def __init__(self, stream: str | io.StringIO, line_offset: int) -> None:
+        def __init__(
+            self, stream: str | io.StringIO, line_offset: int, budget: _Budget | None = None
+        ) -> None:
             _CParser.__init__(self, stream)
-            self._start(line_offset)
+            self._start(line_offset, budget)
 
 
 def _construct_int(loader: _Bounded, node: ScalarNode) -> int | Refused:
@@ -308,8 +329,9 @@ def yaml_documents(text: str) -> Iterator[Any]:
     """
     stream: str | io.StringIO = text
     start, line = 0, 0
+    budget = _Budget()  # the whole stream's aliases, across resumes
     while True:
-        stopped = yield from _stream(stream, line)
+        stopped = yield from _stream(stream, line, budget)
         if stopped is None:
             return
         if not stopped.reported:
@@ -323,13 +345,15 @@ def yaml_documents(text: str) -> Iterator[Any]:
         stream.seek(start)
 
 
-def _stream(stream: str | io.StringIO, line_offset: int) -> Generator[Any, None, _Stop | None]:
+def _stream(
+    stream: str | io.StringIO, line_offset: int, budget: _Budget | None = None
+) -> Generator[Any, None, _Stop | None]:
     """The documents of ``stream`` until its end (``None``) or a point the parser cannot go on from.
 
     The returned stop knows the line where its document began, so reading
     can resume at the next document marker after it.
     """
-    loader = _loader(stream, line_offset)
+    loader = _loader(stream, line_offset, budget)
     document_line = line_offset
     try:
         while True:
@@ -340,6 +364,8 @@ def _stream(stream: str | io.StringIO, line_offset: int) -> Generator[Any, None,
                 node = loader.get_node()
             except _Stop as exc:
                 return exc.at(document_line)
+            except _Spent:
+                raise  # ends the stream: nothing after it is read
             except LoadError as exc:
                 yield exc
                 try:
