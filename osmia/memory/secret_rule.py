@@ -24,3 +24,7 @@ class Rule:
 def rule(name: str, pattern: str, group: int = 0, check: Callable[[str], bool] | None = None) -> Rule:
     """A :class:`Rule` with its pattern compiled for RE2 (linear time on any text)."""
     return Rule(name, linear(pattern), group, check)
+
+
+# Keys that are secrets by what they do ("the signing key is …", "encryption key …"), as prose names them.
+KEY_NOUNS = r"(?:signing|encryption|decryption|license|licence|master|hmac|webhook|session|deploy)[ _-]?key"

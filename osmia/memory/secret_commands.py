@@ -1,0 +1,173 @@
+"""Secrets given to commands and code: CLI flags and standard input, secret stores' commands,
+session cookies, setters and login calls, Markdown labels and first-run banners.
+
+Part of :data:`osmia.memory.secret_formats.RULES`, spliced in at its place (the order of the rules
+is the order redaction applies them); split from it when it grew past 450 lines. Each rule reads a
+value only where its command, call or label says what it is, and checks the value's shape.
+"""
+
+from __future__ import annotations
+
+from osmia.memory.linear import linear
+from osmia.memory.secret_rule import KEY_NOUNS, Rule
+from osmia.memory.secret_rule import rule as _rule
+from osmia.memory.secret_values import (
+    flag_token,
+    generated_value,
+    not_placeholder,
+    number_like,
+    password_value,
+    plain_words,
+)
+
+__all__ = ["COMMAND_RULES"]
+
+# What a sentence about a password may end with and no password is: a URL or its port and path, code
+# (a type, a call, an index, a pattern), a placeholder.
+_NOT_BANNERED = linear(r"://|^\d{1,5}/|[\[\](){}\\]")
+
+
+def _banner_value(value: str) -> bool:
+    """A generated or password-like value after a sentence that ends in a colon (not code or a URL)."""
+    if not not_placeholder(value) or _NOT_BANNERED.search(value) is not None:
+        return False
+    return generated_value(value) or password_value(value)
+
+
+def _secret_like(value: str) -> bool:
+    """A value given on a command line that may be a secret: six characters or more, and no word,
+    number or placeholder (``policies=default``, ``ttl=3600`` are settings)."""
+    return len(value) >= 6 and not_placeholder(value) and not number_like(value) and not plain_words(value)
+
+
+COMMAND_RULES: tuple[Rule, ...] = (
+    # A token after a short CLI flag or one that names authentication (``-t …``, ``--auth …``): only a
+    # long random value with a digit (``-t`` is also an image tag or a host, ``--key`` a file, ``-a`` an
+    # action).
+    _rule(
+        "token-flag",
+        r"(?:^|[\s\"'=])(?:-[tak]|--(?i:auth|key|bearer|session|cookie|sig|signature|hmac|jwt|pat|otp|cred|creds"
+        r"|license)[A-Za-z0-9-]*)(?:[ \t]+|=)[\"']?([A-Za-z0-9_+/=.~-]{20,})(?:[\"'\s]|$)",
+        1,
+        flag_token,
+    ),
+    # A session cookie (``sessionid=…``, ``JSESSIONID=…``, ``connect.sid=…``): whoever has it is logged in.
+    _rule(
+        "session-cookie",
+        r"(?i)\b(?:session(?:_?id|_?token|_?key)?|sid|connect\.sid|phpsessid|jsessionid|_session)=[\"']?"
+        r"([A-Za-z0-9%_+/=.:-]{16,})",
+        1,
+        generated_value,
+    ),
+    # CLIs that store or use a secret given on the command line: ``gh secret set NAME --body …``,
+    # ``vault kv put PATH key=value …`` (every value), ``az login -p …``, ``npm config set
+    # //registry/:_authToken …``.
+    _rule(
+        "gh-secret-set",
+        r"\bgh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b)(?:=|[ \t]+)[\"']?([^\s\"']{4,})",
+        1,
+    ),
+    _rule(
+        "vault-put",
+        r"\bvault[ \t]+(?:kv[ \t]+(?:put|patch)|write)[ \t]+[^\s=]+[ \t]+([\w.-]+=\S+(?:[ \t]+[\w.-]+=\S+)*)",
+        1,
+        lambda pairs: any(_secret_like(pair.split("=", 1)[1]) for pair in pairs.split()),
+    ),
+    _rule(
+        "az-login-password",
+        r"\baz[ \t]+login\b[^\n|;&]*?[ \t](?:-p|--password)(?:=|[ \t]+)[\"']?([^\s\"']{4,})",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "npm-auth",
+        r"(?i)(?:^|[\s:/])_auth(?:Token)?(?:[ \t]*=[ \t]*|[ \t]+)[\"']?([A-Za-z0-9_+/=.-]{16,})",
+        1,
+        not_placeholder,
+    ),
+    # More CLIs' password flags (a flag each reads as a password only for its own command; what stands
+    # between the command and its flag is an unbounded repeat: a count of n is n instructions of the
+    # step set's program, times each command): zip -P,
+    # 7z -p (glued), the MongoDB tools' -p/--password, sqlcmd -P, the OpenLDAP tools' -w, htpasswd -b
+    # (the value after the user), macOS ``security add-generic-password -w``, smbclient -U user%pw,
+    # and ``echo … | … --password-stdin``.
+    _rule(
+        "cli-password",
+        r"\b(?:(?:zip|zipcloak)\b[^\n|;&]*?[ \t]-P[ \t]+"
+        r"|7z[a-z]?\b[^\n|;&]*?[ \t]-p"
+        r"|mongo(?:sh|dump|restore|export|import)?\b[^\n|;&]*?[ \t](?:-p|--password)(?:=|[ \t]+)"
+        r"|sqlcmd\b[^\n|;&]*?[ \t]-P[ \t]*"
+        r"|ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn)\b[^\n|;&]*?[ \t]-w[ \t]+"
+        r"|htpasswd\b[^\n|;&]*?[ \t]-[A-Za-z]*b[A-Za-z]*[ \t]+\S+[ \t]+\S+[ \t]+"
+        r"|security[ \t]+add-(?:generic|internet)-password\b[^\n|;&]*?[ \t]-w[ \t]+"
+        r"|smbclient\b[^\n|;&]*?[ \t](?:-U|--user)(?:=|[ \t]+)[\"']?[^\s\"'%]+%"
+        r"|(?:oc|crane|twine|helm[ \t]+registry)[ \t]+(?:login|upload|auth)\b[^\n|;&]*?"
+        r"[ \t](?:-p|--password)(?:=|[ \t]+)"
+        r"|sshpass[ \t]+-p[ \t]*"
+        r"|redis-cli\b[^\n|;&]*?[ \t]-a[ \t]+"
+        r"|\b(?:requirepass|masterauth)[ \t]+"
+        r"|(?:ssm[ \t]+put-parameter|keyvault[ \t]+secret[ \t]+set"
+        r"|secretsmanager[ \t]+(?:create|put|update)-secret(?:-value)?)"
+        r"\b[^\n|;&]*?[ \t]--(?:value|secret-string)(?:=|[ \t]+)"
+        r")[\"']?([^\s\"'-][^\s\"']{2,})",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "password-stdin",
+        r"\becho[ \t]+(?:-n[ \t]+)?[\"']?([^\s\"'|$]{6,})[\"']?[ \t]*\|[^\n]*?"
+        r"(?:--password-stdin|\bkeyring[ \t]+set\b|\bpasswd[ \t]+--stdin|\bchpasswd\b|\bsudo[ \t]+-S\b"
+        r"|\bgh[ \t]+secret[ \t]+set\b|\bwrangler[ \t]+secret[ \t]+put\b"
+        r"|\bsecrets[ \t]+(?:create|versions[ \t]+add)\b)",
+        1,
+        not_placeholder,
+    ),
+    # Code: a setter, builder or call named for a secret, given a literal (``setPassword("…")``,
+    # ``.apiKey("…")``, ``withToken("…")``, ``SecretStr("…")``); a user and a password given to a
+    # login or basic-auth call or tuple (``.login("u", "…")``, ``SetBasicAuth("u", "…")``,
+    # ``HTTPBasicAuth("u", "…")``, ``auth=("u", "…")``, ``NetworkCredential("u", "…")``).
+    _rule(
+        "secret-call",
+        r"(?i)(?:\.|\b(?:set|with)_?|\b)(?:password|passwd|passphrase|secret(?:_?key)?|secretstr|token"
+        r"|api_?key|access_?key|auth_?token|client_?secret|credentials?)"
+        r"[ \t]*\([ \t]*b?[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        lambda value: not_placeholder(value) and not plain_words(value),
+    ),
+    _rule(
+        "login-call",
+        r"(?i)(?:\b(?:login|authenticate|set_?basic_?auth|basic_?auth|http(?:basic|digest)auth|networkcredential"
+        r"|passwordauthentication|usernamepasswordcredentials)[ \t]*\(|\bauth[ \t]*=[ \t]*[(\[])"
+        r"[ \t]*(?:[\w.]+[ \t]*,[ \t]*)?[\"'][^\"'\r\n]*[\"'][ \t]*,[ \t]*[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        lambda value: not_placeholder(value) and not plain_words(value),
+    ),
+    # A Markdown label in bold ("- **Password:** …", "**API key**: …").
+    _rule(
+        "markdown-label",
+        r"(?i)\*\*[ \t]*(?:[A-Za-z0-9]+[ _.-])*(?:password|passwd|passphrase|secret|token|api[ _-]?key"
+        rf"|access[ _-]?key|secret[ _-]?key|credentials?|{KEY_NOUNS})[ \t]*:?[ \t]*\*\*[ \t]*:?[ \t]*"
+        r"[\"'`]?([^\s\"'`]{6,})",
+        1,
+        lambda value: not_placeholder(value) and not number_like(value) and not plain_words(value),
+    ),
+    # keyring's Python call: set_password(service, user, password).
+    _rule(
+        "keyring-password",
+        r"\bset_password[ \t]*\([^)\n]*?,[^)\n]*?,[ \t]*(?:password[ \t]*=[ \t]*)?[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        not_placeholder,
+    ),
+    # A sentence about a password that ends in a colon, then the value alone at the end of the line
+    # or on the next line or the one after (first-run banners: Jenkins' "Please use the following
+    # password to proceed to installation:", Elasticsearch's "Password for the elastic user …:",
+    # MySQL's "A temporary password is generated for root@localhost: …"): a generated or
+    # password-like value only.
+    _rule(
+        "password-after-label",
+        r"(?im)\b(?:password|passphrase|passwd|token|secret|api[ _-]?key)\b[^\n:]{0,100}:[ \t]*"
+        r"(?:\r?\n[ \t]*){0,2}[\"'`]?([^\s\"'`]{8,})[\"'`]?[ \t]*$",
+        1,
+        _banner_value,
+    ),
+)
