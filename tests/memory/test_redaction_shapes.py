@@ -1,0 +1,214 @@
+"""One random value planted in the shapes agents write it in, each with a look-alike that must stay.
+
+The probes of the twenty-fifth and twenty-sixth sessions (a value named by its use, given to a CLI,
+on the next line, in code, a Markdown label or a banner; the rest of a value after its redacted
+start) and what must not be taken for one (code, hosts, words after ``[redacted]``). The corpus
+tests against a scanner are in ``test_redaction.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from osmia.memory.redaction import REDACTED, redact
+from osmia.memory.secret_tails import fragment
+
+_RANDOM = "DNxril3RavGD5MfvJ7NScUykT8C8UBkkpdhiG37L"  # generated for this test, never a credential
+
+
+def _redacted_and_kept(text: str, kept: str) -> None:
+    """``_RANDOM`` is redacted out of ``text``; ``kept`` stays as it is."""
+    assert _RANDOM not in redact(text) and REDACTED in redact(text), redact(text)
+    assert redact(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Twenty-fifth session: a secret named by what it does, set "to" a value, in a cookie, or
+        # given to a CLI that stores it; each with a look-alike that must stay.
+        (f"set the webhook secret to {_RANDOM}", "set the token to expire after 3600s"),
+        (f"The signing key is {_RANDOM}", "the signing key is stored in vault"),
+        (f"encryption key {_RANDOM}", "the encryption key rotation job"),
+        (f"license key {_RANDOM}", "license key is required"),
+        (f"Cookie: sessionid={_RANDOM}; theme=dark", "sessionid=abc is too short to be one"),
+        (f"gh secret set DEPLOY_KEY --body {_RANDOM}", "gh secret list"),
+        (f"vault kv put secret/app api=ok value={_RANDOM}", "vault write auth/x policies=default ttl=3600"),
+        (f"az login -u ci@example.com -p {_RANDOM}", "az login --use-device-code"),
+        (
+            f"npm config set //registry.npmjs.org/:_authToken {_RANDOM}",
+            "npm config set registry https://r.example",
+        ),
+    ],
+)
+def test_a_secret_named_by_its_use_or_given_to_a_cli_is_redacted(text: str, kept: str) -> None:
+    _redacted_and_kept(text, kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Twenty-fifth session: CLIs' own password flags, a password piped to --password-stdin, and
+        # a YAML value on the line after its name.
+        (f"zip -P {_RANDOM} backup.zip db.sql", "zip -r out.zip dir"),
+        (f"7z a -p{_RANDOM} backup.7z db.sql", "7z x backup.7z -o/tmp/out"),
+        (f"mongosh --password {_RANDOM} mongodb://db", "mongo --port 27017 -p"),
+        (f"sqlcmd -S db -U sa -P {_RANDOM}", "sqlcmd -S db -E -Q 'select 1'"),
+        (f"ldapsearch -x -D cn=admin -w {_RANDOM}", "ldapsearch -W -x"),
+        (f"htpasswd -b .htpasswd admin {_RANDOM}", "htpasswd -c .htpasswd admin"),
+        (f"security add-generic-password -a me -s svc -w {_RANDOM}", "security find-generic-password -s svc"),
+        (f"smbclient -U admin%{_RANDOM} //files/share", "smbclient -L //files -N"),
+        (f"echo {_RANDOM} | docker login --password-stdin", "echo $TOKEN | docker login --password-stdin"),
+        (f"token:\n  {_RANDOM}", "tokens:\n  total: 1234"),
+        (f"db_password: |\n  {_RANDOM}", "secret:\n  name: db-creds"),
+    ],
+)
+def test_a_password_given_to_a_cli_flag_or_on_the_next_line_is_redacted(text: str, kept: str) -> None:
+    _redacted_and_kept(text, kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Twenty-fifth session, third probe: a bare "key", a password changed "to" a value, one-time
+        # password seeds and recovery codes, a Terraform variable's default.
+        (f"the key was {_RANDOM}", "idempotency key 3f2a1b4c-1234-4d5e-9f8a-0123456789ab"),
+        (f"use key {_RANDOM} to sign", "the key was pressed twice"),
+        (f"admin password reset to {_RANDOM}", "password reset to the default"),
+        ("totp seed JBSWY3DPEHPK3PXP", "recovery codes are in 1Password"),
+        ("recovery code a1b2-c3d4-e5f6", "key takeaway: tests_are_slow_on_ci_runners"),
+        (
+            f'variable "db_password" {{\n  type = string\n  default = "{_RANDOM}"\n}}',
+            'variable "region" { default = "eu-west-1" }',
+        ),
+    ],
+)
+def test_a_key_code_or_default_that_is_a_secret_is_redacted(text: str, kept: str) -> None:
+    assert REDACTED in redact(text)
+    assert _RANDOM not in redact(text) and "JBSWY3DPEHPK3PXP" not in redact(text)
+    assert redact(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Twenty-sixth session: the rest of a value after its redacted start (cut by a blank, or
+        # the next codes of a list), every recovery code of a list, keyring's ways of storing one.
+        (
+            f"aws_secret_access_key = {_RANDOM[:21]} {_RANDOM[21:]}",
+            "DB_PASSWORD=[redacted] DB_HOST=db1 make test",
+        ),
+        (f"token: {_RANDOM[:24]}  {_RANDOM[24:]}.", "API_TOKEN=[redacted] python3 manage.py check"),
+        ("recovery codes: 8f3k-2m9q, 7h4n-x2p8, q9w3-z7t1", "recovery codes 2 of 10 used"),
+        ("backup codes 83920174 27364519 90817263", "backup codes generated on 2024-05-01"),
+        ("the recovery codes are a1b2c3d4e5, f6g7h8i9j0", "backup codes were regenerated"),
+        (
+            f'keyring.set_password("pypi", "alice", "{_RANDOM}")',
+            "keyring.set_password(service, user, password)",
+        ),
+        (f"echo {_RANDOM} | keyring set pypi alice", "echo $PW | keyring set pypi alice"),
+        (f"echo 'deploy:{_RANDOM}' | chpasswd", "echo done | tee log"),
+    ],
+)
+def test_the_rest_of_a_secret_and_every_code_of_a_list_is_redacted(text: str, kept: str) -> None:
+    redacted = redact(text)
+    assert REDACTED in redacted
+    pieces = (_RANDOM[:21], _RANDOM[21:], _RANDOM[24:], "7h4n-x2p8", "q9w3-z7t1", "27364519", "f6g7h8i9j0")
+    for piece in pieces:
+        assert piece not in redacted, (piece, redacted)
+    assert redact(kept) == kept
+    assert redact(redacted) == redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password [redacted] expired yesterday",
+        "[redacted] UserService handled it",
+        "[redacted] GITHUB_TOKEN was rotated",
+        "[redacted] node18 python3 utf8 x86_64",
+        "[redacted] --verbose --dry-run",
+        "[redacted], v1.2.3, 2024-05-01, README",
+        "[redacted] Summer2024 tickets",
+        "[redacted] a1b2 deadbeef",
+        "[redacted] a1b2c3d4@example.com",
+        "[redacted] DB_HOST=db1",
+    ],
+)
+def test_what_follows_a_redacted_value_stays_unless_it_is_a_piece_of_one(text: str) -> None:
+    """A word, name, number, version, flag, assignment or address after ``[redacted]`` is kept."""
+    assert redact(text) == text
+
+
+def test_a_fragment_is_random_or_alternates_letters_and_digits() -> None:
+    assert fragment("bPxRfiCYzz8EXAMPLEKEY") and fragment("8f3k-2m9q") and fragment("a1b2c3")
+    assert not fragment("python3") and not fragment("node18") and not fragment("x86_64")
+    assert not fragment("GITHUB_TOKEN") and not fragment("README") and not fragment("UserService")
+    assert not fragment("--verbose") and not fragment("DB_HOST=db1") and not fragment("20240501")
+    assert fragment("dGhpcyBpcyBhIHRlc3Qgb2Yg==") and not fragment("a1b2")
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Twenty-sixth session, a red-team probe of 294 shapes: secrets in code, Markdown labels,
+        # names spelled as identifiers in prose, and CLIs that store or take one; each with the
+        # look-alike of code or prose that must stay.
+        (
+            f'r = requests.get(url, auth=("admin", "{_RANDOM}"))',
+            "r = requests.get(url, auth=(user, password))",
+        ),
+        (f'req.SetBasicAuth("admin", "{_RANDOM}")', "server.login(user, password)"),
+        (f"ftp.login('deploy', '{_RANDOM}')", "ftp.login(user, passwd)"),
+        (f'config.setPassword("{_RANDOM}");', "config.setPassword(password);"),
+        (f'builder().apiKey("{_RANDOM}").build();', 'setToken("")'),
+        (f"secret=SecretStr('{_RANDOM}')", "secret = generate_secret()"),
+        (f'app.config["SECRET_KEY"] = "{_RANDOM}"', "os.environ['DB_PASSWORD'] = password"),
+        (f"headers['X-Api-Key'] = '{_RANDOM}'", "headers['X-Api-Key'] = apiKey"),
+        (f"- **Password:** {_RANDOM}", "- **Password:** see vault"),
+        (f"**API key**: {_RANDOM}", "**Token**: rotated weekly"),
+        (f"The DB_PASSWORD is {_RANDOM} for staging.", "The DB_PASSWORD is stored in vault."),
+        (
+            f"I set `STRIPE_SECRET_KEY` to `{_RANDOM}` locally.",
+            "Set DB_PASSWORD to the value from 1Password.",
+        ),
+        (f"with the password being {_RANDOM} for now", "the password being reset"),
+        (f"echo '{_RANDOM}' | sudo -S apt-get install -y jq", "echo done | sudo -S true"),
+        (f"echo {_RANDOM} | gh secret set API_TOKEN", "gh secret set API_TOKEN < token.txt"),
+        (
+            f'aws ssm put-parameter --name /prod/db --value "{_RANDOM}"',
+            "aws ssm get-parameter --name /prod/db",
+        ),
+        (f"az keyvault secret set --vault-name kv --name Db --value '{_RANDOM}'", "az keyvault secret list"),
+        (f"oc login -u admin -p {_RANDOM} https://api.ocp:6443", "oc login --web"),
+        (f"sshpass -p{_RANDOM} ssh deploy@host", "sshpass -e ssh deploy@host"),
+        (f"redis-cli -h cache -a {_RANDOM} ping", "redis-cli -h cache ping"),
+        (f"redis-server --requirepass {_RANDOM} --appendonly yes", "requirepass yes"),
+        (f"Authorization: OAuth {_RANDOM}", "authorization: denied because the role lacks permissions"),
+        (
+            f"Please use the following password to proceed to installation:\n\n{_RANDOM}\n",
+            "The password policy requires:\n  uppercase letters",
+        ),
+        (f"A temporary password is generated for root@localhost: {_RANDOM}", "password: NotRequired[str]"),
+        (f'curl -H "Authorization: Splunk {_RANDOM}" https://x:8088', "Authorization: required for /admin"),
+    ],
+)
+def test_a_secret_in_code_a_label_or_a_cli_that_stores_it_is_redacted(text: str, kept: str) -> None:
+    _redacted_and_kept(text, kept)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "token = jwt.encode(payload, key)",
+        "password = getpass.getpass()",
+        'api_key = os.getenv("API_KEY")',
+        "secret = generate_secret()",
+        "http://keycloak:8080/realms/master",
+        "monkey:8080 and keystone:5000",
+    ],
+)
+def test_code_and_hosts_after_a_secret_like_name_stay(text: str) -> None:
+    """A call or index where a value would stand, and a host's port, are no secrets (they were
+    redacted before the twenty-sixth session: ``token = [redacted], key)``)."""
+    assert redact(text) == text
