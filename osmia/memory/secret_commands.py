@@ -165,7 +165,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
     # password-like value only.
     _rule(
         "password-after-label",
-        r"(?im)\b(?:password|passphrase|passwd|token|secret|api[ _-]?key)\b[^\n:]{0,100}:[ \t]*"
+        r"(?im)\b(?:password|passphrase|passwd)\b[^\n:]*:[ \t]*"
         r"(?:\r?\n[ \t]*){0,2}[\"'`]?([^\s\"'`]{8,})[\"'`]?[ \t]*$",
         1,
         _banner_value,
