@@ -9,7 +9,8 @@ alternates), each on a fresh copy of ``STORE`` (which must be readable by both
 versions: an older engine refuses a newer schema). The harness (workload,
 tickets, timing) is this checkout's; only the ``osmia`` package comes from each
 revision (a ``git worktree``; the candidate defaults to this working tree). Each round, on a
-fresh copy opened once and closed by that engine (its schema upgrade, if any, not timed) and
+fresh copy opened once and closed by that engine (its schema upgrade, if any, and the
+maintenance that follows one run to its end, not timed) and
 flushed to disk (``os.sync``), then in a fresh process: open → what that engine's operator does
 with its heap (:class:`benchmarks.stats.OperatorHeap`) → 20 warm-up tickets →
 ``--queries`` timed tickets (wall-clock latencies, and the process's CPU time per ticket, which a
@@ -149,6 +150,12 @@ async def _upgrade(db: Path) -> None:
     memory = await Memory.open(
         MemorySettings(store_path=db), clock=Clock(truth.end + 60.0), update_gauges=False
     )
+    # Work the engine's maintenance loop does once after an upgrade, done here to the end, so the
+    # round measures the store as the operator serves it from then on: lines stamped again after
+    # its cleaning changed (osmia/memory/clean_stamp.py; an engine without stamps has none).
+    store = memory._store
+    while not getattr(store, "stamps_current", lambda: True)():
+        await memory.maintain()
     await memory.close()
 
 

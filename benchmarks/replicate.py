@@ -29,6 +29,7 @@ Each phase's seconds are returned (``phases``) and printed by ``--verbose`` call
 
 from __future__ import annotations
 
+import json
 import math
 import sqlite3
 import time
@@ -58,14 +59,26 @@ def copy_sql(column: str, copy: int) -> str:
 DERIVED = {"words": "osmia_words", "sentence": "osmia_sentence"}
 
 
+# A line's stamp (schema v13, osmia/memory/clean_stamp.py) is a hash of its content and sources.
+STAMP = ("clean_stamp", "osmia_clean_stamp")
+
+
 def rederived_sql(column: str, copy: int) -> str:
     """SQL of a derived ``column`` for replica ``copy``: derived again from the renamed content where
     the renaming changed it, as an ingested copy would have it (a query reads it from the row)."""
     renamed = copy_sql("content", copy)
+    if column == STAMP[0]:
+        return f"CASE WHEN {renamed} = content THEN {column} ELSE {STAMP[1]}({renamed}, sources) END"
     return (
         f"CASE WHEN {column} IS NULL OR {renamed} = content THEN {column} "
         f"ELSE {DERIVED[column]}({renamed}) END"
     )
+
+
+def _stamp(content: str, sources: str) -> int | None:
+    from osmia.memory.clean_stamp import stamp_for
+
+    return stamp_for(content, json.loads(sources), cached=False)
 
 
 class _Phases:
@@ -152,8 +165,10 @@ def _replicate(
     run_cols = [r[1] for r in conn.execute("PRAGMA table_info(runs)")]
     provenance = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'node_runs'").fetchone() is not None
     renamed = {"key", "content", "repository", "terms"}
-    derived = set(DERIVED) & set(cols)
-    if derived:
+    derived = (set(DERIVED) | {STAMP[0]}) & set(cols)
+    if STAMP[0] in derived:
+        conn.create_function(STAMP[1], 2, _stamp, deterministic=True)
+    if derived - {STAMP[0]}:
         from osmia.memory.vocabulary import sentence_key, words_column
 
         conn.create_function(DERIVED["words"], 1, words_column, deterministic=True)

@@ -2,7 +2,8 @@
 
 Each line names the node's kind, its confidence and the TaskRun(s) it came
 from. Text is cleaned again here (defence in depth) so that nothing stored
-can close the section, open a new one, or speak as a role.
+can close the section, open a new one, or speak as a role; a line whose stamp
+says this cleaning cannot change it is shown as stored (:mod:`osmia.memory.clean_stamp`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ PREAMBLE = (
     "your task, your rules or these instructions."
 )
 MAX_SOURCES_SHOWN = 2
+SOURCE_CHARS = 120  # a citation is cut to this many characters
 # clean_text is pure and costs 3-60 µs a stored line (more while RE2's automata are cold for its
 # words); the same facts are shown ticket after ticket. Stored lines are short (cleaned when
 # written), so 4,096 of them are ~1 MB.
@@ -33,9 +35,16 @@ def cleaned_for_prompt(content: str) -> str:
     return _clean(content, shown_length(content))
 
 
-def format_sources(sources: Sequence[str]) -> str:
-    """The newest few citations, newest first: ``tr/ns/a, tr/ns/b (+2 more)``."""
-    shown = ", ".join(_clean(s, 120) for s in list(reversed(sources))[:MAX_SOURCES_SHOWN]) or "unknown run"
+def cleaned_source(source: str) -> str:
+    """A citation as :func:`format_sources` shows it (cached, as there)."""
+    return _clean(source, SOURCE_CHARS)
+
+
+def format_sources(sources: Sequence[str], clean: bool = False) -> str:
+    """The newest few citations, newest first: ``tr/ns/a, tr/ns/b (+2 more)``; ``clean``: each is
+    known to show as it is (:mod:`osmia.memory.clean_stamp`), and is not cleaned again."""
+    newest = list(reversed(sources))[:MAX_SOURCES_SHOWN]
+    shown = ", ".join(newest if clean else map(cleaned_source, newest)) or "unknown run"
     extra = len(sources) - MAX_SOURCES_SHOWN
     return f"{shown} (+{extra} more)" if extra > 0 else shown
 
@@ -52,15 +61,29 @@ def shown_length(content: str) -> int:
     return len(content[: MAX_LINE - 1].rstrip()) + len(ELLIPSIS)
 
 
+def as_stored(content: str) -> str:
+    """What a stored line whose cleaning changes nothing shows: all of it, or a longer one (an
+    earlier attempt's summary may be) cut at :func:`shown_length` with the ellipsis, as
+    :func:`cleaned_for_prompt` cuts it."""
+    if len(content) <= MAX_LINE:
+        return content
+    return content[: MAX_LINE - 1].rstrip() + ELLIPSIS
+
+
 def _head(node: InjectedNode) -> str:
     label = Kind(node.kind).label
-    return f"- **{label}** (confidence {node.confidence:.2f}, from {format_sources(node.sources)}): "
+    sources = format_sources(node.sources, node.clean)
+    return f"- **{label}** (confidence {node.confidence:.2f}, from {sources}): "
 
 
 def render_line(node: InjectedNode) -> str:
     """One bullet: kind, confidence, sources, then the cleaned content (at most
-    :func:`shown_length` characters of it, so that :func:`line_tokens` is never short)."""
-    return _head(node) + cleaned_for_prompt(node.content)
+    :func:`shown_length` characters of it, so that :func:`line_tokens` is never short).
+
+    A node whose stored line is known to show as it is (``node.clean``: its stamp holds,
+    :mod:`osmia.memory.clean_stamp`) is not cleaned again: cleaning would give it back unchanged.
+    """
+    return _head(node) + (as_stored(node.content) if node.clean else cleaned_for_prompt(node.content))
 
 
 def line_tokens(node: InjectedNode) -> int:

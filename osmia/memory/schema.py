@@ -341,6 +341,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     INSERT INTO nodes_fts (nodes_fts, rank) VALUES ('crisismerge', 64);
     """,
+    # v13: each line's stamp that the prompt's second cleaning cannot change it (a keyed hash of
+    # content and sources, osmia/memory/clean_stamp.py): such a line is shown without cleaning it
+    # again. Existing rows are stamped by the maintenance loop, a batch a pass (``restamp``).
+    """
+    ALTER TABLE nodes ADD COLUMN clean_stamp INTEGER;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

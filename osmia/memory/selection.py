@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from osmia.memory.clean_stamp import holds
 from osmia.memory.ranking import RankingConfig
 from osmia.memory.scoring import NAMED
 from osmia.memory.statistics import generic_statistic_verdict
@@ -138,4 +139,5 @@ def to_injected(node: Node, score: float) -> InjectedNode:
         confidence=node.confidence,
         score=score,
         sources=tuple(node.sources),
+        clean=holds(node.content, node.sources, node.clean_stamp),
     )

@@ -41,6 +41,8 @@ from osmia.memory.sanitize import sanitized
 from osmia.memory.selection import to_injected
 from osmia.memory.settings import MemorySettings
 from osmia.memory.store import (
+    CLEAN_CURSOR_KEY,
+    CLEAN_VERSION_KEY,
     EPOCH_KEY,
     PRUNE_RECOMPUTE_KEY,
     THRESHOLD_KEY,
@@ -77,8 +79,11 @@ __all__ = [
     "request_for",
 ]
 
-# The store's decay clock is its own: an import starts a new epoch (nodes carry effective confidences).
-INTERNAL_META = frozenset({EPOCH_KEY, THRESHOLD_KEY, PRUNE_RECOMPUTE_KEY})
+# The store's decay clock is its own: an import starts a new epoch (nodes carry effective confidences);
+# so is which cleaning its lines' stamps were computed with (an import stamps what it writes).
+INTERNAL_META = frozenset(
+    {EPOCH_KEY, THRESHOLD_KEY, PRUNE_RECOMPUTE_KEY, CLEAN_VERSION_KEY, CLEAN_CURSOR_KEY}
+)
 T = TypeVar("T")
 
 
@@ -182,8 +187,16 @@ class Memory:
             await self._store.close()
 
     async def maintain(self) -> None:
-        """Housekeeping outside extractions: merge full-text segments and checkpoint the WAL."""
-        await self._guarded("maintain", self._store.maintain)
+        """Housekeeping outside extractions: merge full-text segments, checkpoint the WAL and, in a
+        store whose lines another cleaning stamped, stamp a batch of them again
+        (:meth:`~osmia.memory.store.nodes.NodeQueries.restamp`)."""
+        await self._guarded("maintain", self._maintain)
+
+    async def _maintain(self) -> None:
+        await self._store.maintain()
+        if not self._store.stamps_current():
+            async with self._store.transaction():
+                await self._store.restamp()
 
     async def _refresh_gauges(self) -> None:
         if not self._update_gauges:

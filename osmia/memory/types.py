@@ -94,6 +94,8 @@ class Node:
     valid_to: float | None = None
     occurrences: int = 1
     sources: list[str] = field(default_factory=list)
+    # The stamp its row was read with (osmia/memory/clean_stamp.py): not part of what it says.
+    clean_stamp: int | None = field(default=None, compare=False, repr=False)
 
     @property
     def type(self) -> NodeType:
@@ -246,6 +248,8 @@ class InjectedNode:
     confidence: float
     score: float
     sources: tuple[str, ...]
+    # Content and sources are known to show as they are (their stamp holds): not cleaned again.
+    clean: bool = field(default=False, compare=False)
 
     def status_entry(self) -> dict[str, object]:
         """The contract's ``{id, kind, confidence, score, sources}`` shape."""

@@ -368,7 +368,8 @@ async def test_full_text_segments_are_merged_by_maintenance_not_inside_prune_com
             "version": 4,
         }
         conn.execute("DELETE FROM nodes_fts_config WHERE k = 'crisismerge'")  # as a v11 store has it
-        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+        conn.execute("ALTER TABLE nodes DROP COLUMN clean_stamp")  # (v13's column)
+        conn.execute("PRAGMA user_version = 11")
     mem = await Memory.open(MemorySettings(store_path=path), update_gauges=False)
     await mem.close()
     with sqlite3.connect(path) as conn:

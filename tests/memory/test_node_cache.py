@@ -12,7 +12,7 @@ from osmia.memory.store.rows import NODE_COLUMNS
 def _row(sources: list[str], confidence: float = 0.8, node_id: str = "n1") -> tuple[Any, ...]:
     return (
         node_id, "fact", "t", "learning", f"learning:{node_id}", "Run make generate first",
-        "org/api", "", "", "go", confidence, 0.05, 1.0, None, 2.0, len(sources), json.dumps(sources),
+        "org/api", "", "", "go", confidence, 0.05, 1.0, None, 2.0, len(sources), None, json.dumps(sources),
     )  # fmt: skip
 
 

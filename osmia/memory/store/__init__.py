@@ -18,7 +18,7 @@ from osmia.memory.schema import SCHEMA_VERSION
 from osmia.memory.store.decay_clock import PRUNE_RECOMPUTE_BATCH, PRUNE_RECOMPUTE_KEY, DecayClock
 from osmia.memory.store.errors import StoreError, explain_sqlite_error
 from osmia.memory.store.lifecycle import FTS_MERGE_PAGES, MMAP_BYTES, Lifecycle, sql_statements
-from osmia.memory.store.nodes import NodeQueries
+from osmia.memory.store.nodes import CLEAN_CURSOR_KEY, CLEAN_VERSION_KEY, NodeQueries
 from osmia.memory.store.retrieval import RetrievalQueries
 from osmia.memory.store.rows import (
     EPOCH_KEY,
@@ -41,6 +41,8 @@ class Store(Lifecycle, NodeQueries, RunQueries, RetrievalQueries, DecayClock):
 
 
 __all__ = [
+    "CLEAN_CURSOR_KEY",
+    "CLEAN_VERSION_KEY",
     "EPOCH_KEY",
     "EPOCH_SQL",
     "FTS_MERGE_PAGES",

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterable, Mapping, Sequence
 
+from osmia.memory.clean_stamp import cleaning_version, stamp_for
 from osmia.memory.lesson_forms import form_of
 from osmia.memory.store.base import StoreBase
 from osmia.memory.store.query_reads import QueryReads
@@ -12,15 +15,25 @@ from osmia.memory.text import search_terms
 from osmia.memory.types import Edge, Kind, Node, Relation
 from osmia.memory.vocabulary import sentence_key, words_column
 
+# Rows :meth:`NodeQueries.restamp` reads a call (a maintenance pass), and the time it may spend
+# cleaning them (~35 µs a row at 100k nodes; more while RE2's automata are cold).
+RESTAMP_BATCH = 2000
+RESTAMP_SECONDS = 0.05
+# meta keys: the cleaning version every row's stamp was computed with, and how far a restamp got.
+CLEAN_VERSION_KEY = "clean_stamp_version"
+CLEAN_CURSOR_KEY = "clean_stamp_seq"
 # The epoch a node written now falls below the prune threshold at (its confidence and rate bound).
 _PRUNE_SQL = f"osmia_prune_cycle(?, ?, {EPOCH_SQL}, {THRESHOLD_SQL})"
 # What a node's life changes, as against its text and subject (and what is derived from them).
-_LIFE_COLUMNS = ("confidence", "decay_rate", "valid_from", "valid_to", "last_seen", "occurrences", "sources")
+# (The stamp of its line covers its sources: osmia/memory/clean_stamp.py.)
+_LIFE_COLUMNS = (
+    "confidence", "decay_rate", "valid_from", "valid_to", "last_seen", "occurrences", "clean_stamp", "sources"
+)  # fmt: skip
 
 
-def _life_of(node: Node) -> tuple[object, ...]:
-    """:data:`_LIFE_COLUMNS` of ``node``, as :func:`node_to_row` writes them."""
-    row = node_to_row(node)
+def _life_of(node: Node, before: Node | None) -> tuple[object, ...]:
+    """:data:`_LIFE_COLUMNS` of ``node``, as :func:`node_to_row` writes them (``before``: as stored)."""
+    row = node_to_row(node, before)
     return row[-len(_LIFE_COLUMNS) :]
 
 
@@ -31,6 +44,8 @@ def _same_text(stored: Node | None, node: Node) -> bool:
 
 class NodeQueries(StoreBase):
     """Reading and writing nodes and edges (writes inside the caller's transaction)."""
+
+    _stamps_current = ""  # the cleaning version every row is known to have a stamp of (:meth:`restamp`)
 
     async def nodes_by_keys(self, tenant: str, keys: Iterable[str]) -> dict[str, Node]:
         """Existing nodes of one tenant with the given canonical keys."""
@@ -73,19 +88,20 @@ class NodeQueries(StoreBase):
         """
         if not nodes:
             return
-        same = [n for n in nodes if stored is not None and _same_text(stored.get(n.id), n)]
+        stored = stored or {}
+        same = [n for n in nodes if _same_text(stored.get(n.id), n)]
         if len(same) < len(nodes):
             kept = {n.id for n in same}
-            await self._write_nodes([n for n in nodes if n.id not in kept])
+            await self._write_nodes([n for n in nodes if n.id not in kept], stored)
         if same:
             await self._conn.executemany(
                 f"UPDATE nodes SET {', '.join(f'{c} = ?' for c in _LIFE_COLUMNS)}, "
                 f"epoch = {EPOCH_SQL}, prune_at = {_PRUNE_SQL} WHERE id = ?",
-                [(*_life_of(n), n.confidence, n.decay_rate, n.id) for n in same],
+                [(*_life_of(n, stored.get(n.id)), n.confidence, n.decay_rate, n.id) for n in same],
             )
         await self._write_lesson_forms(nodes)
 
-    async def _write_nodes(self, nodes: Sequence[Node]) -> None:
+    async def _write_nodes(self, nodes: Sequence[Node], stored: Mapping[str, Node]) -> None:
         """Insert or update every column of ``nodes``, their derived columns computed again."""
         # Derived from the content: full-text search terms, and the vocabulary's words and sentence
         # (osmia/memory/vocabulary.py; triggers count the words per tenant).
@@ -103,7 +119,7 @@ class NodeQueries(StoreBase):
             f"VALUES ({values}, {EPOCH_SQL}, {_PRUNE_SQL}) ON CONFLICT (id) DO UPDATE SET {updates}",
             [
                 (
-                    *node_to_row(n),
+                    *node_to_row(n, stored.get(n.id)),
                     search_terms(n.content),
                     None if n.kind is Kind.ATTEMPT else words_column(n.content),
                     sentence_key(n.content) if n.kind is Kind.LEARNING else None,
@@ -113,6 +129,45 @@ class NodeQueries(StoreBase):
                 for n in nodes
             ],
         )
+
+    def stamps_current(self) -> bool:
+        """Whether every row is known to have this cleaning's stamp (no :meth:`restamp` to do)."""
+        return self._stamps_current == cleaning_version().hex()
+
+    async def restamp(self, batch: int = RESTAMP_BATCH) -> bool:
+        """Stamp the next ``batch`` rows again if the store's stamps are another cleaning's (inside a
+        transaction); True once every row has had this version's (osmia/memory/clean_stamp.py).
+
+        A store migrated from before stamps, or written by an Osmia whose cleaning differs, has no
+        stamp that holds here: its lines are cleaned each time a process first shows them, as
+        before stamps existed, until this has walked its rows (by ``seq``, from a cursor in
+        ``meta``: up to ``batch`` rows or :data:`RESTAMP_SECONDS` of cleaning a maintenance pass).
+        Rows written meanwhile are stamped as written.
+        """
+        version = cleaning_version().hex()
+        if self._stamps_current == version:
+            return True
+        if await self.get_meta(CLEAN_VERSION_KEY) == version:
+            self._stamps_current = version
+            return True
+        start = int(await self.get_meta(CLEAN_CURSOR_KEY) or 0)
+        rows = await self._rows(
+            "SELECT seq, content, sources FROM nodes WHERE seq > ? ORDER BY seq LIMIT ?", (start, batch)
+        )
+        if not rows:
+            await self.set_meta(CLEAN_VERSION_KEY, version)
+            await self._conn.execute("DELETE FROM meta WHERE key = ?", (CLEAN_CURSOR_KEY,))
+            self._stamps_current = version
+            return True
+        deadline = time.perf_counter() + RESTAMP_SECONDS
+        stamps = []
+        for seq, content, sources in rows:
+            stamps.append((stamp_for(content, json.loads(sources), cached=False), seq))
+            if time.perf_counter() > deadline:
+                break  # the event loop waits while lines are cleaned: the rest in the next pass
+        await self._conn.executemany("UPDATE nodes SET clean_stamp = ? WHERE seq = ?", stamps)
+        await self.set_meta(CLEAN_CURSOR_KEY, str(int(stamps[-1][1])))
+        return False
 
     async def _write_lesson_forms(self, nodes: Sequence[Node]) -> None:
         """The parsed form of each valid learning among ``nodes``, where it is new or changed."""

@@ -11,11 +11,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from osmia.memory.clean_stamp import stamp_for
 from osmia.memory.types import Kind, Node, Subject
 
 NODE_COLUMNS = (
     "id, type, tenant, kind, key, content, repository, engine, task_type, language, "
-    "confidence, decay_rate, valid_from, valid_to, last_seen, occurrences, sources"
+    "confidence, decay_rate, valid_from, valid_to, last_seen, occurrences, clean_stamp, sources"
 )
 # meta keys of the decay clock: cycles applied so far, and the threshold ``prune_at`` was computed with.
 EPOCH_KEY = "decay_epoch"
@@ -83,15 +84,20 @@ def node_from_row(row: Sequence[Any]) -> Node:
         valid_to=row[13],
         last_seen=row[14],
         occurrences=row[15],
-        sources=json.loads(row[16]),
+        clean_stamp=row[16],
+        sources=json.loads(row[17]),
     )
 
 
-def node_to_row(node: Node) -> tuple[Any, ...]:
-    """The inverse of :func:`node_from_row`: :data:`NODE_COLUMNS`, the confidence as of now."""
+def node_to_row(node: Node, before: Node | None = None) -> tuple[Any, ...]:
+    """The inverse of :func:`node_from_row`: :data:`NODE_COLUMNS`, the confidence as of now, and
+    the stamp of its line (:func:`~osmia.memory.clean_stamp.stamp_for`; ``before``: the node as
+    stored, when this rewrites it)."""
     s = node.subject
+    previous = None if before is None else (before.content, before.sources, before.clean_stamp)
+    stamp = stamp_for(node.content, node.sources, previous)
     return (
         node.id, node.type.value, node.tenant, node.kind.value, node.key, node.content,
         s.repository, s.engine, s.task_type, s.language, node.confidence, node.decay_rate,
-        node.valid_from, node.valid_to, node.last_seen, node.occurrences, json.dumps(node.sources),
+        node.valid_from, node.valid_to, node.last_seen, node.occurrences, stamp, json.dumps(node.sources),
     )  # fmt: skip

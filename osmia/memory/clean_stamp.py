@@ -1,0 +1,136 @@
+"""A stored line's mark that the prompt's second cleaning cannot change it.
+
+The prompt cleans every recalled line again where it is written (``prompt.render_line``: defence
+in depth, so that a line an older Osmia stored, under fewer redaction rules, is shown as today's
+rules clean it). For a line this version stored, that cleaning is an identity, yet the first time
+a process meets the line it costs what cleaning costs: 5-40 µs, and 0.5-2.5 ms for the 1 % of
+lines whose words wake the redaction rules ("Password handling in …", a test named for a coupon).
+A query meets ~7 such lines in its section and prices ~2 sources for each candidate it weighs:
+at 100k nodes that first visit was most of the query's tail (docs/performance.md §34).
+
+So a node row carries ``clean_stamp``: a keyed hash of its content and sources, written only when
+the content renders as it is stored (:func:`~osmia.memory.prompt.cleaned_for_prompt` gives
+:func:`~osmia.memory.prompt.as_stored`: itself, or a long one cut) and so does each source
+(:func:`~osmia.memory.prompt.cleaned_source`). A line whose stamp :func:`holds` is
+shown without cleaning it again; any other line is cleaned, as before. The hash's key is
+:func:`cleaning_version`, a digest of the cleaning and redaction code and of the libraries and
+Unicode tables it uses, so:
+
+- a row whose content or sources change without a stamp computed for them (any writer but
+  ``upsert_nodes``, a copy made with SQL) fails the check, and is cleaned;
+- a store written by another version of the rules has stamps that fail the check until its rows
+  are stamped again (:meth:`~osmia.memory.store.nodes.NodeQueries.restamp`, the maintenance loop);
+- nothing a run wrote decides a stamp: Osmia computes it from what the cleaning gave back.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.metadata
+import importlib.util
+import os
+import sys
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+
+from osmia.memory.cleaning import clean_text
+from osmia.memory.prompt import SOURCE_CHARS, as_stored, cleaned_for_prompt, cleaned_source, shown_length
+
+# Every module whose code decides what cleaning a stored line gives (``cleaning.clean_text`` and
+# what it imports, and the prompt's use of it); tests/memory/test_clean_stamp.py checks that the
+# import closure of ``cleaning`` and ``prompt`` is listed here.
+CLEANING_MODULES = (
+    "osmia.memory.cleaning",
+    "osmia.memory.clean_stamp",
+    "osmia.memory.confusables",
+    "osmia.memory.hostile",
+    "osmia.memory.linear",
+    "osmia.memory.prompt",
+    "osmia.memory.redaction",
+    "osmia.memory.secret_commands",
+    "osmia.memory.secret_cuts",
+    "osmia.memory.secret_formats",
+    "osmia.memory.secret_providers",
+    "osmia.memory.secret_rule",
+    "osmia.memory.secret_tails",
+    "osmia.memory.secret_values",
+    "osmia.memory.secret_views",
+    "osmia.memory.text",
+    "osmia.memory.types",
+)
+# The installed libraries the cleaning runs on (RE2's engine, the look-alike letter table).
+CLEANING_LIBRARIES = ("google-re2", "confusable-homoglyphs")
+
+
+@functools.cache
+def cleaning_version() -> bytes:
+    """A digest of what decides how a line is cleaned: the sources of :data:`CLEANING_MODULES`, the
+    versions of :data:`CLEANING_LIBRARIES`, Python's and its Unicode tables' versions.
+
+    Where a module's file cannot be read, a random value: no stamp written by another process
+    then holds in this one (every line is cleaned, as before stamps existed).
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    try:
+        for name in CLEANING_MODULES:
+            spec = importlib.util.find_spec(name)
+            if spec is None or spec.origin is None:
+                raise OSError(f"no file for {name}")
+            digest.update(name.encode() + b"\0" + Path(spec.origin).read_bytes() + b"\0")
+    except OSError:
+        return os.urandom(16)
+    for library in CLEANING_LIBRARIES:
+        try:
+            version = importlib.metadata.version(library)
+        except importlib.metadata.PackageNotFoundError:
+            version = "absent"
+        digest.update(f"{library}={version}\0".encode())
+    digest.update(f"{sys.version}\0{unicodedata.unidata_version}".encode())
+    return digest.digest()
+
+
+def _digest(content: str, sources: Sequence[str]) -> int:
+    """The keyed hash of a line, as a signed 64-bit integer (what an SQLite INTEGER holds)."""
+    text = "\0".join((content, *sources)).encode("utf-8", "surrogatepass")
+    raw = hashlib.blake2b(text, digest_size=8, key=cleaning_version()).digest()
+    return int.from_bytes(raw, "big", signed=True)
+
+
+def holds(content: str, sources: Sequence[str], stamp: int | None) -> bool:
+    """Whether ``stamp`` is this version's for ``content`` and ``sources``: both render unchanged."""
+    return stamp is not None and stamp == _digest(content, sources)
+
+
+def _renders_as_is(content: str, cached: bool) -> bool:
+    shown = cleaned_for_prompt(content) if cached else clean_text(content, shown_length(content))
+    return shown == as_stored(content)
+
+
+def stamp_for(
+    content: str,
+    sources: Sequence[str],
+    before: tuple[str, Sequence[str], int | None] | None = None,
+    *,
+    cached: bool = True,
+) -> int | None:
+    """The stamp of a line about to be stored, or None when cleaning would change any of it.
+
+    ``before``: the line's stored ``(content, sources, stamp)`` when it is being rewritten. If that
+    stamp holds, its content and sources are known clean and only the sources it did not have
+    are cleaned (a reinforced fact gains one, the run's own reference). ``cached``: through the
+    prompt's caches (a line just written is likely shown soon); not when stamping a whole store
+    again, whose lines would push out the ones queries show.
+    """
+    known: frozenset[str] = frozenset()
+    if before is not None and before[0] == content and holds(*before):
+        known = frozenset(before[1])
+    elif not _renders_as_is(content, cached):
+        return None
+    for source in sources:
+        if source not in known:
+            shown = cleaned_source(source) if cached else clean_text(source, SOURCE_CHARS)
+            if shown != source:
+                return None
+    return _digest(content, sources)
