@@ -8,15 +8,16 @@ lines whose words wake the redaction rules ("Password handling in …", a test n
 A query meets ~7 such lines in its section and prices ~2 sources for each candidate it weighs:
 at 100k nodes that first visit was most of the query's tail (docs/performance.md §34).
 
-So a node row carries ``clean_stamp``: a keyed hash of its content and sources, written only when
-the content renders as it is stored (:func:`~osmia.memory.prompt.cleaned_for_prompt` gives
-:func:`~osmia.memory.prompt.as_stored`: itself, or a long one cut) and so does each source
-(:func:`~osmia.memory.prompt.cleaned_source`). A line whose stamp :func:`holds` is
-shown without cleaning it again; any other line is cleaned, as before. The hash's key is
+So a node row carries ``clean_stamp``: a keyed hash of its content and of the sources its line
+shows (the newest two), written only when the content renders as it is stored
+(:func:`~osmia.memory.prompt.cleaned_for_prompt` gives :func:`~osmia.memory.prompt.as_stored`:
+itself, or a long one cut) and so does each of those sources
+(:func:`~osmia.memory.prompt.cleaned_source`). A line whose stamp :func:`holds` is shown without
+cleaning it again; any other line is cleaned, as before. The hash's key is
 :func:`cleaning_version`, a digest of the cleaning and redaction code and of the libraries and
 Unicode tables it uses, so:
 
-- a row whose content or sources change without a stamp computed for them (any writer but
+- a row whose content or shown sources change without a stamp computed for them (any writer but
   ``upsert_nodes``, a copy made with SQL) fails the check, and is cleaned;
 - a store written by another version of the rules has stamps that fail the check until its rows
   are stamped again (:meth:`~osmia.memory.store.nodes.NodeQueries.restamp`, the maintenance loop);
@@ -36,7 +37,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from osmia.memory.cleaning import clean_text
-from osmia.memory.prompt import SOURCE_CHARS, as_stored, cleaned_for_prompt, cleaned_source, shown_length
+from osmia.memory.prompt import (
+    MAX_SOURCES_SHOWN,
+    SOURCE_CHARS,
+    as_stored,
+    cleaned_for_prompt,
+    cleaned_source,
+    shown_length,
+)
 
 # Every module whose code decides what cleaning a stored line gives (``cleaning.clean_text`` and
 # what it imports, and the prompt's use of it); tests/memory/test_clean_stamp.py checks that the
@@ -92,14 +100,16 @@ def cleaning_version() -> bytes:
 
 
 def _digest(content: str, sources: Sequence[str]) -> int:
-    """The keyed hash of a line, as a signed 64-bit integer (what an SQLite INTEGER holds)."""
-    text = "\0".join((content, *sources)).encode("utf-8", "surrogatepass")
+    """The keyed hash of a line's content and shown sources (the newest few: ``format_sources``),
+    as a signed 64-bit integer (what an SQLite INTEGER holds)."""
+    text = "\0".join((content, *sources[-MAX_SOURCES_SHOWN:])).encode("utf-8", "surrogatepass")
     raw = hashlib.blake2b(text, digest_size=8, key=cleaning_version()).digest()
     return int.from_bytes(raw, "big", signed=True)
 
 
 def holds(content: str, sources: Sequence[str], stamp: int | None) -> bool:
-    """Whether ``stamp`` is this version's for ``content`` and ``sources``: both render unchanged."""
+    """Whether ``stamp`` is this version's for ``content`` and ``sources``: the content and the
+    sources a line shows render unchanged."""
     return stamp is not None and stamp == _digest(content, sources)
 
 
@@ -118,17 +128,17 @@ def stamp_for(
     """The stamp of a line about to be stored, or None when cleaning would change any of it.
 
     ``before``: the line's stored ``(content, sources, stamp)`` when it is being rewritten. If that
-    stamp holds, its content and sources are known clean and only the sources it did not have
-    are cleaned (a reinforced fact gains one, the run's own reference). ``cached``: through the
+    stamp holds, its content and shown sources are known clean and only the other sources it shows
+    now are cleaned (a reinforced fact shows one new, the run's own reference). ``cached``: through the
     prompt's caches (a line just written is likely shown soon); not when stamping a whole store
     again, whose lines would push out the ones queries show.
     """
     known: frozenset[str] = frozenset()
     if before is not None and before[0] == content and holds(*before):
-        known = frozenset(before[1])
+        known = frozenset(before[1][-MAX_SOURCES_SHOWN:])
     elif not _renders_as_is(content, cached):
         return None
-    for source in sources:
+    for source in sources[-MAX_SOURCES_SHOWN:]:
         if source not in known:
             shown = cleaned_source(source) if cached else clean_text(source, SOURCE_CHARS)
             if shown != source:
