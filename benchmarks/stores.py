@@ -69,6 +69,9 @@ async def build_store(
                 result = await memory.decay()
                 stats.decay_seconds.append(perf() - started)
                 stats.pruned += result.pruned
+                # What the operator's maintenance loop does meanwhile (merges, checkpoints, the
+                # stamps of lines written without one), once a simulated day here; not timed.
+                await memory.maintain()
                 while next_decay <= at:
                     next_decay += settings.decay_interval_seconds
             started = perf()

@@ -184,6 +184,9 @@ class Memory:
             if self._wrote:
                 with suppress(StoreError, sqlite3.Error, ValueError):  # a failing database still closes
                     await self._store.maintain()
+                    async with self._store.transaction():  # the lines written without a stamp
+                        while not await self._store.stamp_written():
+                            pass
             await self._store.close()
 
     async def maintain(self) -> None:

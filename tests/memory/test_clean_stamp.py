@@ -90,6 +90,15 @@ async def test_stored_lines_render_as_cleaning_would_show_them(tmp_path: Path) -
     ones cleaning again gives (also for reinforced facts, whose stamp followed their sources)."""
     memory, _ = await _ingested(tmp_path)
     try:
+        # Lines only a cleaning pass can tell about were written without a stamp; maintenance
+        # stamps them (the others were stamped as written).
+        written = await stored(memory)
+        later = [n for n in written if n.clean_stamp is None]
+        assert later and len(later) < len(written) / 2
+        assert any("Password" in n.content for n in later) and any(len(n.content) > MAX_LINE for n in later)
+        assert not memory._store.stamps_current()
+        await memory.maintain()
+        assert memory._store.stamps_current()
         nodes = await stored(memory)
         stamped = [n for n in nodes if holds(n.content, n.sources, n.clean_stamp)]
         assert len(stamped) == len(nodes) > 20
@@ -193,3 +202,12 @@ async def test_a_store_stamped_by_another_cleaning_is_stamped_again_by_maintenan
         await memory.maintain()  # nothing left to stamp
     finally:
         await memory.close()
+
+
+async def test_a_writer_that_closes_stamps_the_lines_it_left_unstamped(tmp_path: Path) -> None:
+    """A one-shot writer (the CLI's ``ingest``) has no maintenance loop: it stamps them on close."""
+    memory, _ = await _ingested(tmp_path)
+    assert not memory._store.stamps_current()
+    await memory.close()
+    with sqlite3.connect(tmp_path / "m.db") as conn:
+        assert conn.execute("SELECT count(*) FROM nodes WHERE clean_stamp IS NULL").fetchone() == (0,)

@@ -27,6 +27,7 @@ class StoreBase:
         # The URI :meth:`read` opens its reader on the calling thread with; None: never.
         self._reader_source: str | None = None
         self._reader: LocalReader | None = None
+        self._unstamped: dict[str, None] = {}  # lines written without a stamp (store/nodes.py)
 
     async def read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run read-only ``work`` (several statements: a ranking) in one read transaction; return its result.

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 
-from osmia.memory.clean_stamp import cleaning_version, stamp_for
+from osmia.memory.clean_stamp import cleaning_version, holds, stamp_for, written_stamp
 from osmia.memory.lesson_forms import form_of
 from osmia.memory.store.base import StoreBase
 from osmia.memory.store.query_reads import QueryReads
@@ -19,6 +20,9 @@ from osmia.memory.vocabulary import sentence_key, words_column
 # cleaning them (~35 µs a row at 100k nodes; more while RE2's automata are cold).
 RESTAMP_BATCH = 2000
 RESTAMP_SECONDS = 0.05
+# Lines written without a stamp that a process remembers to stamp (beyond it, the oldest are
+# cleaned where they are shown, as before stamps, until the cleaning version changes).
+MAX_UNSTAMPED = 10_000
 # meta keys: the cleaning version every row's stamp was computed with, and how far a restamp got.
 CLEAN_VERSION_KEY = "clean_stamp_version"
 CLEAN_CURSOR_KEY = "clean_stamp_seq"
@@ -31,9 +35,9 @@ _LIFE_COLUMNS = (
 )  # fmt: skip
 
 
-def _life_of(node: Node, before: Node | None) -> tuple[object, ...]:
-    """:data:`_LIFE_COLUMNS` of ``node``, as :func:`node_to_row` writes them (``before``: as stored)."""
-    row = node_to_row(node, before)
+def _life_of(node: Node, stamp: int | None) -> tuple[object, ...]:
+    """:data:`_LIFE_COLUMNS` of ``node``, as :func:`node_to_row` writes them."""
+    row = node_to_row(node, stamp)
     return row[-len(_LIFE_COLUMNS) :]
 
 
@@ -46,6 +50,7 @@ class NodeQueries(StoreBase):
     """Reading and writing nodes and edges (writes inside the caller's transaction)."""
 
     _stamps_current = ""  # the cleaning version every row is known to have a stamp of (:meth:`restamp`)
+    _unstamped: dict[str, None]  # ids of lines written without a stamp, oldest first (:meth:`stamp_written`)
 
     async def nodes_by_keys(self, tenant: str, keys: Iterable[str]) -> dict[str, Node]:
         """Existing nodes of one tenant with the given canonical keys."""
@@ -89,19 +94,34 @@ class NodeQueries(StoreBase):
         if not nodes:
             return
         stored = stored or {}
+        stamps = self._stamps(nodes, stored)
         same = [n for n in nodes if _same_text(stored.get(n.id), n)]
         if len(same) < len(nodes):
             kept = {n.id for n in same}
-            await self._write_nodes([n for n in nodes if n.id not in kept], stored)
+            await self._write_nodes([n for n in nodes if n.id not in kept], stamps)
         if same:
             await self._conn.executemany(
                 f"UPDATE nodes SET {', '.join(f'{c} = ?' for c in _LIFE_COLUMNS)}, "
                 f"epoch = {EPOCH_SQL}, prune_at = {_PRUNE_SQL} WHERE id = ?",
-                [(*_life_of(n, stored.get(n.id)), n.confidence, n.decay_rate, n.id) for n in same],
+                [(*_life_of(n, stamps[n.id]), n.confidence, n.decay_rate, n.id) for n in same],
             )
         await self._write_lesson_forms(nodes)
 
-    async def _write_nodes(self, nodes: Sequence[Node], stored: Mapping[str, Node]) -> None:
+    def _stamps(self, nodes: Sequence[Node], stored: Mapping[str, Node]) -> dict[str, int | None]:
+        """Each node's line stamp where it is cheap to know (``clean_stamp.written_stamp``); the
+        others are left to :meth:`restamp` (a cleaning pass costs 0.5-2.5 ms: not inside a write)."""
+        out: dict[str, int | None] = {}
+        for node in nodes:
+            before = stored.get(node.id)
+            previous = None if before is None else (before.content, before.sources, before.clean_stamp)
+            out[node.id], later = written_stamp(node.content, node.sources, previous)
+            if later:
+                self._unstamped[node.id] = None
+                if len(self._unstamped) > MAX_UNSTAMPED:
+                    del self._unstamped[next(iter(self._unstamped))]  # the oldest: cleaned where shown
+        return out
+
+    async def _write_nodes(self, nodes: Sequence[Node], stamps: Mapping[str, int | None]) -> None:
         """Insert or update every column of ``nodes``, their derived columns computed again."""
         # Derived from the content: full-text search terms, and the vocabulary's words and sentence
         # (osmia/memory/vocabulary.py; triggers count the words per tenant).
@@ -119,7 +139,7 @@ class NodeQueries(StoreBase):
             f"VALUES ({values}, {EPOCH_SQL}, {_PRUNE_SQL}) ON CONFLICT (id) DO UPDATE SET {updates}",
             [
                 (
-                    *node_to_row(n, stored.get(n.id)),
+                    *node_to_row(n, stamps[n.id]),
                     search_terms(n.content),
                     None if n.kind is Kind.ATTEMPT else words_column(n.content),
                     sentence_key(n.content) if n.kind is Kind.LEARNING else None,
@@ -131,8 +151,37 @@ class NodeQueries(StoreBase):
         )
 
     def stamps_current(self) -> bool:
-        """Whether every row is known to have this cleaning's stamp (no :meth:`restamp` to do)."""
-        return self._stamps_current == cleaning_version().hex()
+        """Whether every row is known to have this cleaning's stamp where it can have one (no
+        :meth:`restamp` to do)."""
+        return not self._unstamped and self._stamps_current == cleaning_version().hex()
+
+    async def stamp_written(self, batch: int = RESTAMP_BATCH) -> bool:
+        """Stamp up to ``batch`` of the lines this process wrote without a stamp (or
+        :data:`RESTAMP_SECONDS` of cleaning; inside a transaction); True once none is left."""
+        deadline = time.perf_counter() + RESTAMP_SECONDS
+        ids = list(itertools.islice(self._unstamped, batch))
+        if not ids:
+            return True
+        marks = ", ".join("?" * len(ids))
+        rows = {
+            row[0]: row[1:]
+            for row in await self._rows(
+                f"SELECT id, seq, content, sources, clean_stamp FROM nodes WHERE id IN ({marks})", ids
+            )
+        }
+        stamps = []
+        for node_id in ids:
+            del self._unstamped[node_id]
+            if node_id not in rows:
+                continue  # deleted since
+            seq, content, sources_json, stamp = rows[node_id]
+            sources = json.loads(sources_json)
+            if not holds(content, sources, stamp):
+                stamps.append((stamp_for(content, sources, cached=False), seq))
+            if time.perf_counter() > deadline:
+                break
+        await self._conn.executemany("UPDATE nodes SET clean_stamp = ? WHERE seq = ?", stamps)
+        return not self._unstamped
 
     async def restamp(self, batch: int = RESTAMP_BATCH) -> bool:
         """Stamp the next ``batch`` rows again if the store's stamps are another cleaning's (inside a
@@ -144,6 +193,8 @@ class NodeQueries(StoreBase):
         ``meta``: up to ``batch`` rows or :data:`RESTAMP_SECONDS` of cleaning a maintenance pass).
         Rows written meanwhile are stamped as written.
         """
+        if not await self.stamp_written(batch):
+            return False
         version = cleaning_version().hex()
         if self._stamps_current == version:
             return True

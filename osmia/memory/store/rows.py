@@ -11,7 +11,6 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from osmia.memory.clean_stamp import stamp_for
 from osmia.memory.types import Kind, Node, Subject
 
 NODE_COLUMNS = (
@@ -89,13 +88,10 @@ def node_from_row(row: Sequence[Any]) -> Node:
     )
 
 
-def node_to_row(node: Node, before: Node | None = None) -> tuple[Any, ...]:
-    """The inverse of :func:`node_from_row`: :data:`NODE_COLUMNS`, the confidence as of now, and
-    the stamp of its line (:func:`~osmia.memory.clean_stamp.stamp_for`; ``before``: the node as
-    stored, when this rewrites it)."""
+def node_to_row(node: Node, stamp: int | None = None) -> tuple[Any, ...]:
+    """The inverse of :func:`node_from_row`: :data:`NODE_COLUMNS`, the confidence as of now, with
+    ``stamp`` as its line's stamp (osmia/memory/clean_stamp.py; None: none)."""
     s = node.subject
-    previous = None if before is None else (before.content, before.sources, before.clean_stamp)
-    stamp = stamp_for(node.content, node.sources, previous)
     return (
         node.id, node.type.value, node.tenant, node.kind.value, node.key, node.content,
         s.repository, s.engine, s.task_type, s.language, node.confidence, node.decay_rate,
