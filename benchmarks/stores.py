@@ -70,8 +70,11 @@ async def build_store(
                 stats.decay_seconds.append(perf() - started)
                 stats.pruned += result.pruned
                 # What the operator's maintenance loop does meanwhile (merges, checkpoints, the
-                # stamps of lines written without one), once a simulated day here; not timed.
+                # stamps of the lines written without one), here once a simulated day, until it has
+                # caught up (its passes every 15 s keep up with any real rate); not timed.
                 await memory.maintain()
+                while not getattr(memory._store, "stamps_current", lambda: True)():
+                    await memory.maintain()
                 while next_decay <= at:
                     next_decay += settings.decay_interval_seconds
             started = perf()

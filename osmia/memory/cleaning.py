@@ -226,13 +226,6 @@ def _needs_pass(text: str) -> bool:
     return _TRIGGERS.search(text) is not None
 
 
-def clean_as_is(text: str) -> bool:
-    """True when :func:`clean_text` certainly gives ``text`` back unchanged, told by one search (no
-    step of a pass could change it, and it is no longer than a line); False when only cleaning it
-    can tell (~1 % of stored lines: words that wake the redaction rules, or a longer line)."""
-    return len(text) <= MAX_LINE and encodable(text) is text and not _needs_pass(text)
-
-
 def _one_pass(text: str) -> str:
     for step in _STEPS:
         text = step(text)

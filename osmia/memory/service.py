@@ -183,16 +183,17 @@ class Memory:
         async with self._lock:
             if self._wrote:
                 with suppress(StoreError, sqlite3.Error, ValueError):  # a failing database still closes
+                    done = False
+                    while not done:  # the lines written without a stamp, a short transaction a batch
+                        async with self._store.transaction():
+                            done = await self._store.stamp_written()
                     await self._store.maintain()
-                    async with self._store.transaction():  # the lines written without a stamp
-                        while not await self._store.stamp_written():
-                            pass
             await self._store.close()
 
     async def maintain(self) -> None:
-        """Housekeeping outside extractions: merge full-text segments, checkpoint the WAL and, in a
-        store whose lines another cleaning stamped, stamp a batch of them again
-        (:meth:`~osmia.memory.store.nodes.NodeQueries.restamp`)."""
+        """Housekeeping outside extractions: merge full-text segments, checkpoint the WAL, and stamp
+        a batch of the lines written since without a stamp, or of a store's lines another cleaning
+        stamped (:meth:`~osmia.memory.store.nodes.NodeQueries.restamp`)."""
         await self._guarded("maintain", self._maintain)
 
     async def _maintain(self) -> None:
