@@ -78,7 +78,7 @@ def rederived_sql(column: str, copy: int) -> str:
 def _stamp(content: str, sources: str) -> int | None:
     from osmia.memory.clean_stamp import stamp_for
 
-    return stamp_for(content, json.loads(sources), cached=False)
+    return stamp_for(content, json.loads(sources))
 
 
 class _Phases:

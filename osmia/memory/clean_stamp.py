@@ -9,11 +9,10 @@ A query meets ~7 such lines in its section and prices ~2 sources for each candid
 at 100k nodes that first visit was most of the query's tail (docs/performance.md §34).
 
 So a node row carries ``clean_stamp``: a keyed hash of its content and of the sources its line
-shows (the newest two), written only when the content renders as it is stored
-(:func:`~osmia.memory.prompt.cleaned_for_prompt` gives :func:`~osmia.memory.prompt.as_stored`:
-itself, or a long one cut) and so does each of those sources
-(:func:`~osmia.memory.prompt.cleaned_source`). A line whose stamp :func:`holds` is shown without
-cleaning it again; any other line is cleaned, as before. The hash's key is
+shows (the newest two), written only when the content renders as it is stored (cleaning gives
+:func:`~osmia.memory.prompt.as_stored`: itself, or a long one cut) and so does each of those
+sources (:func:`~osmia.memory.prompt.cleaned_source`). A line whose stamp :func:`holds` is shown
+without cleaning it again; any other line is cleaned, as before. The hash's key is
 :func:`cleaning_version`, a digest of the cleaning and redaction code and of the libraries and
 Unicode tables it uses, so:
 
@@ -21,6 +20,9 @@ Unicode tables it uses, so:
   ``upsert_nodes``, a copy made with SQL) fails the check, and is cleaned;
 - a store written by another version of the rules has stamps that fail the check until its rows
   are stamped again (:meth:`~osmia.memory.store.nodes.NodeQueries.restamp`, the maintenance loop);
+- a line is stamped as it is written only where that is cheap (a reinforced fact whose stamp
+  holds, :func:`written_stamp`); new lines are stamped by the maintenance loop or a closing writer
+  (the store's ``stamp_written``), so no extraction waits for a cleaning pass;
 - nothing a run wrote decides a stamp: Osmia computes it from what the cleaning gave back.
 """
 
@@ -37,14 +39,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from osmia.memory.cleaning import clean_text
-from osmia.memory.prompt import (
-    MAX_SOURCES_SHOWN,
-    SOURCE_CHARS,
-    as_stored,
-    cleaned_for_prompt,
-    cleaned_source,
-    shown_length,
-)
+from osmia.memory.prompt import MAX_SOURCES_SHOWN, SOURCE_CHARS, as_stored, cleaned_source, shown_length
 
 # Every module whose code decides what cleaning a stored line gives (``cleaning.clean_text`` and
 # what it imports, and the prompt's use of it); tests/memory/test_clean_stamp.py checks that the
@@ -113,11 +108,6 @@ def holds(content: str, sources: Sequence[str], stamp: int | None) -> bool:
     return stamp is not None and stamp == _digest(content, sources)
 
 
-def _renders_as_is(content: str, cached: bool) -> bool:
-    shown = cleaned_for_prompt(content) if cached else clean_text(content, shown_length(content))
-    return shown == as_stored(content)
-
-
 def written_stamp(
     content: str, sources: Sequence[str], before: tuple[str, Sequence[str], int | None] | None
 ) -> tuple[int | None, bool]:
@@ -141,29 +131,12 @@ def _with_sources(content: str, sources: Sequence[str], shown_before: Sequence[s
     return _digest(content, sources)
 
 
-def stamp_for(
-    content: str,
-    sources: Sequence[str],
-    before: tuple[str, Sequence[str], int | None] | None = None,
-    *,
-    cached: bool = True,
-) -> int | None:
-    """The stamp of a line about to be stored, or None when cleaning would change any of it.
-
-    ``before``: the line's stored ``(content, sources, stamp)`` when it is being rewritten. If that
-    stamp holds, its content and shown sources are known clean and only the other sources it shows
-    now are cleaned (a reinforced fact shows one new, the run's own reference). ``cached``: through the
-    prompt's caches (a line just written is likely shown soon); not when stamping a whole store
-    again, whose lines would push out the ones queries show.
-    """
-    known: Sequence[str] = ()
-    if before is not None and before[0] == content and holds(*before):
-        known = before[1][-MAX_SOURCES_SHOWN:]
-    elif not _renders_as_is(content, cached):
+def stamp_for(content: str, sources: Sequence[str]) -> int | None:
+    """The stamp of a stored line, or None when cleaning would change what it shows (its content,
+    or a source it shows). Cleaned without the prompt's caches: lines stamped in bulk (maintenance,
+    a copied store) would push out the ones queries show."""
+    if clean_text(content, shown_length(content)) != as_stored(content):
         return None
-    for source in sources[-MAX_SOURCES_SHOWN:]:
-        if source not in known:
-            shown = cleaned_source(source) if cached else clean_text(source, SOURCE_CHARS)
-            if shown != source:
-                return None
+    if any(clean_text(source, SOURCE_CHARS) != source for source in sources[-MAX_SOURCES_SHOWN:]):
+        return None
     return _digest(content, sources)

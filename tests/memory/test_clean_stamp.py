@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from osmia.memory import clean_stamp
-from osmia.memory.clean_stamp import CLEANING_MODULES, holds, stamp_for
+from osmia.memory.clean_stamp import CLEANING_MODULES, holds, stamp_for, written_stamp
 from osmia.memory.cleaning import MAX_LINE
 from osmia.memory.prompt import line_tokens, render_line
 from osmia.memory.selection import to_injected
@@ -153,11 +153,14 @@ def test_no_stamp_for_a_line_cleaning_would_change() -> None:
     long = "Earlier attempt at PROJ-1: " + "learned: run make generate first; " * 12
     assert holds(long, [], stamp_for(long, []))  # shown cut, as cleaning cuts it
     assert stamp_for("<b>x</b> " + long, []) is None
-    # A rewrite whose stored stamp holds: only the new source is cleaned.
+    # Written: a rewrite whose stored stamp holds is stamped at once (only the new source is
+    # cleaned), any other line later, off the write's path.
     before = stamp_for(clean, ["tr/ns/a"])
-    again = stamp_for(clean, ["tr/ns/a", "tr/ns/b"], (clean, ["tr/ns/a"], before))
-    assert holds(clean, ["tr/ns/a", "tr/ns/b"], again)
-    assert stamp_for(clean, ["tr/ns/a", "tr/ns/<b>"], (clean, ["tr/ns/a"], before)) is None
+    again, later = written_stamp(clean, ["tr/ns/a", "tr/ns/b"], (clean, ["tr/ns/a"], before))
+    assert not later and holds(clean, ["tr/ns/a", "tr/ns/b"], again)
+    assert written_stamp(clean, ["tr/ns/a", "tr/ns/<b>"], (clean, ["tr/ns/a"], before)) == (None, False)
+    assert written_stamp(clean, ["tr/ns/a"], None) == (None, True)
+    assert written_stamp(clean + ".", ["tr/ns/a"], (clean, ["tr/ns/a"], before)) == (None, True)
 
 
 def test_another_cleanings_stamp_does_not_hold(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -178,7 +178,7 @@ class NodeQueries(StoreBase):
             seq, content, sources_json, stamp = rows[node_id]
             sources = json.loads(sources_json)
             if not holds(content, sources, stamp):
-                stamps.append((stamp_for(content, sources, cached=False), seq))
+                stamps.append((stamp_for(content, sources), seq))
             if time.perf_counter() > deadline:
                 break
         await self._conn.executemany("UPDATE nodes SET clean_stamp = ? WHERE seq = ?", stamps)
@@ -214,7 +214,7 @@ class NodeQueries(StoreBase):
         deadline = time.perf_counter() + RESTAMP_SECONDS
         stamps = []
         for seq, content, sources in rows:
-            stamps.append((stamp_for(content, json.loads(sources), cached=False), seq))
+            stamps.append((stamp_for(content, json.loads(sources)), seq))
             if time.perf_counter() > deadline:
                 break  # the event loop waits while lines are cleaned: the rest in the next pass
         await self._conn.executemany("UPDATE nodes SET clean_stamp = ? WHERE seq = ?", stamps)
