@@ -142,6 +142,7 @@ def _copy_store(db: Path, to: Path) -> Path:
 
 async def _upgrade(db: Path) -> None:
     """Open and close ``db`` with this engine at the store's own clock: its schema upgrade, if any."""
+    from benchmarks.stats import maintained_until_stamped
     from benchmarks.stores import Clock
     from benchmarks.workload import GroundTruth
     from osmia.memory.service import Memory, MemorySettings
@@ -153,9 +154,7 @@ async def _upgrade(db: Path) -> None:
     # Work the engine's maintenance loop does once after an upgrade, done here to the end, so the
     # round measures the store as the operator serves it from then on: lines stamped again after
     # its cleaning changed (osmia/memory/clean_stamp.py; an engine without stamps has none).
-    store = memory._store
-    while not getattr(store, "stamps_current", lambda: True)():
-        await memory.maintain()
+    await maintained_until_stamped(memory)
     await memory.close()
 
 

@@ -60,6 +60,15 @@ async def stored_lines(memory: Any) -> list[str]:
     return list(await lasting(size)) if lasting is not None and size else []
 
 
+async def maintained_until_stamped(memory: Any) -> None:
+    """Run ``memory.maintain()`` until the store has no line left to stamp (osmia/memory/clean_stamp.py):
+    what the operator's maintenance loop has done some passes after an upgrade or a burst of
+    writes. Nothing for an engine without stamps."""
+    settled = getattr(memory._store, "stamps_current", None)
+    while settled is not None and not settled():
+        await memory.maintain()
+
+
 class OperatorHeap:
     """The operator's handling of its heap, for the engine under test (an older one: what it did).
 

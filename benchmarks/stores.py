@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.stats import maintained_until_stamped
 from benchmarks.workload import T0, GroundTruth, World
 from osmia.memory.service import Memory, MemorySettings
 from osmia.taskrun import parse_taskrun
@@ -73,8 +74,7 @@ async def build_store(
                 # stamps of the lines written without one), here once a simulated day, until it has
                 # caught up (its passes every 15 s keep up with any real rate); not timed.
                 await memory.maintain()
-                while not getattr(memory._store, "stamps_current", lambda: True)():
-                    await memory.maintain()
+                await maintained_until_stamped(memory)
                 while next_decay <= at:
                     next_decay += settings.decay_interval_seconds
             started = perf()

@@ -1,6 +1,6 @@
 """Pay the text machinery's first-use costs at start-up, not inside the first extractions after it.
 
-Three costs are paid the first time a kind of text is seen, and then never again in the process:
+Four costs are paid the first time a kind of text is seen, and then never again in the process:
 
 - RE2 builds its automata lazily, one state at a time, as text walks into them. The unions that
   decide whether a text needs redaction or cleaning at all (``redaction.CANDIDATES``,
@@ -11,6 +11,8 @@ Three costs are paid the first time a kind of text is seen, and then never again
   that is not ASCII: ~20 ms once.
 - English's common words (:func:`osmia.memory.advice.common_words`) are loaded on the first
   learning a query ranks: ~0.15 s once.
+- The key of the stored lines' stamps (:func:`osmia.memory.clean_stamp.cleaning_version`) reads
+  the cleaning's source files on the first line a query shows or a write stamps: ~2 ms once.
 
 A long-running operator would pay them in its first extractions and queries after every restart,
 one spike at a time. :func:`warm_up` runs a small built-in corpus through the same entry points
@@ -36,6 +38,7 @@ import time
 from collections.abc import Iterable
 
 from osmia.memory.advice import common_words
+from osmia.memory.clean_stamp import cleaning_version
 from osmia.memory.confusables import latin_skeleton
 from osmia.memory.hostile import looks_hostile
 from osmia.memory.lesson_parse import lesson
@@ -80,6 +83,7 @@ def warm_up(lines: Iterable[str] = ()) -> float:
     common words, and give each stored line in ``lines`` to the query's rendering and lesson
     reading; seconds it took."""
     started = time.perf_counter()
+    cleaning_version()  # the stamps' key: reads the cleaning's source files once (~2 ms)
     common_words()
     for line in corpus():
         stored_text(line)

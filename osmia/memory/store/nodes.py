@@ -6,6 +6,7 @@ import itertools
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from osmia.memory.clean_stamp import cleaning_version, holds, stamp_for, written_stamp
 from osmia.memory.lesson_forms import form_of
@@ -159,29 +160,23 @@ class NodeQueries(StoreBase):
     async def stamp_written(self, batch: int = RESTAMP_BATCH) -> bool:
         """Stamp up to ``batch`` of the lines this process wrote without a stamp (or
         :data:`RESTAMP_SECONDS` of cleaning; inside a transaction); True once none is left."""
-        deadline = time.perf_counter() + RESTAMP_SECONDS
         ids = list(itertools.islice(self._unstamped, batch))
         if not ids:
             return True
         marks = ", ".join("?" * len(ids))
-        rows = {
+        found = {
             row[0]: row[1:]
             for row in await self._rows(
                 f"SELECT id, seq, content, sources, clean_stamp FROM nodes WHERE id IN ({marks})", ids
             )
         }
-        stamps = []
+        present = [node_id for node_id in ids if node_id in found]
         for node_id in ids:
+            if node_id not in found:
+                del self._unstamped[node_id]  # deleted since
+        taken = await self._stamp_rows([found[node_id] for node_id in present])
+        for node_id in present[:taken]:
             del self._unstamped[node_id]
-            if node_id not in rows:
-                continue  # deleted since
-            seq, content, sources_json, stamp = rows[node_id]
-            sources = json.loads(sources_json)
-            if not holds(content, sources, stamp):
-                stamps.append((stamp_for(content, sources), seq))
-            if time.perf_counter() > deadline:
-                break
-        await self._conn.executemany("UPDATE nodes SET clean_stamp = ? WHERE seq = ?", stamps)
         return not self._unstamped
 
     async def restamp(self, batch: int = RESTAMP_BATCH) -> bool:
@@ -204,22 +199,34 @@ class NodeQueries(StoreBase):
             return True
         start = int(await self.get_meta(CLEAN_CURSOR_KEY) or 0)
         rows = await self._rows(
-            "SELECT seq, content, sources FROM nodes WHERE seq > ? ORDER BY seq LIMIT ?", (start, batch)
+            "SELECT seq, content, sources, clean_stamp FROM nodes WHERE seq > ? ORDER BY seq LIMIT ?",
+            (start, batch),
         )
         if not rows:
             await self.set_meta(CLEAN_VERSION_KEY, version)
             await self._conn.execute("DELETE FROM meta WHERE key = ?", (CLEAN_CURSOR_KEY,))
             self._stamps_current = version
             return True
+        taken = await self._stamp_rows(rows)
+        await self.set_meta(CLEAN_CURSOR_KEY, str(int(rows[taken - 1][0])))
+        return False
+
+    async def _stamp_rows(self, rows: Sequence[Sequence[Any]]) -> int:
+        """Stamp ``rows`` (``seq, content, sources, clean_stamp``) in order, those whose stamp does
+        not hold, until :data:`RESTAMP_SECONDS` of cleaning (the event loop waits meanwhile: the
+        rest in the next pass); how many of them were taken (at least one)."""
         deadline = time.perf_counter() + RESTAMP_SECONDS
         stamps = []
-        for seq, content, sources in rows:
-            stamps.append((stamp_for(content, json.loads(sources)), seq))
+        taken = 0
+        for seq, content, sources_json, stored in rows:
+            taken += 1
+            sources = json.loads(sources_json)
+            if not holds(content, sources, stored):
+                stamps.append((stamp_for(content, sources), seq))
             if time.perf_counter() > deadline:
-                break  # the event loop waits while lines are cleaned: the rest in the next pass
+                break
         await self._conn.executemany("UPDATE nodes SET clean_stamp = ? WHERE seq = ?", stamps)
-        await self.set_meta(CLEAN_CURSOR_KEY, str(int(stamps[-1][1])))
-        return False
+        return taken
 
     async def _write_lesson_forms(self, nodes: Sequence[Node]) -> None:
         """The parsed form of each valid learning among ``nodes``, where it is new or changed."""
