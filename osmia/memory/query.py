@@ -41,6 +41,10 @@ from osmia.memory.vocabulary import Vocabulary, sentence_key, vocabulary_words
 
 __all__ = ["Ranker"]
 
+# Lines priced and kept between queries: a query prices ~15, mostly the same facts ticket after
+# ticket; each entry holds its node (~1-2.5 KB) even once the node cache let it go.
+PRICES_KEPT = 2048
+
 
 class Ranker:
     """Collects, scores and selects candidates for one :class:`QueryRequest`."""
@@ -51,6 +55,10 @@ class Ranker:
         self._finder = CandidateFinder(graph)  # keeps the full-text term counts between queries
         self._nodes = NodeCache()  # parsed rows, reused while a row reads back unchanged
         self._sets = SetCache()  # an engine's facts and tenant-wide patterns, while the store is unchanged
+        # Each node's line price (tokens) with the node it was priced for: the node cache gives the
+        # same object while its row reads back unchanged, a changed row a new one, and a price is a
+        # function of the row (5.6 µs to work out, for ~15 lines a query).
+        self._prices: dict[str, tuple[Node, int]] = {}
 
     def candidates(self, reads: QueryReads, req: QueryRequest) -> dict[str, Signals]:
         """Every node of the tenant that any signal points at, with the signals it got
@@ -221,14 +229,18 @@ class Ranker:
             """The words :func:`~osmia.memory.text.similarity` compares (cached per text)."""
             return word_bag(node.content)
 
-        costs: dict[str, int] = {}
+        prices = self._prices
 
         def cost(node: Node, _parts: ScoreParts | None = None) -> int:
-            """Tokens the node's line would take (its score is not on it), priced once per query."""
-            found = costs.get(node.id)
-            if found is None:
-                found = costs[node.id] = line_tokens(to_injected(node, 0.0))
-            return found
+            """Tokens the node's line would take (its score is not on it), priced once per node read."""
+            found = prices.get(node.id)
+            if found is not None and found[0] is node:
+                return found[1]
+            if len(prices) >= PRICES_KEPT:
+                prices.clear()
+            price = line_tokens(to_injected(node, 0.0))
+            prices[node.id] = (node, price)
+            return price
 
         # Without explain, work is saved on candidates that cannot be kept in the first pass,
         # whatever their exact score; each is decided when it first comes up, before it is scored:
@@ -275,8 +287,13 @@ class Ranker:
         # left in the section goes to the capped nodes, best first, after everything kept so far.
         # The postponed ones are scored now and take their place in that order (their verdicts in
         # the first pass would have been "capped" or a drop the second pass repeats: a twin or a
-        # quote of something kept then is kept still).
+        # quote of something kept then is kept still). One whose line does not fit what is left of
+        # the budget now is not scored: the budget only shrinks, so it could only be dropped (the
+        # slowest queries at 100k nodes scored 15-35 learnings here, all then over the budget:
+        # kept earlier attempts had filled it; docs/performance.md §35).
         for entry in postponed:
+            if cost(entry.node) > budget:
+                continue
             parts = score(c, entry.node, entry.signals, req, now, vocabulary, busiest)
             if not below_thresholds(c, parts):
                 deferred.append(len(out))

@@ -25,6 +25,7 @@ from osmia.memory.candidates import CandidateFinder
 from osmia.memory.extractor import attempt_key
 from osmia.memory.query import Ranker
 from osmia.memory.ranking import DEFAULT
+from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, line_tokens
 from osmia.memory.service import Memory, MemorySettings, request_for
 from osmia.memory.store import node_select
 from osmia.memory.store.query_reads import QueryReads, fts_phrase
@@ -263,3 +264,35 @@ def test_counts_in_one_statement_equal_counts_one_by_one(built: tuple[Path, Grou
         assert QueryReads(db).term_doc_counts([], at_most=cap) == {}
     finally:
         db.close()
+
+
+async def test_a_line_changed_since_it_was_priced_is_priced_again(
+    built: tuple[Path, GroundTruth], tmp_path: Path
+) -> None:
+    """A ranker keeps each line's price between queries, for the node object it priced: a row that
+    changes reads back as a new node, so a lengthened line is priced again and the section still
+    fits the budget (a price kept by id alone would let it overflow)."""
+    path, truth = built
+    copy = tmp_path / "store.db"
+    with sqlite3.connect(path) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)
+    run = _tickets(truth, 1)[0]
+    roomy = await _open(copy, truth)
+    try:
+        first = await roomy.context(run)
+    finally:
+        await roomy.close()
+    assert first.injected
+    needed = estimate_tokens(f"{HEADING}\n\n{PREAMBLE}\n\n") + sum(line_tokens(n) for n in first.injected)
+    memory = await _open(copy, truth, token_budget=needed)  # exactly what the section takes
+    try:
+        again = await memory.context(run)
+        assert again.injected == first.injected
+        last = first.injected[-1].id
+        with sqlite3.connect(copy) as db:
+            db.execute("UPDATE nodes SET content = content || ? WHERE id = ?", (" and more" * 20, last))
+        changed = await memory.context(run)
+        assert last not in [n.id for n in changed.injected]  # no longer fits
+        assert estimate_tokens(changed.section) <= needed
+    finally:
+        await memory.close()
