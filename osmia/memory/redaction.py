@@ -21,6 +21,7 @@ from collections.abc import Callable
 from osmia.memory.linear import LinearPattern, Match, PatternSet, linear
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_rule import Rule
+from osmia.memory.secret_tables import TABLE_GATE, table_sub
 from osmia.memory.secret_tails import TAIL, tail_sub
 from osmia.memory.secret_values import (
     REDACTED,
@@ -384,6 +385,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
         for view in VIEWS
     ),
     *((rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE)),
+    (TABLE_GATE, table_sub),
     (_NAME_VALUE.pattern, _assignment_sub(_NAME_VALUE, strong=True)),
     (_ASSIGNMENTS[0].pattern, _assignment_sub(_ASSIGNMENTS[0], strong=True)),
     (_ASSIGNMENTS[1].pattern, _assignment_sub(_ASSIGNMENTS[1], strong=False)),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from osmia.memory.linear import linear
 from osmia.memory.secret_commands import COMMAND_RULES
+from osmia.memory.secret_configs import CONFIG_RULES
 from osmia.memory.secret_providers import PROVIDER_RULES
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
 from osmia.memory.secret_rule import rule as _rule
@@ -229,6 +230,7 @@ RULES: tuple[Rule, ...] = (
         spoken_password,
     ),
     *COMMAND_RULES,
+    *CONFIG_RULES,
     # A name that says secret, then its value on the next line (YAML: ``token:`` then an indented
     # value, or a block scalar ``secret: |``).
     _rule(

@@ -126,6 +126,32 @@ def _unescaped(run: str) -> tuple[str, list[int]]:
     return "".join(chars), where
 
 
+_ENTITIES = {"lt": "<", "gt": ">", "quot": '"', "apos": "'", "amp": "&"}
+_ENTITY = linear(r"&(?:(lt|gt|quot|apos|amp)|#([0-9]{1,3})|#[xX]([0-9A-Fa-f]{1,2}));")
+
+
+def _unentitied(run: str) -> tuple[str, list[int]]:
+    """HTML's character references of ASCII characters decoded (``&lt;password&gt;`` → ``<password>``,
+    ``&quot;`` and ``&#34;`` → ``"``): a config or a form pasted from a web page or an HTML report."""
+    chars: list[str] = []
+    where: list[int] = []
+    last = 0
+    for m in _ENTITY.finditer(run):
+        named, decimal, hexa = m.group(1), m.group(2), m.group(3)
+        code = ord(_ENTITIES[named]) if named else int(decimal, 10) if decimal else int(hexa or "0", 16)
+        if code >= 0x80 or code < 0x20:
+            continue  # left as written: not a character a rule reads
+        chars.extend(run[last : m.start(0)])
+        where.extend(range(last, m.start(0)))
+        chars.append(chr(code))
+        where.append(m.start(0))
+        last = m.end(0)
+    chars.extend(run[last:])
+    where.extend(range(last, len(run)))
+    where.append(len(run))
+    return "".join(chars), where
+
+
 # A token cut by separators (``ghp_…-…``, ``AKIA….…``, ``sk_live_…:…``): the prefix of a format
 # that has one (:data:`~osmia.memory.secret_cuts.CUT_FORMATS`), then pieces of token
 # characters with separators between them. Prose and paths are pieces too (``key-value``,
@@ -322,6 +348,16 @@ VIEWS: tuple[View, ...] = (
     View("spaced", linear(_SPACED), 0, _unspaced_token, 20, _SPACED_GATE),
     # A token of a prefixed format cut by separators: its pieces joined.
     View("separated", linear(_SPLIT), 0, _unseparated, 20, _SPLIT_GATE),
+    # A line with an HTML character reference (``&lt;password&gt;…``, ``&quot;``): a form or a config
+    # pasted from a web page or an HTML report, the whole line (a name and its value may be apart).
+    View(
+        "entities",
+        linear(r"[^\r\n&]*(?:&#?[A-Za-z0-9]{1,6};[^\r\n&]*)+"),
+        0,
+        _unentitied,
+        8,
+        r"&(?:lt|gt|quot|apos|amp|#[xX]?[0-9A-Fa-f]{1,3});",
+    ),
     # A run with two or more percent-escapes: a URL or a value encoded for one.
     View(
         "escaped",

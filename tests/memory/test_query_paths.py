@@ -23,9 +23,9 @@ from benchmarks.stores import build_store
 from benchmarks.workload import GroundTruth
 from osmia.memory.candidates import CandidateFinder
 from osmia.memory.extractor import attempt_key
+from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, line_tokens
 from osmia.memory.query import Ranker
 from osmia.memory.ranking import DEFAULT
-from osmia.memory.prompt import HEADING, PREAMBLE, estimate_tokens, line_tokens
 from osmia.memory.service import Memory, MemorySettings, request_for
 from osmia.memory.store import node_select
 from osmia.memory.store.query_reads import QueryReads, fts_phrase

@@ -212,3 +212,75 @@ def test_code_and_hosts_after_a_secret_like_name_stay(text: str) -> None:
     """A call or index where a value would stand, and a host's port, are no secrets (they were
     redacted before the twenty-sixth session: ``token = [redacted], key)``)."""
     assert redact(text) == text
+
+
+_PASSWORD = "Tr0ub4dor&3xK"  # password-shaped, written for this test
+_HTML = "Zx9vQ2mLp8Rt!"  # one with no sign HTML escapes
+_GOSSIP = "pUqJrVyVRj5jsiYEkM/tFQYfWyJIv4s3XkvDwy7Cu5s="  # 32 random bytes in base64, made for this test
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kept"),
+    [
+        # Twenty-eighth session: the red team's leftovers of the twenty-sixth. SQL users' unquoted
+        # passwords (Oracle), PostgreSQL roles' ...
+        (
+            f"CREATE USER app IDENTIFIED BY {_PASSWORD};",
+            _PASSWORD,
+            "grant access to users identified by their email",
+        ),
+        (
+            f"alter user system identified by {_PASSWORD};",
+            _PASSWORD,
+            "create user accounts identified by email",
+        ),
+        (
+            f"GRANT CONNECT TO scott IDENTIFIED BY {_PASSWORD}",
+            _PASSWORD,
+            "ALTER USER app IDENTIFIED BY :new_password",
+        ),
+        (
+            f"CREATE ROLE app WITH LOGIN PASSWORD '{_PASSWORD}';",
+            _PASSWORD,
+            "ALTER ROLE app WITH PASSWORD NULL",
+        ),
+        # ... network devices' passwords, communities and shared keys (Cisco IOS) ...
+        ("enable password 7 0822455D0A16", "0822455D0A16", "enable password authentication for admins"),
+        (
+            f"username admin privilege 15 secret 0 {_PASSWORD}",
+            _PASSWORD,
+            "username admin secret 0 <password>",
+        ),
+        (f"snmp-server community {_PASSWORD} RO", _PASSWORD, "snmp-server community strings are rotated"),
+        (f"tacacs-server key 7 {_PASSWORD}", _PASSWORD, "tacacs-server key rotation is monthly"),
+        (f"key chain ospf\n key 1\n  key-string {_PASSWORD}", _PASSWORD, "key 7 days of retention"),
+        (f"crypto isakmp key {_PASSWORD} address 10.0.0.1", _PASSWORD, "crypto isakmp key rotation policy"),
+        # ... Wi-Fi and IPsec pre-shared keys, gossip keys ...
+        (f'network={{\n  ssid="office"\n  psk="{_PASSWORD}"\n}}', _PASSWORD, 'psk="${WIFI_PSK}"'),
+        (f'10.0.0.1 10.0.0.2 : PSK "{_PASSWORD}"', _PASSWORD, "the psk is stored in vault"),
+        (f'encrypt = "{_GOSSIP}"', _GOSSIP, '"encrypt": "aes256-gcm"'),
+        (f"consul agent -encrypt={_GOSSIP}", _GOSSIP, "consul keygen > gossip.key"),
+        # ... Markdown tables whose header names the secret ...
+        (
+            f"| user | password | role |\n|------|----------|------|\n| admin | {_PASSWORD} | owner |",
+            _PASSWORD,
+            "| Name | Secret | Description |\n|---|---|---|\n| DB_PASSWORD | yes | the database password |",
+        ),
+        (
+            f"| Service | API key |\n| :-- | --: |\n| billing | {_RANDOM} |",
+            _RANDOM,
+            "| env | token |\n|:--|--:|\n| prod | stored in Vault at secret/prod/api |",
+        ),
+        # ... and HTML's character references around a name and its value.
+        (f"&lt;password&gt;{_HTML}&lt;/password&gt;", _HTML, "AT&amp;T uses &lt;b&gt;bold&lt;/b&gt;"),
+        (
+            f"&lt;add key=&quot;ApiSecret&quot; value=&quot;{_HTML}&quot;/&gt;",
+            _HTML,
+            "&lt;add key=&quot;Theme&quot; value=&quot;dark&quot;/&gt;",
+        ),
+    ],
+)
+def test_a_secret_in_a_service_config_a_table_or_html_is_redacted(text: str, secret: str, kept: str) -> None:
+    out = redact(text)
+    assert secret not in out and REDACTED in out, out
+    assert redact(kept) == kept

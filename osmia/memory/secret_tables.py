@@ -1,0 +1,93 @@
+"""Secrets in Markdown tables: a column whose header names a secret, and its cells the values.
+
+An agent's summary often tabulates what it set up (``| user | password |`` then ``| admin | … |``):
+no cell names its value, so no assignment rule sees one. A table is a header row, a separator row
+(``| --- | :-: |``, a dash or more a cell) and the rows up to the first line that is not one; in
+each column whose header is a secret's name (``Password``, ``API key``, ``Token``, ``Client
+secret``), a cell that holds a password-like or generated value is redacted. Words
+(``required``, ``see vault``), placeholders and numbers stay: a table about settings is not a
+table of secrets.
+
+Linear in the text: one pass over its lines, each cut at its bars once.
+"""
+
+from __future__ import annotations
+
+from osmia.memory.linear import linear
+from osmia.memory.secret_values import REDACTED, generated_value, is_placeholder, password_value
+
+__all__ = ["TABLE_GATE", "table_sub"]
+
+# What redaction's one scan looks for: a secret's name in a row, then the next line a separator row.
+TABLE_GATE = r"(?i)(?:passw|passphrase|pwd|secret|token|key|credential)[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-"
+
+# A header cell that names a secret (after its emphasis and code marks): the whole cell.
+_SECRET_HEADER = linear(
+    r"(?i)^(?:[a-z0-9 _.-]*[ _.-])?(?:password|passwd|passphrase|pwd|secret|token|api[ _.-]?key"
+    r"|access[ _.-]?key|private[ _.-]?key|credentials?)s?$"
+)
+_SEPARATOR = linear(r"^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?$")
+_MARKS = "*_` \t"
+
+
+def _cells(row: str) -> list[tuple[int, int]]:
+    """The spans of a row's cells (between its bars; an escaped ``\\|`` is text), outer bars aside."""
+    bars = [i for i, c in enumerate(row) if c == "|" and (i == 0 or row[i - 1] != "\\")]
+    if not bars:
+        return []
+    edges = [-1, *bars, len(row)]
+    spans = [(edges[k] + 1, edges[k + 1]) for k in range(len(edges) - 1)]
+    if not row[: bars[0]].strip():
+        spans = spans[1:]  # a leading bar
+    if spans and not row[bars[-1] + 1 :].strip():
+        spans = spans[:-1]  # a trailing bar
+    return spans
+
+
+def _secret_cell(value: str) -> bool:
+    """A cell that holds a password or a generated value: one token (a cell with blanks is prose:
+    "stored in Vault at secret/prod/api"), not a word, number or placeholder."""
+    if not value or is_placeholder(value) or any(c.isspace() for c in value):
+        return False
+    return password_value(value) or generated_value(value)
+
+
+def _redacted_row(row: str, columns: set[int]) -> str:
+    """``row`` with the secret cells of ``columns`` redacted."""
+    out, last = [], 0
+    for k, (start, end) in enumerate(_cells(row)):
+        if k not in columns:
+            continue
+        cell = row[start:end]
+        value = cell.strip(_MARKS)
+        if not _secret_cell(value):
+            continue
+        at = start + cell.index(value)
+        out.append(row[last:at] + REDACTED)
+        last = at + len(value)
+    return "".join(out) + row[last:] if out else row
+
+
+def table_sub(text: str) -> str:
+    """Redact the secret cells of every Markdown table in ``text`` (a redaction step)."""
+    lines = text.split("\n")
+    changed = False
+    i = 0
+    while i + 1 < len(lines):
+        header, separator = lines[i], lines[i + 1].rstrip("\r")
+        if "|" not in header or _SEPARATOR.search(separator) is None:
+            i += 1
+            continue
+        columns = {
+            k
+            for k, (start, end) in enumerate(_cells(header.rstrip("\r")))
+            if _SECRET_HEADER.search(header[start:end].strip(_MARKS)) is not None
+        }
+        i += 2
+        while i < len(lines) and "|" in lines[i] and lines[i].strip():
+            if columns:
+                row = _redacted_row(lines[i], columns)
+                changed = changed or row != lines[i]
+                lines[i] = row
+            i += 1
+    return "\n".join(lines) if changed else text
