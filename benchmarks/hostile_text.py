@@ -70,6 +70,11 @@ SHAPES: dict[str, str] = {
     # ... and what follows a redacted value (its rest, a list of codes).
     "redacted-tails": "[redacted] a1b2c3, x9y8z7 ",
     "code-lists": "backup codes 8f3k-2m9q, ",
+    # Twenty-eighth session: table rows under a secret's header, HTML character references in one
+    # line, and device config lines that never give their value.
+    "table-rows": "| password | token |\n|---|---|\n| Tr0ub4dor3x | a1B2c3D4e5F6g7H8 |\n",
+    "html-entities": "&lt;password&gt;a1B2c3&amp;",
+    "device-configs": "username a privilege 1 secret ",
 }
 
 
