@@ -35,7 +35,7 @@ from benchmarks.scenarios import scenarios
 from benchmarks.stats import EXTRACTION_WARMUP, OperatorHeap, stored_lines
 from benchmarks.stores import Clock, unseen_runs
 from benchmarks.workload import GroundTruth
-from osmia.memory import merge, resolve, service
+from osmia.memory import learn, merge, resolve, service
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import Store
 from osmia.taskrun import parse_taskrun
@@ -47,7 +47,7 @@ PHASES: tuple[tuple[Any, str, str], ...] = (
     (service, "sanitized", "redact (main thread)"),
     (service, "observe", "observe (main thread)"),
     (service, "in_one_trip", "transaction, one trip"),
-    (service, "recompute", "  patterns"),
+    (learn, "recompute", "  patterns"),
     (merge, "resolve", "  resolve"),
     (resolve, "known_facts", "    read lessons"),
     (resolve, "resolve_lesson", "    compare lessons"),

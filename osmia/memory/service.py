@@ -18,20 +18,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from osmia import metrics
 from osmia.memory import decay as decay_mod
-from osmia.memory import provenance, unlearn
-from osmia.memory.browse import GraphBrowser, to_networkx
+from osmia.memory import transfer, unlearn
+from osmia.memory.browse import GraphBrowser
 from osmia.memory.extractor import observe, summarize
 from osmia.memory.graph import KnowledgeGraph
-from osmia.memory.merge import MergeResult, merge
-from osmia.memory.patterns import recompute
-from osmia.memory.portable import (
-    EXPORT_FORMAT,
-    EXPORT_VERSION,
-    ImportRefused,
-    PortableGraph,
-    build_export,
-    read_export,
-)
+from osmia.memory.learn import learn_run
+from osmia.memory.portable import EXPORT_FORMAT, EXPORT_VERSION, ImportRefused, PortableGraph, read_export
 from osmia.memory.prompt import render_section
 from osmia.memory.query import Ranker
 from osmia.memory.ranking import RankingConfig
@@ -40,16 +32,7 @@ from osmia.memory.run_view import observed_at, request_for
 from osmia.memory.sanitize import sanitized
 from osmia.memory.selection import to_injected
 from osmia.memory.settings import MemorySettings
-from osmia.memory.store import (
-    CLEAN_CURSOR_KEY,
-    CLEAN_VERSION_KEY,
-    EPOCH_KEY,
-    PRUNE_RECOMPUTE_KEY,
-    THRESHOLD_KEY,
-    Store,
-    StoreError,
-    explain_sqlite_error,
-)
+from osmia.memory.store import Store, StoreError, explain_sqlite_error
 from osmia.memory.store.one_trip import in_one_trip
 from osmia.memory.text import fts_query
 from osmia.memory.types import (
@@ -60,9 +43,7 @@ from osmia.memory.types import (
     MemoryContext,
     Node,
     NodeType,
-    Observation,
     QueryRequest,
-    RunSummary,
 )
 from osmia.taskrun import TaskRun
 
@@ -79,11 +60,6 @@ __all__ = [
     "request_for",
 ]
 
-# The store's decay clock is its own: an import starts a new epoch (nodes carry effective confidences);
-# so is which cleaning its lines' stamps were computed with (an import stamps what it writes).
-INTERNAL_META = frozenset(
-    {EPOCH_KEY, THRESHOLD_KEY, PRUNE_RECOMPUTE_KEY, CLEAN_VERSION_KEY, CLEAN_CURSOR_KEY}
-)
 T = TypeVar("T")
 
 
@@ -246,8 +222,9 @@ class Memory:
         observations = observe(run)
         # The whole transaction runs on the connection's thread in one trip (store/one_trip.py):
         # its dozen statements cost one hand-over between threads instead of one each.
+        samples = self._settings.min_pattern_samples
         outcome = await in_one_trip(
-            self._store, lambda store: self._extract(store, run, summary, observations, now)
+            self._store, lambda store: learn_run(store, run, summary, observations, now, samples)
         )
         if isinstance(outcome, IngestResult):
             return outcome
@@ -261,31 +238,6 @@ class Memory:
                 metrics.NODES.labels(type=written[node_id].type.value).inc()
         self._wrote = True
         return IngestResult(run.run_key, "done", nodes=len(written), edges=new_edges)
-
-    async def _extract(
-        self, store: Store, run: TaskRun, summary: RunSummary, observations: list[Observation], now: float
-    ) -> IngestResult | tuple[MergeResult, int]:
-        """One extraction's transaction: what it merged and the edges it added, or why it did nothing."""
-        async with store.transaction():
-            # Checked inside the write transaction: another process (the CLI) may ingest the same run.
-            recorded = await store.run_counts(run.run_key)
-            if recorded is not None:
-                return IngestResult(run.run_key, "duplicate", *recorded, reason="already extracted")
-            recorded = await store.twin_counts(run.run_key, run.ref, bool(run.uid))
-            if recorded is not None:
-                why = "already extracted " + ("without its uid" if run.uid else "with its uid")
-                return IngestResult(run.run_key, "duplicate", *recorded, reason=why)
-            if await unlearn.is_forgotten(store, run.run_key, run.ref, bool(run.uid)):
-                return IngestResult(run.run_key, "skipped", reason="forgotten (osmia memory forget --run)")
-            # The run is recorded first: its statistics (kept by triggers) feed the patterns.
-            # Facts and recomputed patterns are then merged together, in one read and one write.
-            await store.insert_run(summary, 0, 0)
-            patterns = await recompute(store, summary, self._settings.min_pattern_samples)
-            merged = await merge(store, run.tenant, [*observations, *patterns], run.ref, now)
-            new_edges = await store.insert_edges(merged.edges)
-            await provenance.record(store, run.run_key, run.ref, merged.events, now)
-            await store.set_run_counts(run.run_key, len(merged.nodes), new_edges)
-        return merged, new_edges
 
     # --- query ------------------------------------------------------------------
 
@@ -436,14 +388,7 @@ class Memory:
 
     async def graph_for_export(self, tenant: str | None = None) -> nx.MultiDiGraph:
         """The whole graph (or one tenant's part) as networkx, for GraphML/GEXF exports."""
-
-        async def work() -> nx.MultiDiGraph:
-            nodes = await self._store.iter_nodes(tenant)
-            ids = {n.id for n in nodes}
-            edges = [e for e in await self._store.all_edges() if e.src in ids and e.dst in ids]
-            return to_networkx(nodes, edges)
-
-        return await self._guarded("export", work)
+        return await self._guarded("export", lambda: transfer.networkx_graph(self._store, tenant))
 
     async def explain_like(self, run: Mapping[str, Any]) -> list[Candidate]:
         """Every candidate the ranking considers now for a run with ``run``'s subject.
@@ -507,32 +452,7 @@ class Memory:
 
     async def export(self, tenant: str | None = None) -> dict[str, Any]:
         """The whole graph (or one tenant's) as plain data; :meth:`import_` reverses it."""
-
-        async def work() -> dict[str, Any]:
-            async with self._store.snapshot():
-                return await read()
-
-        async def read() -> dict[str, Any]:
-            nodes = await self._store.iter_nodes(tenant)
-            ids = {n.id for n in nodes}
-            edges = [e for e in await self._store.all_edges() if e.src in ids and e.dst in ids]
-            runs = [r for r in await self._store.run_rows() if tenant is None or r[2] == tenant]
-            meta = {k: v for k, v in (await self._store.meta_items()).items() if k not in INTERNAL_META}
-            return build_export(
-                tenant,
-                meta,
-                nodes,
-                edges,
-                runs,
-                provenance=await provenance.export_rows(self._store, tenant),
-                forgotten=[
-                    list(r)
-                    for r in await unlearn.forgotten_rows(self._store)
-                    if tenant is None or r[3] == tenant
-                ],
-            )
-
-        return await self._guarded("export", work)
+        return await self._guarded("export", lambda: transfer.export_graph(self._store, tenant))
 
     async def import_(
         self, data: dict[str, Any] | PortableGraph, *, replace: bool = False
@@ -545,24 +465,7 @@ class Memory:
         graph = data if isinstance(data, PortableGraph) else read_export(data, self._clock())
 
         async def work() -> tuple[int, int, int]:
-            if not replace and await self._store.count("nodes") + await self._store.count("runs") > 0:
-                raise ImportRefused("the database is not empty; import into a new file or pass --replace")
-            async with self._store.transaction():
-                await self._store.wipe()
-                # Imported confidences are effective as exported: they start this store's epoch 0,
-                # and their prune epochs are computed against this memory's threshold.
-                await self._store.set_meta(THRESHOLD_KEY, repr(float(self._settings.prune_threshold)))
-                await self._store.upsert_nodes(graph.nodes)
-                await self._store.insert_edges(graph.edges)
-                await self._store.insert_run_rows(graph.runs)
-                if graph.provenance is None:  # an export from before provenance: nodes start from their state
-                    await provenance.baseline_all(self._store)
-                else:
-                    await provenance.import_rows(self._store, graph.provenance)
-                await unlearn.import_forgotten(self._store, graph.forgotten)
-                await provenance.import_run_refs(self._store)
-                for key, value in sorted(graph.meta.items()):
-                    await self._store.set_meta(key, value)
+            await transfer.import_graph(self._store, graph, self._settings.prune_threshold, replace=replace)
             await self._graph.load()
             self._wrote = True
             return len(graph.nodes), len(graph.edges), len(graph.runs)
