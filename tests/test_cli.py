@@ -627,6 +627,10 @@ def test_process_exit_codes_for_missing_database_and_bad_usage(tmp_path: Path) -
     assert not missing.exists()
     assert run_osmia().returncode == 2
     assert run_osmia("memory", "--db", missing, "frobnicate").returncode == 2
+    unknown = run_osmia("--frob")  # named as the option it is, not as a missing command
+    assert unknown.returncode == 2
+    assert unknown.stderr.strip() == "osmia: error: unrecognized arguments: --frob (see osmia --help)"
+    assert run_osmia("--version").returncode == 0
 
 
 def test_process_ingest_from_stdin_reports_bad_documents(tmp_path: Path) -> None:

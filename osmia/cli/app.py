@@ -65,6 +65,10 @@ def cmd_memory(args: argparse.Namespace) -> int:
 
 
 def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
+    first = next(iter(sys.argv[1:] if argv is None else argv), "")
+    if first.startswith("-") and first.split("=", 1)[0] not in parser._option_string_actions:
+        # ``osmia --frob``: argparse would name the missing command, not the option it did not know.
+        parser.error(f"unrecognized arguments: {first}")
     args, extra = parser.parse_known_args(argv)
     if args.command == "run":
         return cmd_run(args, extra)

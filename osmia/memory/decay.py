@@ -87,6 +87,13 @@ async def last_decay_at(store: Store, now: float) -> float:
     return stored_clock(store, value)
 
 
+async def clock_or_now(store: Store, now: float) -> float:
+    """The stored boundary, or ``now`` for a database whose clock has not started, written nowhere:
+    what a reader (``status``, the dashboard) shows; only a decay starts the clock."""
+    value = await store.get_meta(LAST_DECAY_KEY)
+    return now if value is None else stored_clock(store, value)
+
+
 async def reconcile_threshold(store: Store, threshold: float) -> int:
     """Make every node's prune epoch refer to ``threshold``; returns the transactions it took (0: none).
 

@@ -22,11 +22,14 @@ EXPORT_VERSION = 1
 TENANTS = frozenset(f.value for f in Flow)
 KNOWN_META = frozenset({LAST_DECAY_KEY})
 MAX_CLOCK_SKEW = 86_400.0  # times up to a day ahead of this host's clock are accepted
-MAX_CONTENT = 1_000  # cleaned content is cut here (ingest writes well under 600 characters)
 MAX_FIELD = 65_536  # longer strings are refused before any cleaning work
 # A name's bound: the CRD's for a repository URL (2,048), whose slug a repository name is, so every
 # name ingest can store reads back from its export.
 MAX_NAME = 2_048
+# Cleaned content is cut here: a fact's template names its repository (up to MAX_NAME characters)
+# among a few hundred characters of its own, so every content ingest can store reads back whole
+# (ingest writes under 600 characters for names of ordinary length; 1,000 cut longer ones).
+MAX_CONTENT = MAX_NAME + 1_000
 MAX_INT = 2**31 - 1
 MAX_CLEANING_PASSES = 8  # a bound; real markup settles in two or three passes
 

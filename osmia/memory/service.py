@@ -324,10 +324,11 @@ class Memory:
         return await decay_mod.decay_now(self._store, cycles, threshold)
 
     async def next_decay_at(self) -> float:
-        """When the next cycle is due (Unix time)."""
+        """When the next cycle is due (Unix time); a store whose clock has not started (no decay yet)
+        is not written: its first cycle is due an interval from now."""
 
         async def work() -> float:
-            last = await decay_mod.last_decay_at(self._store, self._clock())
+            last = await decay_mod.clock_or_now(self._store, self._clock())
             return last + self._settings.decay_interval_seconds
 
         return await self._guarded("status", work)

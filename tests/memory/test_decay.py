@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from osmia.memory.decay import cycles_due
+from osmia.memory.decay import LAST_DECAY_KEY, cycles_due
 from osmia.memory.service import Memory, MemorySettings
 from tests.memory.conftest import DAY, Clock, make_run
 
@@ -111,3 +111,19 @@ async def test_two_processes_applying_due_cycles_at_once_apply_them_once(
     assert sorted(r.cycles for r in results) == [0, 1]
     for node_id, node in before.items():
         assert after[node_id] == pytest.approx(node["confidence"] * (1 - node["decay_rate"]))
+
+
+async def test_asking_when_the_next_cycle_is_due_writes_nothing(
+    settings: MemorySettings, clock: Clock
+) -> None:
+    """A reader (the dashboard, ``status``, the readiness probe) on a store whose decay clock has not
+    started sees its first cycle an interval from now and leaves the file as it is; a decay starts it."""
+    mem = await Memory.open(settings, clock=clock, update_gauges=False, catch_up=False)
+    try:
+        due = await mem.next_decay_at()
+        assert due == clock() + settings.decay_interval_seconds
+        assert await mem._store.get_meta(LAST_DECAY_KEY) is None
+        await mem.decay()
+        assert float(await mem._store.get_meta(LAST_DECAY_KEY) or "nan") == clock()
+    finally:
+        await mem.close()

@@ -14,7 +14,7 @@ from osmia import cli
 from osmia.memory.merge import node_id
 from osmia.memory.portable import ImportRefused, read_export
 from osmia.memory.service import Memory, MemorySettings
-from tests.memory.conftest import Clock
+from tests.memory.conftest import Clock, make_run
 from tests.memory.import_helpers import ROLE_MARKERS, SECRETS, sample_export, write_export
 
 NOW = 1_796_000_000.0  # a little after the sample's clock
@@ -208,6 +208,32 @@ def test_export_then_import_gives_the_same_graph(
     again = json.loads(out)
     assert again == json.loads(json.dumps(export))
     assert again["nodes"] and again["edges"] and len(again["runs"]) == 6  # the sample history: 6 runs
+
+
+async def test_facts_about_a_repository_with_the_longest_name_are_restored_whole(tmp_path: Path) -> None:
+    """A template fact names its repository: with a name at the CRD's bound its content passes
+    1,000 characters, and an export of it read back whole (import cut it at 1,000 before)."""
+    repo = "https://github.com/org/" + "r" * 2_000
+    settings = MemorySettings(store_path=tmp_path / "a.db", min_pattern_samples=1)
+    source = await Memory.open(settings, clock=Clock(), update_gauges=False)
+    try:
+        for i in range(3):
+            await source.ingest(make_run(f"x{i}", repo=repo, success=bool(i % 2), tests_failed=("TestX",)))
+        exported = await source.export()
+    finally:
+        await source.close()
+    assert max(len(n["content"]) for n in exported["nodes"]) > 2_000
+    target = await Memory.open(
+        MemorySettings(store_path=tmp_path / "b.db"), clock=Clock(), update_gauges=False
+    )
+    try:
+        await target.import_(exported)
+        again = await target.export()
+    finally:
+        await target.close()
+    assert {n["id"]: n["content"] for n in again["nodes"]} == {
+        n["id"]: n["content"] for n in exported["nodes"]
+    }
 
 
 def _poison(export: dict[str, Any]) -> None:
