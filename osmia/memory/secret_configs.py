@@ -16,10 +16,8 @@ from osmia.memory.secret_values import generated_value, not_placeholder, passwor
 
 __all__ = ["CONFIG_RULES"]
 
-# What follows ``IDENTIFIED BY`` and is no password: the keywords of the other forms, and the bind
-# variables and substitutions of SQL clients (``:pwd``, ``?``, ``@pwd``, ``&pwd``).
+# What follows ``IDENTIFIED BY`` and is no password: the keywords of the other forms.
 _SQL_KEYWORDS = frozenset({"password", "values", "externally", "globally", "random"})
-
 
 # The user of a statement that creates or changes one, or that a GRANT gives to, then a blank.
 _SQL_USER = (
@@ -30,7 +28,8 @@ _SQL_VALUE = r"([^\s;'\"`,()]{3,})"
 
 
 def _sql_password(value: str) -> bool:
-    """A bare value after ``IDENTIFIED BY`` that is a password, not a keyword or a variable."""
+    """A bare value after ``IDENTIFIED BY`` that is a password: not a keyword, nor a SQL client's
+    bind variable or substitution (``:pwd``, ``?``, ``@pwd``, ``&pwd``)."""
     return value.lower() not in _SQL_KEYWORDS and value[0] not in ":?@&" and not_placeholder(value)
 
 

@@ -21,6 +21,7 @@ from osmia.memory.store import (
     THRESHOLD_KEY,
     Store,
 )
+from osmia.memory.types import Edge, Node
 
 if TYPE_CHECKING:  # networkx loads only for GraphML/GEXF exports (osmia/memory/browse.py)
     import networkx as nx
@@ -34,12 +35,17 @@ INTERNAL_META = frozenset(
 )
 
 
+async def _subgraph(store: Store, tenant: str | None) -> tuple[list[Node], list[Edge]]:
+    """The nodes (every tenant's, or one's) and the edges between them."""
+    nodes = await store.iter_nodes(tenant)
+    ids = {n.id for n in nodes}
+    return nodes, [e for e in await store.all_edges() if e.src in ids and e.dst in ids]
+
+
 async def export_graph(store: Store, tenant: str | None) -> dict[str, Any]:
     """The whole graph (or one tenant's) as plain data, read in one snapshot."""
     async with store.snapshot():
-        nodes = await store.iter_nodes(tenant)
-        ids = {n.id for n in nodes}
-        edges = [e for e in await store.all_edges() if e.src in ids and e.dst in ids]
+        nodes, edges = await _subgraph(store, tenant)
         runs = [r for r in await store.run_rows() if tenant is None or r[2] == tenant]
         meta = {k: v for k, v in (await store.meta_items()).items() if k not in INTERNAL_META}
         return build_export(
@@ -79,7 +85,4 @@ async def import_graph(store: Store, graph: PortableGraph, prune_threshold: floa
 
 async def networkx_graph(store: Store, tenant: str | None) -> nx.MultiDiGraph:
     """The whole graph (or one tenant's part) as networkx, for GraphML/GEXF exports."""
-    nodes = await store.iter_nodes(tenant)
-    ids = {n.id for n in nodes}
-    edges = [e for e in await store.all_edges() if e.src in ids and e.dst in ids]
-    return to_networkx(nodes, edges)
+    return to_networkx(*await _subgraph(store, tenant))
