@@ -347,6 +347,32 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE nodes ADD COLUMN clean_stamp INTEGER;
     """,
+    # v14: a node whose text changed counts only the words it lost and gained. A pattern, an engine
+    # profile or an outcome is rewritten with new figures at nearly every extraction ("… 85% of the
+    # time (5107 runs)"): one or two of its ~10 words change, and the trigger took every old word out
+    # and put every new one back, ~30 vocabulary writes a row (docs/performance.md §36). The counts
+    # it leaves are the same (``tests/memory/test_vocabulary.py`` recounts them). A row moved to
+    # another tenant (nothing does that) would still have every word moved: the shared words are
+    # only left alone when the tenant is the same.
+    """
+    DROP TRIGGER nodes_vocabulary_update;
+    CREATE TRIGGER nodes_vocabulary_update AFTER UPDATE OF words ON nodes
+    WHEN old.words IS NOT new.words BEGIN
+        UPDATE vocabulary SET nodes = nodes - 1
+        WHERE tenant = old.tenant AND word IN (
+            SELECT value FROM json_each(coalesce(old.words, '[]'))
+            EXCEPT SELECT value FROM json_each(coalesce(new.words, '[]')) WHERE new.tenant = old.tenant);
+        DELETE FROM vocabulary WHERE tenant = old.tenant AND nodes <= 0 AND word IN (
+            SELECT value FROM json_each(coalesce(old.words, '[]'))
+            EXCEPT SELECT value FROM json_each(coalesce(new.words, '[]')) WHERE new.tenant = old.tenant);
+        INSERT INTO vocabulary (tenant, word, nodes)
+            SELECT new.tenant, value, 1 FROM (
+                SELECT value FROM json_each(coalesce(new.words, '[]'))
+                EXCEPT SELECT value FROM json_each(coalesce(old.words, '[]')) WHERE new.tenant = old.tenant)
+            WHERE true
+        ON CONFLICT DO UPDATE SET nodes = nodes + 1;
+    END;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

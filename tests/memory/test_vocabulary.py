@@ -169,3 +169,53 @@ async def test_spread_counts_the_repositories_stating_a_sentence(tmp_path: Path)
     # holds has no count.
     assert counts == {"sqlc": 1}
     assert spread == {sentence_key(generic): 3, sentence_key(specific): 1}
+
+
+async def test_a_rewritten_fact_moves_only_the_words_it_lost_and_gained(tmp_path: Path) -> None:
+    """Schema v14: a fact rewritten with other words leaves the rows of the words it keeps alone
+    (a pattern's new figures change one or two of its words), and the counts stay a recount's,
+    also when a row changes tenant or loses its words."""
+    settings = MemorySettings(store_path=tmp_path / "m.db")
+    memory = await Memory.open(settings, clock=Clock(), update_gauges=False)
+    try:
+        learned = ("Run golangci-lint before the build or the vet step fails",)
+        await memory.ingest(make_run("a", learnings=learned), finished_at=T0)
+    finally:
+        await memory.close()
+    conn = sqlite3.connect(settings.store_path)
+    try:
+        conn.executescript(
+            """
+            CREATE TEMP TABLE written (word TEXT);
+            CREATE TEMP TRIGGER w1 AFTER INSERT ON vocabulary BEGIN
+                INSERT INTO written VALUES (new.word); END;
+            CREATE TEMP TRIGGER w2 AFTER UPDATE ON vocabulary BEGIN
+                INSERT INTO written VALUES (new.word); END;
+            CREATE TEMP TRIGGER w3 AFTER DELETE ON vocabulary BEGIN
+                INSERT INTO written VALUES (old.word); END;
+            """
+        )
+        seq, content = conn.execute("SELECT seq, content FROM nodes WHERE kind = 'learning'").fetchone()
+        newer = "Run golangci-lint before the release or the vet step fails"
+        rewrite = "UPDATE nodes SET content = ?, words = ? WHERE seq = ?"
+        conn.execute(rewrite, (newer, words_column(newer), seq))
+        lost = set(vocabulary_words(content)) - set(vocabulary_words(newer))
+        gained = set(vocabulary_words(newer)) - set(vocabulary_words(content))
+        assert lost and gained and set(vocabulary_words(content)) & set(vocabulary_words(newer))
+        assert {w for (w,) in conn.execute("SELECT word FROM written")} == lost | gained
+        conn.commit()
+        assert kept(settings.store_path) == recount(settings.store_path)
+        # Moved to another tenant with its words: every word leaves one tenant for the other.
+        conn.execute(
+            "UPDATE nodes SET tenant = 'elsewhere', content = ?, words = ? WHERE seq = ?",
+            (content, words_column(content), seq),
+        )
+        conn.commit()
+        assert kept(settings.store_path) == recount(settings.store_path)
+        assert ("elsewhere", "build") in kept(settings.store_path)
+        conn.execute("UPDATE nodes SET words = NULL WHERE seq = ?", (seq,))
+        conn.execute(rewrite, (newer, words_column(newer), seq))
+        conn.commit()
+    finally:
+        conn.close()
+    assert kept(settings.store_path) == recount(settings.store_path)
