@@ -1,20 +1,16 @@
 """What the ``osmia`` command-line tests feed it and read back: TaskRun documents, a history that
-gives a Prior Knowledge section, and the ``status`` / ``export`` / subprocess calls they share."""
+gives a Prior Knowledge section, and the ``status`` / ``export`` calls they share (the CLI as a
+real process: ``tests.cli_support.run_process``)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from osmia.config import ENV_MEMORY_STORE_PATH
 from tests.cli_support import Outcome
 from tests.helpers import taskrun_doc, yaml_stream
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 INJECTED_KEYS = {"id", "kind", "content", "confidence", "score", "sources"}
 
 
@@ -75,17 +71,3 @@ def export(osmia: Osmia, db: Path) -> str:
     outcome = osmia("memory", "--db", db, "export")
     assert outcome.code == 0, outcome.err
     return outcome.out
-
-
-def run_osmia(*args: str | Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != ENV_MEMORY_STORE_PATH}
-    return subprocess.run(
-        [sys.executable, "-m", "osmia", *map(str, args)],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        cwd=REPO_ROOT,
-        env=env,
-        timeout=60,
-        check=False,
-    )
