@@ -10,15 +10,17 @@ maintenance loop runs them (:class:`benchmarks.stats.OperatorHeap`; not timed). 
 ``perf_counter`` (no profiler overhead): the transaction in one trip, resolving against the
 repository's lessons (reading them, comparing), the node upsert, and the cyclic collector's
 pauses (``gc.callbacks``); p50/p95/p99 per phase and the phases of the slowest extractions, to
-tell a tail's cause from the median's. Then the write-ahead log: frames (pages) one commit
-writes, by table or index (SQLite's ``dbstat``), from a second run of ``--count`` extractions
-without checkpoints.
+tell a tail's cause from the median's. Then, from a second run of ``--count`` extractions without
+checkpoints: each statement of the transaction with its time, calls and rows an extraction
+(triggers' work counted in the statement that fired them), and the write-ahead log: frames
+(pages) one commit writes, by table or index (SQLite's ``dbstat``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import re
 import shutil
 import sqlite3
 import struct
@@ -37,7 +39,7 @@ from benchmarks.stores import Clock, unseen_runs
 from benchmarks.workload import GroundTruth
 from osmia.memory import learn, merge, resolve, service
 from osmia.memory.service import Memory, MemorySettings
-from osmia.memory.store import Store
+from osmia.memory.store import Store, one_trip
 from osmia.taskrun import parse_taskrun
 
 MAINTENANCE_SECONDS = 15.0  # the operator's cadence (osmia/controller/handlers.py)
@@ -81,7 +83,9 @@ def _timed(current: dict[str, float]) -> Iterator[None]:
             setattr(owner, name, fn)
 
 
-async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> list[dict[str, float]]:
+async def _extract(
+    db: Path, count: int, *, phases: bool, queries: int = 0, statements: _Statements | None = None
+) -> list[dict[str, float]]:
     truth = GroundTruth.from_json(db.with_suffix(".truth.json").read_text())
     runs = unseen_runs(db, truth.seed, truth.runs, count + EXTRACTION_WARMUP)
     copies_file = db.with_suffix(".copies")
@@ -102,7 +106,9 @@ async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> l
         current: dict[str, float] = {}
         maintained_at = clock.now
         try:
-            with _timed(current) if phases else _nothing():
+            with (
+                _timed(current) if phases else _statements_timed(statements if statements is not None else {})
+            ):
                 for i, (doc, at) in enumerate(runs):
                     clock.now = at
                     if phases and at - maintained_at >= MAINTENANCE_SECONDS:
@@ -124,9 +130,52 @@ async def _extract(db: Path, count: int, *, phases: bool, queries: int = 0) -> l
     return rows
 
 
+# Statement (whitespace folded, cut at 100 characters) → [seconds, calls, parameter rows].
+_Statements = dict[str, list[float]]
+
+
 @contextmanager
-def _nothing() -> Iterator[None]:
-    yield
+def _statements_timed(totals: _Statements) -> Iterator[None]:
+    """Time every statement the one-trip connection runs (an extraction's whole transaction)."""
+    methods = ("execute", "executemany", "execute_fetchall")
+    originals = {name: getattr(one_trip.DirectConnection, name) for name in methods}
+
+    def wrap(name: str) -> Any:
+        fn = originals[name]
+
+        async def timed_statement(self: Any, sql: str, parameters: Any = ()) -> Any:
+            rows = list(parameters) if name == "executemany" else None
+            started = time.perf_counter()
+            result = await fn(self, sql, rows if rows is not None else parameters)
+            entry = totals.setdefault(re.sub(r"\s+", " ", sql).strip()[:100], [0.0, 0, 0])
+            entry[0] += time.perf_counter() - started
+            entry[1] += 1
+            entry[2] += len(rows) if rows is not None else 1
+            return result
+
+        return timed_statement
+
+    for name in methods:
+        setattr(one_trip.DirectConnection, name, wrap(name))
+    try:
+        yield
+    finally:
+        for name, fn in originals.items():
+            setattr(one_trip.DirectConnection, name, fn)
+
+
+def _statement_table(totals: _Statements, extractions: int) -> list[str]:
+    """The statements that took the most time, per extraction."""
+    n = max(1, extractions)
+    spent = sum(entry[0] for entry in totals.values())
+    calls = sum(entry[1] for entry in totals.values())
+    lines = [
+        f"statements: {calls / n:.1f} an extraction, {spent / n * 1000:.3f} ms of SQLite "
+        "(ms, calls, parameter sets an extraction; a statement's triggers counted in it):"
+    ]
+    for sql, (seconds, count, rows) in sorted(totals.items(), key=lambda kv: -kv[1][0])[:12]:
+        lines.append(f"  {seconds / n * 1000:6.3f} {count / n:5.2f} {rows / n:5.1f}  {sql}")
+    return lines
 
 
 def _keep_wal(db: Path) -> None:
@@ -172,7 +221,7 @@ def _wal_pages(db: Path, count: int) -> list[str]:
 
 def report(source: Path, count: int, queries: int = 0) -> str:
     """Phases of ``count`` extractions on a copy of ``source`` (after ``queries`` tickets), then
-    the pages a commit writes."""
+    the statements and the pages a commit writes."""
     lines: list[str] = []
     with tempfile.TemporaryDirectory(dir=source.parent) as tmp:
         for phases in (True, False):
@@ -181,8 +230,14 @@ def report(source: Path, count: int, queries: int = 0) -> str:
             for suffix in (".truth.json", ".copies"):
                 if source.with_suffix(suffix).exists():
                     shutil.copy(source.with_suffix(suffix), db.with_suffix(suffix))
-            rows = asyncio.run(_extract(db, count, phases=phases, queries=queries if phases else 0))
-            lines += _table(rows) if phases else _wal_pages(db, count)
+            statements: _Statements = {}
+            rows = asyncio.run(
+                _extract(db, count, phases=phases, queries=queries if phases else 0, statements=statements)
+            )
+            if phases:
+                lines += _table(rows)
+            else:  # every extraction's statements and commit, the warm-up's too
+                lines += [*_statement_table(statements, count + EXTRACTION_WARMUP), *_wal_pages(db, count)]
             for path in Path(tmp).iterdir():
                 path.unlink()
     return "\n".join(lines)

@@ -22,10 +22,10 @@ statements left out), the commonest statements, and the node cache's hits.
 the serve step serves them (the operator's warm-up, the collector's pass between tickets): the
 candidate statement, the one-hop widening, the vocabulary, the rest of the ranking; with
 p50/p99 per phase and the phases of the slowest queries, to tell a tail's cause from the median's.
-``extraction`` times the phases of extractions and counts the pages a commit writes
-(:mod:`benchmarks.extraction_phases`). The query modes work on a copy of ``--db``, or with
-``--read-only`` on the file itself, opened read-only (nothing can be written; for a 1M-node
-store too large to copy).
+``extraction`` times the phases of extractions and each statement of their transactions, and
+counts the pages a commit writes (:mod:`benchmarks.extraction_phases`). The query modes work on
+a copy of ``--db``, or with ``--read-only`` on the file itself, opened read-only (nothing can be
+written; for a 1M-node store too large to copy).
 """
 
 from __future__ import annotations

@@ -171,7 +171,17 @@ def test_the_extraction_profile_times_phases_and_counts_the_pages_a_commit_write
     assert {"extraction (wall)", "transaction, one trip", "upsert nodes", "resolve"} <= set(timed), timed
     assert all(len(v) == 4 for v in timed.values()), timed  # mean, p50, p95, p99
     assert 0 < timed["upsert nodes"][0] < timed["transaction, one trip"][0] < timed["extraction (wall)"][0]
+    head = next(i for i, line in enumerate(lines) if line.startswith("statements: "))
     log = next(i for i, line in enumerate(lines) if line.startswith("write-ahead log: "))
+    # Each statement: ms, calls, parameter sets an extraction, then its text; the slowest first.
+    statements = [line.split(maxsplit=3) for line in lines[head + 1 : log]]
+    assert statements and all(len(row) == 4 for row in statements), statements
+    spent = [float(row[0]) for row in statements]
+    assert spent == sorted(spent, reverse=True) and spent[0] > 0
+    texts = [row[3] for row in statements]
+    assert "COMMIT" in texts and any(t.startswith("INSERT INTO nodes ") for t in texts), texts
+    total = float(lines[head].split(", ")[1].split()[0])  # "… an extraction, 1.825 ms of SQLite …"
+    assert sum(spent) <= total + 0.01 * len(spent)
     commits = int(lines[log].split()[2])
     assert 12 <= commits <= 22 and "(12 extractions" in lines[log], lines[log]  # with the ten warm-up ones
     pages = {line.split()[1]: float(line.split()[0]) for line in lines[log + 1 :]}
