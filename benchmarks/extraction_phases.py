@@ -11,7 +11,7 @@ maintenance loop runs them (:class:`benchmarks.stats.OperatorHeap`; not timed). 
 repository's lessons (reading them, comparing), the node upsert, and the cyclic collector's
 pauses (``gc.callbacks``); p50/p95/p99 per phase and the phases of the slowest extractions, to
 tell a tail's cause from the median's. Then, from a second run of ``--count`` extractions without
-checkpoints: each statement of the transaction with its time, calls and rows an extraction
+checkpoints: each statement of the transaction with its time, calls and parameter sets an extraction
 (triggers' work counted in the statement that fired them), and the write-ahead log: frames
 (pages) one commit writes, by table or index (SQLite's ``dbstat``).
 """
@@ -37,12 +37,11 @@ from benchmarks.scenarios import scenarios
 from benchmarks.stats import EXTRACTION_WARMUP, OperatorHeap, stored_lines
 from benchmarks.stores import Clock, unseen_runs
 from benchmarks.workload import GroundTruth
+from osmia.controller.handlers import MAINTENANCE_SECONDS  # the operator's cadence
 from osmia.memory import learn, merge, resolve, service
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import Store, one_trip
 from osmia.taskrun import parse_taskrun
-
-MAINTENANCE_SECONDS = 15.0  # the operator's cadence (osmia/controller/handlers.py)
 
 # (owner, attribute, label): each is timed where it is looked up, so the callers' own names.
 PHASES: tuple[tuple[Any, str, str], ...] = (
@@ -130,7 +129,7 @@ async def _extract(
     return rows
 
 
-# Statement (whitespace folded, cut at 100 characters) → [seconds, calls, parameter rows].
+# Statement (whitespace folded, cut at 100 characters) → [seconds, calls, parameter sets].
 _Statements = dict[str, list[float]]
 
 
