@@ -22,7 +22,7 @@ from osmia.memory.linear import LinearPattern, Match, PatternSet, linear
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_tables import TABLE_GATE, table_sub
-from osmia.memory.secret_tails import TAIL, tail_sub
+from osmia.memory.secret_tails import GLUED, TAIL, glued_sub, tail_sub
 from osmia.memory.secret_values import (
     REDACTED,
     basic_credentials,
@@ -119,7 +119,7 @@ _OPERATOR = (
 _VALUE = (
     r"""(?:"((?:[^"\\\r\n]|\\.)+)"|'([^'\r\n]+)'|`([^`\r\n]+)`"""
     rf"""|{_ESCAPED_QUOTE}((?:[^"'\\\s%]|\\[^"'\\\su]|%(?:[013-9A-Fa-f]|2[013-9A-Fa-f]))+){_ESCAPED_QUOTE}"""
-    r"""|([^\s'"`,;)\]}>:=\\][^\s'"`,;)\]}>]*))"""
+    r"""|((?:\[redacted\]|[^\s'"`,;)\]}>:=\\])(?:\[redacted\]|[^\s'"`,;)\]}>])*))"""
 )
 _QUOTED_GROUPS = (3, 4, 5, 6)
 _BARE_GROUP = 7
@@ -209,7 +209,20 @@ def _not_a_value(value: str, between: str) -> bool:
 
 
 def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str]:
-    """Redact the value of ``name <op> value`` when the name is secret-like and the value a secret."""
+    """Redact the value of ``name <op> value`` when the name is secret-like and the value a secret.
+
+    A value a rule has already redacted inside (a DSN's key: ``https://[redacted]@host``, a
+    cookie's ``Token=[redacted]``) is judged by what is left around its markers: a host or a name
+    stays, and the value with it; a secret left beside a marker (``Summer2024[redacted]``, a run's
+    own marker written to pass it through) takes the whole value.
+    """
+
+    def secret(value: str, g: int, m: Match) -> bool:
+        if strong:
+            return _strong_value(value, g != _BARE_GROUP, m.group(2) or "", m.group(1) or "")
+        # A generated value has no spaces: '\"{Policy name}/{key}\"' is a template in prose.
+        ok = not is_placeholder(value) and not any(c.isspace() for c in value)
+        return ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
 
     def replace(m: Match) -> str:
         whole = m.group(0) or ""
@@ -219,17 +232,11 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             value = m.group(g)
             if value is None:
                 continue
-            if g == _BARE_GROUP and _not_a_value(
-                value, whole[m.end(1) - m.start(0) : m.start(g) - m.start(0)]
-            ):
+            between = whole[m.end(1) - m.start(0) : m.start(g) - m.start(0)]
+            pieces = [piece for piece in value.split(REDACTED) if piece]
+            if g == _BARE_GROUP and any(_not_a_value(piece, between) for piece in pieces):
                 return whole
-            if strong:
-                ok = _strong_value(value, g != _BARE_GROUP, m.group(2) or "", m.group(1) or "")
-            else:
-                # A generated value has no spaces: '\"{Policy name}/{key}\"' is a template in prose.
-                ok = not is_placeholder(value) and not any(c.isspace() for c in value)
-                ok = ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
-            if not ok:
+            if not any(secret(piece, g, m) for piece in pieces):
                 return whole
             return _redacted_group(m, g)
         return whole
@@ -395,7 +402,8 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_CALL_PAIR, _call_pair_sub()),
     (_ENCODED, _encoded_sub()),
     # Last: the rest of a value that a step above redacted only the start of (cut by a blank, or
-    # the first of a list): :mod:`osmia.memory.secret_tails`.
+    # the first of a list), after what is glued to a marker: :mod:`osmia.memory.secret_tails`.
+    (GLUED, glued_sub()),
     (TAIL, tail_sub()),
 )
 # A redaction can join what a rule split (a key block ending a value); a few passes settle it.

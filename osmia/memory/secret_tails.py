@@ -8,6 +8,14 @@ directly, after a blank, a comma or a semicolon, is taken too while it reads as 
 generated value (:func:`fragment`): random, or letters and digits alternating; never a word, a
 name, a number, a version, a flag or an assignment. Runs joined by blanks are one value cut in
 two (one marker); runs joined by a comma or semicolon are a list (a marker each).
+
+A token *glued* to a marker, with no separator, is one token with it (:data:`GLUED`): no rule
+leaves token characters right after its marker, so what follows one is the rest of the secret a
+rule cut (at a ``#`` or a ``]`` its value cannot hold) or text a run wrote around a marker of its
+own to pass a secret through (``password=[redacted]hunter2hunter2``). What follows it up to a
+blank, a quote or a bracket is folded into the marker with what directly precedes it; with
+nothing after it, what precedes it is folded only when it reads as a piece of a generated value
+(:func:`fragment`: not the flag of ``mysql -p[redacted]``).
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from osmia.memory.secret_values import (
     plain_words,
 )
 
-__all__ = ["TAIL", "fragment", "tail_sub"]
+__all__ = ["GLUED", "TAIL", "fragment", "glued_sub", "tail_sub"]
 
 _SEPARATOR = r"(?:[ \t]*[,;][ \t]*|[ \t]{1,2})"
 _RUN = r"[A-Za-z0-9+/_=-]+"
@@ -33,6 +41,13 @@ _RUN = r"[A-Za-z0-9+/_=-]+"
 # last run (an ``@`` or ``:`` there makes it a user, a host or a label, not a piece of a secret).
 TAIL = rf"\[redacted\]((?:{_SEPARATOR}{_RUN})+)([^\s,;]?)"
 _PIECE = linear(rf"({_SEPARATOR})({_RUN})")
+# A marker with token characters after it, and any directly before it; else a marker with token
+# characters only before it (group 1). After it: a token character, then anything up to a blank,
+# a quote, a bracket, a list separator, ``@`` or ``:`` (a user or a host follows a password:
+# ``user:[redacted]@db``). ``=`` and ``/`` are not taken before it (``AccountKey=[redacted]``,
+# ``…/services/[redacted]``).
+_AFTER = r"[A-Za-z0-9+_=-][^\s'\"`,;()\[\]{}<>@:]*"
+GLUED = rf"[A-Za-z0-9+_-]*\[redacted\]{_AFTER}|([A-Za-z0-9+_-]+)\[redacted\]"
 
 
 def _alternations(value: str) -> int:
@@ -73,6 +88,19 @@ def _replace(m: Match) -> str:
             out.append(separator + REDACTED)  # the next item of a list
         # else: the rest of the value cut by a blank, folded into its marker
     return "".join(out) + after
+
+
+def _fold(m: Match) -> str:
+    before = m.group(1)
+    if before is not None and not fragment(before):
+        return m.group(0) or ""  # a word or a flag before a marker (``-p[redacted]``) stays
+    return REDACTED
+
+
+def glued_sub() -> Callable[[str], str]:
+    """The redaction step that folds a token glued to a marker into it (see the module docstring)."""
+    pattern = linear(GLUED)
+    return lambda text: pattern.sub(_fold, text)
 
 
 def tail_sub() -> Callable[[str], str]:

@@ -140,6 +140,52 @@ def test_what_follows_a_redacted_value_stays_unless_it_is_a_piece_of_one(text: s
     assert redact(text) == text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A run's own marker around a secret, to pass it through (thirtieth session).
+        f"password=[redacted]{_RANDOM}",
+        f"password={_RANDOM}[redacted]",
+        f"the key is [redacted]{_RANDOM[:24]} and more",
+        f'api_key: "[redacted]{_RANDOM[:20]}"',
+        f"DB_PASSWORD=[redacted]{_RANDOM[:8]}#{_RANDOM[8:20]}",
+        f"token: {_RANDOM[:10]}[redacted]{_RANDOM[10:20]}",
+    ],
+)
+def test_a_token_glued_to_a_marker_is_folded_into_it(text: str) -> None:
+    """What sticks to ``[redacted]`` with no separator is the rest of the same token."""
+    redacted = redact(text)
+    for piece in (_RANDOM[:8], _RANDOM[8:20], _RANDOM[10:20], _RANDOM[20:]):
+        assert piece not in redacted, (piece, redacted)
+    assert REDACTED in redacted and redact(redacted) == redacted
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A value already redacted inside is judged by what is left around its markers: a DSN
+        # (a secret as a whole) is taken whole, where its bare value, cut at the marker's ``]``,
+        # left a stray bracket; a secret beside a marker takes the value; a name or a list stays.
+        (f"SENTRY_DSN=https://{_RANDOM[:32]}@o1.ingest.sentry.io/7", "SENTRY_DSN=[redacted]"),
+        ("DSN=https://[redacted]@sentry.io/1", "DSN=[redacted]"),
+        ("password=Summer2024[redacted]", "password=[redacted]"),
+        (
+            "tokens=[[redacted]], Set-Cookie: Token=[redacted]",
+            "tokens=[[redacted]], Set-Cookie: Token=[redacted]",
+        ),
+        # Kept: a flag, a name, a user, a host, a port or a path next to a marker, and prose.
+        ("mysql -uroot -p[redacted] db", "mysql -uroot -p[redacted] db"),
+        ("AccountKey=[redacted];EndpointSuffix=core", "AccountKey=[redacted];EndpointSuffix=core"),
+        ("postgres://admin:[redacted]@db:5432/app", "postgres://admin:[redacted]@db:5432/app"),
+        ("https://hooks.slack.com/services/[redacted]", "https://hooks.slack.com/services/[redacted]"),
+        ("the token [redacted]. Then [redacted]:8080", "the token [redacted]. Then [redacted]:8080"),
+    ],
+)
+def test_what_surrounds_a_marker_in_a_value(text: str, expected: str) -> None:
+    assert redact(text) == expected
+    assert redact(expected) == expected
+
+
 def test_a_fragment_is_random_or_alternates_letters_and_digits() -> None:
     assert fragment("bPxRfiCYzz8EXAMPLEKEY") and fragment("8f3k-2m9q") and fragment("a1b2c3")
     assert not fragment("python3") and not fragment("node18") and not fragment("x86_64")
