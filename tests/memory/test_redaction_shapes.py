@@ -2,7 +2,8 @@
 
 The probes of the twenty-fifth and twenty-sixth sessions (a value named by its use, given to a CLI,
 on the next line, in code, a Markdown label or a banner; the rest of a value after its redacted
-start) and what must not be taken for one (code, hosts, words after ``[redacted]``). The corpus
+start) and what must not be taken for one (code, hosts, words after ``[redacted]``); the
+thirtieth's: a token glued to a marker, a run's own marker included. The corpus
 tests against a scanner are in ``test_redaction.py``.
 """
 
@@ -182,6 +183,7 @@ def test_a_token_glued_to_a_marker_is_folded_into_it(text: str) -> None:
     ],
 )
 def test_what_surrounds_a_marker_in_a_value(text: str, expected: str) -> None:
+    """A marker's neighbours: a secret goes with the value, a name, user, host or flag stays."""
     assert redact(text) == expected
     assert redact(expected) == expected
 
