@@ -56,6 +56,7 @@ CLEANING_MODULES = (
     "osmia.memory.secret_configs",
     "osmia.memory.secret_cuts",
     "osmia.memory.secret_formats",
+    "osmia.memory.secret_names",
     "osmia.memory.secret_providers",
     "osmia.memory.secret_rule",
     "osmia.memory.secret_tables",

@@ -48,7 +48,7 @@ from osmia.memory.sanitize import redacted_name, stored_text
 # How many stored lines a start-up warms on: as many as the prompt's render cache keeps.
 STORED_LINES = RENDER_CACHE
 
-# The words secret names are made of (the redaction's strong and weak names, redaction._STRONG and
+# The words secret names are made of (the redaction's strong and weak names, secret_names._STRONG and
 # _WEAK), and the spellings engineering text gives them.
 _NAMES = (
     "password", "passwd", "passphrase", "pwd", "secret", "token", "api_key", "apikey",

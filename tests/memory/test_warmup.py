@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from osmia.memory import advice, confusables, lesson_parse, prompt, redaction, warmup
+from osmia.memory import advice, confusables, lesson_parse, prompt, redaction, secret_names, warmup
 from osmia.memory.cleaning import _TRIGGERS
 from osmia.memory.linear import linear
 from osmia.memory.service import Memory
@@ -13,9 +13,9 @@ from tests.memory.conftest import Clock, make_run
 
 def test_every_warm_up_name_is_one_the_redaction_keys_on() -> None:
     # A name the rules stopped keying on would warm nothing: the corpus must follow the rules.
-    weak = linear(rf"(?i){redaction._WEAK}")
+    weak = linear(rf"(?i){secret_names._WEAK}")
     for name in warmup._NAMES:
-        assert redaction._STRONG_NAME.search(name) or weak.search(name), name
+        assert secret_names._STRONG_NAME.search(name) or weak.search(name), name
 
 
 def test_the_corpus_walks_into_the_unions_that_decide_whether_text_needs_work() -> None:

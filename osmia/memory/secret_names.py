@@ -1,0 +1,337 @@
+"""Secrets found by the name that holds them: ``DB_PASSWORD=…``, ``"api_key": "…"``, ``--token …``.
+
+The redaction steps (:mod:`osmia.memory.redaction` runs them in order) that read a secret-like
+name and take the value it is given: an assignment in any of the forms code, configs and shells
+write, a name and its value given apart, a CLI flag, a variable set with a space
+(``set -gx``, ``ENV``), a call given the name and the value as two strings, an XML element named
+like a secret. A name that only suggests a secret (``*_KEY``, ``auth``, ``session``) takes a
+value only when it looks random; a name that points at a secret (``secretName``,
+``token_usage``) takes none. Only the value is replaced, so ``DB_PASSWORD=[redacted]`` still says
+what was there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from osmia.memory.linear import LinearPattern, Match, linear
+from osmia.memory.secret_values import (
+    REDACTED,
+    basic_credentials,
+    code_value,
+    generated_value,
+    is_placeholder,
+    looks_random,
+    password_value,
+)
+
+__all__ = ["NAMED_STEPS", "redacted_group"]
+
+# A secret-like name. The keyword may sit anywhere in an identifier (DB_PASSWORD, app.secret.key,
+# x-api-token, clientSecret), which is what a word boundary before the keyword used to miss.
+_IDENT = r"[A-Za-z0-9_.-]*"
+_STRONG = (
+    r"(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key"
+    r"|client[_.-]?key|credentials?|creds|auth[_.-]?key|signing[_.-]?key|encryption[_.-]?key"
+    r"|master[_.-]?key|account[_.-]?key|service[_.-]?key|webhook[_.-]?url|dsn|[_.-]pass)"
+)
+_WEAK = r"(?:key|auth|session|cookie|salt|seed|sig|signature|hmac|cert|license|pass|jwt|bearer)"
+# What a name must not end with to be a secret itself: it names, counts or points at one.
+_NAME_ONLY = (
+    "name",
+    "names",
+    "ref",
+    "refs",
+    "file",
+    "path",
+    "dir",
+    "url",
+    "uri",
+    "type",
+    "id",
+    "ids",
+    "count",
+    "usage",
+    "length",
+    "len",
+    "limit",
+    "limits",
+    "size",
+    "ttl",
+    "expiry",
+    "expires",
+    "header",
+    "env",
+    "field",
+    "format",
+    "policy",
+    "mode",
+    "provider",
+    "store",
+    "version",
+    "endpoint",
+    "rotation",
+    "hint",
+    "prefix",
+    "enabled",
+    "required",
+    "max",
+    "min",
+    "budget",
+    "total",
+    "kind",
+    "tokenizer",
+    "tokenize",
+    "tokenized",
+    "tokenization",
+)
+# A quote escaped in JSON inside a JSON string ({\"api_key\":\"…\"}, \\\" twice escaped, \u0022) or
+# in a URL (%22password%22%3A%22…%22); the name's closing quote may be one, and the colon %3A after
+# an encoded quote (not in urn%3Aietf%3Aparams%3Aoauth).
+_ESCAPED_QUOTE = r"""(?:\\+["']|\\+u0022|%22)"""
+# A closing bracket may follow the name's quote: a subscript (``os.environ["DB_PASSWORD"] = …``,
+# ``app.config['SECRET_KEY'] = …``, ``headers['X-Api-Key'] = …``).
+_OPERATOR = (
+    rf"""(?:\\*["']\]?|{_ESCAPED_QUOTE})?(?:[ \t]|%20)*(:=|=>|==?|:|\+=|%22(?:%20)*%3[Aa])(?:[ \t]|%20)*"""
+)
+# Groups: a value in double quotes, single quotes, backticks, escaped quotes, or bare.
+_VALUE = (
+    r"""(?:"((?:[^"\\\r\n]|\\.)+)"|'([^'\r\n]+)'|`([^`\r\n]+)`"""
+    rf"""|{_ESCAPED_QUOTE}((?:[^"'\\\s%]|\\[^"'\\\su]|%(?:[013-9A-Fa-f]|2[013-9A-Fa-f]))+){_ESCAPED_QUOTE}"""
+    r"""|((?:\[redacted\]|[^\s'"`,;)\]}>:=\\])(?:\[redacted\]|[^\s'"`,;)\]}>])*))"""
+)
+_QUOTED_GROUPS = (3, 4, 5, 6)
+_BARE_GROUP = 7
+
+
+def _name_allowed(name: str) -> bool:
+    """False for names that hold a name, count or pointer of a secret (``secretName``, ``token_usage``)."""
+    lowered = name.lower().strip("'\"").replace("-", "_")
+    return not lowered.endswith(_NAME_ONLY) or lowered.endswith(("webhook_url", "webhookurl"))
+
+
+# The secret-holding nouns a name can end with: DB_PASSWORD holds one, SECRET_BACKEND names a service.
+_HOLDERS = (
+    "password",
+    "passwd",
+    "pwd",
+    "pass",
+    "passphrase",
+    "secret",
+    "token",
+    "key",
+    "credentials",
+    "creds",
+)
+
+
+def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
+    """Whether a value assigned to a strong secret name is a secret.
+
+    Placeholders, counts (``max_tokens=4096``), versions and file paths are not.
+    A short lower-case word is a secret only when quoted or assigned with ``=`` to
+    a name that ends in what holds one: ``DB_PASSWORD=postgres`` and
+    ``password: "postgres"`` are leaked passwords, ``token: expired`` is prose and
+    ``SECRET_BACKEND=vault`` names a service.
+    """
+    if is_placeholder(value) or len(value) < 4:
+        return False
+    if value.replace(".", "").isdigit() and (len(value) < 6 or "." in value):
+        return False
+    if value.startswith(("/", "./", "../", "~/")) and " " not in value:
+        # A path, unless it is one random run after a slash (an AWS secret key may start with one).
+        return value.count("/") == 1 and looks_random(value, 24)
+    if not (value.isalpha() and value.islower() and len(value) < 12):
+        return True
+    return quoted or ("=" in operator and name.lower().strip("'\"").endswith(_HOLDERS))
+
+
+# A name and its value given apart: Kubernetes env entries (``- name: DB_PASSWORD`` then
+# ``value: …``, across lines), .NET ``<add key="ApiSecret" value="…"/>``, JSON name/value pairs.
+_NAME_VALUE = linear(
+    rf"""(?i)\b(?:name|key)["']?[ \t]*[:=][ \t]*["']?({_IDENT}{_STRONG}{_IDENT})["']?[\s,]*"""
+    rf"""["']?value{_OPERATOR}{_VALUE}"""
+)
+
+_ASSIGNMENTS = (
+    # Strong names: any value that is not a placeholder, count, version or prose word.
+    linear(rf"(?i)({_IDENT}{_STRONG}{_IDENT}){_OPERATOR}{_VALUE}"),
+    # Weak names: only values that look random (the high-entropy fallback).
+    linear(rf"(?i)({_IDENT}{_WEAK}{_IDENT}){_OPERATOR}{_VALUE}"),
+)
+
+
+def redacted_group(m: Match, group: int) -> str:
+    """The whole match with one group's text replaced by :data:`REDACTED`."""
+    whole = m.group(0) or ""
+    start, end = m.start(group) - m.start(0), m.end(group) - m.start(0)
+    return whole[:start] + REDACTED + whole[end:]
+
+
+# A bare value that is no value: code (:func:`code_value`), a port and path after a host whose name
+# holds a secret word (``keycloak:8080/realms``, ``monkey:8080``), or a variable or attribute
+# assigned to a subscript, in code (``headers['X-Api-Key'] = apiKey``, ``d["token"] = self.token``,
+# ``d["secrets"] = [s.to_dict() …``, ``h["Authorization"] = _basic_auth_str(user, …``).
+_PORT_VALUE = linear(r"^\d{2,5}(?:/|$)")
+_VARIABLE = linear(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*;?$")
+_CALLED = linear(r"^(?:[\[{(]|[A-Za-z_$][\w$]*[(\[])")
+
+
+def _not_a_value(value: str, between: str) -> bool:
+    """Whether a bare value after a secret-like name (``between`` them: the operator) is no value."""
+    if code_value(value):
+        return True
+    if between.strip() == ":" and _PORT_VALUE.search(value) is not None:
+        return True
+    subscript = "]" in between
+    return subscript and (_VARIABLE.search(value) is not None or _CALLED.search(value) is not None)
+
+
+def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str]:
+    """Redact the value of ``name <op> value`` when the name is secret-like and the value a secret.
+
+    A value a rule has already redacted inside (a DSN's key: ``https://[redacted]@host``, a
+    cookie's ``Token=[redacted]``) is judged by what is left around its markers: a host or a name
+    stays, and the value with it; a secret left beside a marker (``Summer2024[redacted]``, a run's
+    own marker written to pass it through) takes the whole value.
+    """
+
+    def secret(value: str, g: int, m: Match) -> bool:
+        if strong:
+            return _strong_value(value, g != _BARE_GROUP, m.group(2) or "", m.group(1) or "")
+        # A generated value has no spaces: '\"{Policy name}/{key}\"' is a template in prose.
+        ok = not is_placeholder(value) and not any(c.isspace() for c in value)
+        return ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
+
+    def replace(m: Match) -> str:
+        whole = m.group(0) or ""
+        if not _name_allowed(m.group(1) or ""):
+            return whole
+        for g in (*_QUOTED_GROUPS, _BARE_GROUP):
+            value = m.group(g)
+            if value is None:
+                continue
+            between = whole[m.end(1) - m.start(0) : m.start(g) - m.start(0)]
+            pieces = [piece for piece in value.split(REDACTED) if piece]
+            if g == _BARE_GROUP and any(_not_a_value(piece, between) for piece in pieces):
+                return whole
+            if not any(secret(piece, g, m) for piece in pieces):
+                return whole
+            return redacted_group(m, g)
+        return whole
+
+    return lambda text: pattern.sub(replace, text)
+
+
+# CLI flags: --password hunter2, --token=abc, -p is too ambiguous to take.
+_FLAG = rf"(?i)(--{_IDENT}{_STRONG}{_IDENT})(?:[ \t]+|=)" + (
+    r"""(?:"([^"\r\n]+)"|'([^'\r\n]+)'|([^\s'"`-][^\s'"`]*))"""
+)
+
+
+# A variable set with a space instead of ``=``: fish ``set -gx API_TOKEN …``, csh ``setenv DB_PASSWORD …``,
+# Dockerfile ``ENV API_TOKEN …``, Windows ``setx API_KEY …``, ``gh secret set API_TOKEN --body …``. The
+# name must say secret (or suggest one, and then only a random value is taken).
+_SET_VAR = (
+    rf"(?:^|[\s;&|(`])(?i:set(?:[ \t]+-{{1,2}}[A-Za-z]{{1,12}})*|setenv|env|setx)[ \t]+"
+    rf"((?i:[A-Za-z_][A-Za-z0-9_]*(?:{_STRONG}|{_WEAK})[A-Za-z0-9_]*))[ \t]+"
+    rf"(?:(?:--body|-b)(?:[ \t]+|=))?{_VALUE}"
+)
+_STRONG_NAME = linear(rf"(?i){_STRONG}")
+# ... or given to a call as two strings: os.Setenv("DB_PASSWORD", "…"), ENV.fetch("API_TOKEN", "…").
+_CALL_PAIR = rf"""(?i)["'`]({_IDENT}{_STRONG}{_IDENT})["'`][ \t]*,[ \t]*["'`]([^"'`\s]{{4,}})["'`]"""
+
+
+# An XML element named like a secret (Maven's ``<password>…</password>``, ``<apiKey>…</apiKey>``):
+# its text is the value. Cleaning drops tags later, and would leave ``deployS3cret!`` run together.
+_ELEMENT = (
+    rf"(?i)<[ \t]*((?:[A-Za-z_][\w.-]*:)?{_IDENT}{_STRONG}{_IDENT})[ \t]*>"
+    r"[ \t]*([^<\r\n]{1,400}?)[ \t]*<[ \t]*/"
+)
+
+
+def _element_sub() -> Callable[[str], str]:
+    pattern = linear(_ELEMENT)
+
+    def replace(m: Match) -> str:
+        name, value = m.group(1) or "", m.group(2) or ""
+        if not _name_allowed(name) or not _strong_value(value, True, "=", name):
+            return m.group(0) or ""
+        return redacted_group(m, 2)
+
+    return lambda text: pattern.sub(replace, text)
+
+
+def _set_var_sub() -> Callable[[str], str]:
+    pattern = linear(_SET_VAR)
+
+    def replace(m: Match) -> str:
+        whole = m.group(0) or ""
+        name = m.group(1) or ""
+        if not _name_allowed(name):
+            return whole
+        for g in range(2, 7):
+            value = m.group(g)
+            if value is None:
+                continue
+            if value.startswith("-"):
+                return whole  # a flag: gh secret set API_TOKEN --body …
+            quoted = g != 6
+            # Read like a bare word after a space: "setenv GITHUB_TOKEN before the tests" is prose.
+            if _STRONG_NAME.search(name) is None:
+                ok = looks_random(value, 16)
+            else:
+                ok = _strong_value(value, quoted, " ", name)
+            if ok and not quoted:
+                # A bare word after a space reads as prose too ("Set API_TOKEN Actions secret via the
+                # UI", "set password Summer2024!"): only a generated or password-like value is one.
+                ok = generated_value(value) or password_value(value)
+            if not ok:
+                return whole
+            return redacted_group(m, g)
+        return whole
+
+    return lambda text: pattern.sub(replace, text)
+
+
+def _call_pair_sub() -> Callable[[str], str]:
+    pattern = linear(_CALL_PAIR)
+
+    def replace(m: Match) -> str:
+        whole = m.group(0) or ""
+        value = m.group(2) or ""
+        # ["password", "email"] and ("API_TOKEN", "API_TOKEN_FILE") are lists of names: only a value
+        # shaped like a password, or a random one with a digit.
+        secret = password_value(value) or (looks_random(value, 16) and any(c.isdigit() for c in value))
+        if not _name_allowed(m.group(1) or "") or not secret:
+            return whole
+        return redacted_group(m, 2)
+
+    return lambda text: pattern.sub(replace, text)
+
+
+def _flag_sub() -> Callable[[str], str]:
+    pattern = linear(_FLAG)
+
+    def replace(m: Match) -> str:
+        whole = m.group(0) or ""
+        for g in (2, 3, 4):
+            value = m.group(g)
+            name = m.group(1) or ""
+            if value is not None and _name_allowed(name) and _strong_value(value, g != 4, "=", name):
+                return redacted_group(m, g)
+        return whole
+
+    return lambda text: pattern.sub(replace, text)
+
+
+# Each step's pattern and the step, in the order redaction runs them.
+NAMED_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    (_NAME_VALUE.pattern, _assignment_sub(_NAME_VALUE, strong=True)),
+    (_ASSIGNMENTS[0].pattern, _assignment_sub(_ASSIGNMENTS[0], strong=True)),
+    (_ASSIGNMENTS[1].pattern, _assignment_sub(_ASSIGNMENTS[1], strong=False)),
+    (_ELEMENT, _element_sub()),
+    (_FLAG, _flag_sub()),
+    (_SET_VAR, _set_var_sub()),
+    (_CALL_PAIR, _call_pair_sub()),
+)
