@@ -40,6 +40,13 @@ def _secret_like(value: str) -> bool:
     return len(value) >= 6 and not_placeholder(value) and not number_like(value) and not plain_words(value)
 
 
+# Commands that read a secret from their standard input.
+_READS_A_SECRET = (
+    r"(?:--password-stdin|--with-token\b|--token-stdin|\bkeyring[ \t]+set\b|\bpasswd[ \t]+--stdin"
+    r"|\bchpasswd\b|\bsudo[ \t]+-S\b|\bgh[ \t]+secret[ \t]+set\b|\bwrangler[ \t]+secret[ \t]+put\b"
+    r"|\bsecrets[ \t]+(?:create|versions[ \t]+add)\b|\bbase64[ \t]+(?:-d|-D|--decode)\b)"
+)
+
 COMMAND_RULES: tuple[Rule, ...] = (
     # A token after a short CLI flag or one that names authentication (``-t …``, ``--auth …``): only a
     # long random value with a digit (``-t`` is also an image tag or a host, ``--key`` a file, ``-a`` an
@@ -113,12 +120,19 @@ COMMAND_RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
     ),
+    # A value written to the standard input of a command that reads a secret there, by ``echo`` or
+    # ``printf`` or a here-string (``gh auth login --with-token <<< …``). ``base64 -d`` is one: a
+    # value decoded at a shell is most often a Kubernetes Secret's, and its text is not a lesson.
     _rule(
         "password-stdin",
-        r"\becho[ \t]+(?:-n[ \t]+)?[\"']?([^\s\"'|$]{6,})[\"']?[ \t]*\|[^\n]*?"
-        r"(?:--password-stdin|\bkeyring[ \t]+set\b|\bpasswd[ \t]+--stdin|\bchpasswd\b|\bsudo[ \t]+-S\b"
-        r"|\bgh[ \t]+secret[ \t]+set\b|\bwrangler[ \t]+secret[ \t]+put\b"
-        r"|\bsecrets[ \t]+(?:create|versions[ \t]+add)\b)",
+        r"\b(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+(?:[\"']%s(?:\\n)?[\"'][ \t]+)?)"
+        r"[\"']?([^\s\"'|$]{6,})[\"']?[ \t]*\|[^\n]*?" + _READS_A_SECRET,
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "here-string-secret",
+        _READS_A_SECRET + r"[^\n|;&]*?<<<[ \t]*[\"']?([^\s\"'$]{6,})",
         1,
         not_placeholder,
     ),

@@ -358,14 +358,15 @@ VIEWS: tuple[View, ...] = (
         8,
         r"&(?:lt|gt|quot|apos|amp|#[xX]?[0-9A-Fa-f]{1,3});",
     ),
-    # A run with two or more percent-escapes: a URL or a value encoded for one.
+    # A run with a percent-escape: a URL or a value encoded for one (``password%3D…``, a form's one
+    # field, has a single escape).
     View(
         "escaped",
-        linear(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*){2,}"),
+        linear(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*)+"),
         0,
         _unescaped,
         8,
-        r"%[0-9A-Fa-f]{2}[^\s%]*%[0-9A-Fa-f]{2}",
+        r"%[0-9A-Fa-f]{2}",
     ),
 )
 

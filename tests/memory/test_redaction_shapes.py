@@ -3,11 +3,14 @@
 The probes of the twenty-fifth and twenty-sixth sessions (a value named by its use, given to a CLI,
 on the next line, in code, a Markdown label or a banner; the rest of a value after its redacted
 start) and what must not be taken for one (code, hosts, words after ``[redacted]``); the
-thirtieth's: a token glued to a marker, a run's own marker included. The corpus
+thirtieth's: a token glued to a marker, a run's own marker included; the thirty-first's: a value
+written to a command's standard input, and a name and value with a single percent-escape. The corpus
 tests against a scanner are in ``test_redaction.py``.
 """
 
 from __future__ import annotations
+
+import base64
 
 import pytest
 
@@ -331,4 +334,31 @@ _GOSSIP = "pUqJrVyVRj5jsiYEkM/tFQYfWyJIv4s3XkvDwy7Cu5s="  # 32 random bytes in b
 def test_a_secret_in_a_service_config_a_table_or_html_is_redacted(text: str, secret: str, kept: str) -> None:
     out = redact(text)
     assert secret not in out and REDACTED in out, out
+    assert redact(kept) == kept
+
+
+_ENCODED = base64.b64encode(_RANDOM.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session: a value piped, printed or here-string fed to a command that reads a
+        # secret on its standard input (a token login, a password login, a Secret's value decoded).
+        (f"gh auth login --with-token <<< {_RANDOM}", "gh auth login --with-token < token.txt"),
+        (
+            f"printf '%s' {_RANDOM} | docker login -u ci --password-stdin",
+            "printf '%s' \"$PW\" | docker login --password-stdin",
+        ),
+        (f"echo -n {_RANDOM} | gh auth login --with-token", "echo -n done | tee log"),
+        (f"echo {_ENCODED} | base64 -d", "echo $SECRET | base64 -d"),
+        (f"base64 --decode <<< '{_ENCODED}'", 'base64 --decode <<< "$DATA"'),
+        # A name and its value in a URL's query, percent-encoded once more (one escape).
+        (f"redirect to /login?next=password%3D{_RANDOM}", "search?q=password%20reset"),
+    ],
+)
+def test_a_value_written_to_a_command_that_reads_a_secret_is_redacted(text: str, kept: str) -> None:
+    redacted = redact(text)
+    assert REDACTED in redacted, redacted
+    assert _RANDOM[:12] not in redacted and _ENCODED[:12] not in redacted, redacted
     assert redact(kept) == kept
