@@ -94,10 +94,10 @@ COMMAND_RULES: tuple[Rule, ...] = (
     ),
     # More CLIs' password flags (a flag each reads as a password only for its own command; what stands
     # between the command and its flag is an unbounded repeat: a count of n is n instructions of the
-    # step set's program, times each command): zip -P,
-    # 7z -p (glued), the MongoDB tools' -p/--password, sqlcmd -P, the OpenLDAP tools' -w, htpasswd -b
-    # (the value after the user), macOS ``security add-generic-password -w``, smbclient -U user%pw,
-    # and ``echo … | … --password-stdin``.
+    # step set's program, times each command): zip -P, 7z -p (glued), the MongoDB tools'
+    # -p/--password, sqlcmd -P, the OpenLDAP tools' -w, htpasswd -b (the value after the user), MinIO's
+    # ``mc alias set NAME URL ACCESS SECRET``, macOS ``security add-generic-password -w``, smbclient
+    # -U user%pw, and the secret stores' CLIs' values.
     _rule(
         "cli-password",
         r"\b(?:(?:zip|zipcloak)\b[^\n|;&]*?[ \t]-P[ \t]+"
@@ -111,6 +111,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"|(?:oc|crane|twine|helm[ \t]+registry)[ \t]+(?:login|upload|auth)\b[^\n|;&]*?"
         r"[ \t](?:-p|--password)(?:=|[ \t]+)"
         r"|sshpass[ \t]+-p[ \t]*"
+        r"|\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+"
         r"|redis-cli\b[^\n|;&]*?[ \t]-a[ \t]+"
         r"|\b(?:requirepass|masterauth)[ \t]+"
         r"|(?:ssm[ \t]+put-parameter|keyvault[ \t]+secret[ \t]+set"

@@ -114,7 +114,13 @@ RULES: tuple[Rule, ...] = (
         1,
         random_value(16),
     ),
-    _rule("curl-user", r"(?:^|\s)(?:-u|--user)[ \t]+[\"']?[^\s:\"']+:([^\s\"']{3,})", 1, not_placeholder),
+    # ``user:password`` after curl's and wget's ``-u``/``--user``, Jenkins CLI's ``-auth``, ``--basic-auth``.
+    _rule(
+        "curl-user",
+        r"(?:^|\s)(?:-u|--user|-auth|--auth|--basic-auth)(?:[ \t]+|=)[\"']?[^\s:\"'=@]+:([^\s\"']{3,})",
+        1,
+        not_placeholder,
+    ),
     # .netrc: machine HOST login USER password SECRET
     _rule("netrc", r"(?i)\blogin[ \t]+\S+[ \t]+password[ \t]+(\S+)", 1, not_placeholder),
     # A Docker config, base64: {"auths": ... } in a Kubernetes Secret or a CI variable.

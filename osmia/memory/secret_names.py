@@ -91,8 +91,17 @@ _NAME_ONLY = (
 _ESCAPED_QUOTE = r"""(?:\\+["']|\\+u0022|%22)"""
 # A closing bracket may follow the name's quote: a subscript (``os.environ["DB_PASSWORD"] = …``,
 # ``app.config['SECRET_KEY'] = …``, ``headers['X-Api-Key'] = …``).
+# A declaration's type between the name and its value (``token: &str = "…"``, ``apiKey: string =``,
+# ``password: Final[str] =``, ``let key: Option<String> = String::from("…")``): the value is the
+# literal after ``=``, not the type after ``:`` (which was taken for it). Tried before a bare ``:``.
+_TYPE = (
+    r"""&?(?:'[A-Za-z_]+[ \t]+)?[A-Za-z_][\w.:]*(?:[<\[][\w&'.,:?|<>\[\] \t]*[>\]])?\??"""
+    r"""(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]*)*"""
+)
+_TYPED = rf""":[ \t]*{_TYPE}[ \t]*=[ \t]*(?:String::from\(|Secret(?:String|Str|Box)?(?:::new)?\()?"""
 _OPERATOR = (
-    rf"""(?:\\*["']\]?|{_ESCAPED_QUOTE})?(?:[ \t]|%20)*(:=|=>|==?|:|\+=|%22(?:%20)*%3[Aa])(?:[ \t]|%20)*"""
+    rf"""(?:\\*["']\]?|{_ESCAPED_QUOTE})?(?:[ \t]|%20)*"""
+    rf"""({_TYPED}|:=|=>|==?|:|\+=|%22(?:%20)*%3[Aa])(?:[ \t]|%20)*"""
 )
 # Groups: a value in double quotes, single quotes, backticks, escaped quotes, or bare.
 _VALUE = (
@@ -177,6 +186,11 @@ _VARIABLE = linear(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*;?$")
 _CALLED = linear(r"^(?:[\[{(]|[A-Za-z_$][\w$]*[(\[])")
 
 
+def _typed(operator: str) -> bool:
+    """Whether ``operator`` holds a declaration's type (``: &str =``), not ``:=`` or ``:``."""
+    return operator.startswith(":") and "=" in operator and operator.rstrip(" \t(").rstrip("=") != ":"
+
+
 def _not_a_value(value: str, between: str) -> bool:
     """Whether a bare value after a secret-like name (``between`` them: the operator) is no value."""
     if code_value(value):
@@ -215,6 +229,8 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             pieces = [piece for piece in value.split(REDACTED) if piece]
             if g == _BARE_GROUP and any(_not_a_value(piece, between) for piece in pieces):
                 return whole
+            if g == _BARE_GROUP and _typed(m.group(2) or ""):
+                return whole  # code: a declaration's literal is quoted in every language with types
             if not any(secret(piece, g, m) for piece in pieces):
                 return whole
             return redacted_group(m, g)

@@ -362,3 +362,36 @@ def test_a_value_written_to_a_command_that_reads_a_secret_is_redacted(text: str,
     assert REDACTED in redacted, redacted
     assert _RANDOM[:12] not in redacted and _ENCODED[:12] not in redacted, redacted
     assert redact(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session: a literal after a declaration's type (the type was taken for the value
+        # and the literal kept), in the languages agents write; the type stays, and so does code.
+        (f'let token: &str = "{_RANDOM}";', "let token: &str = &args[1];"),
+        (
+            f'const apiKey: string | undefined = "{_RANDOM}";',
+            "const apiKey: string | undefined = process.env.KEY;",
+        ),
+        (f'password: Final[str] = "{_RANDOM}"', "cookie_jar: AbstractCookieJar | None = None,"),
+        (
+            f'let secret: String = String::from("{_RANDOM}");',
+            'token: StrictStr = Field(description="the token")',
+        ),
+        (f'static API_KEY: &\'static str = "{_RANDOM}";', "signature: UniqueIdentifier | str = not_set,"),
+        # A user and password after Jenkins CLI's -auth; MinIO's access and secret keys.
+        (
+            f"java -jar jenkins-cli.jar -s http://ci/ -auth admin:{_RANDOM} build deploy",
+            "node app --auth=basic",
+        ),
+        (
+            f"mc alias set store http://minio:9000 admin {_RANDOM}",
+            "mc alias set store http://minio:9000 $AK $SK",
+        ),
+    ],
+)
+def test_a_typed_declaration_and_a_cli_login_give_their_secret_not_their_type(text: str, kept: str) -> None:
+    redacted = redact(text)
+    assert REDACTED in redacted and _RANDOM[:12] not in redacted, redacted
+    assert redact(kept) == kept
