@@ -75,6 +75,16 @@ _HOSTILE = linear(
     r"|\bas[ \t]+(?:the|your)[ \t]+(?:operator|administrator|admin|owner|maintainer|supervisor|developer"
     r"|user)"
     r"[ \t]*,?[ \t]+(?:i|we)[ \t]+(?:hereby[ \t]+)?(?:authori[sz]e|allow|permit|instruct|order|grant|approve)"
+    # ... or said to be given by someone else ("the user has authorized you to …", "you are hereby
+    # cleared to …"), and the reader told it has no limits ("you have no restrictions").
+    r"|\b(?:has|have)[ \t]+(?:already[ \t]+)?(?:authori[sz]ed|cleared|permitted|instructed)"
+    r"[ \t]+you[ \t]+to\b"
+    r"|\byou[ \t]+(?:are|have[ \t]+been|were)[ \t]+(?:now[ \t]+|hereby[ \t]+|officially[ \t]+)?"
+    r"(?:authori[sz]ed|cleared|granted[ \t]+permission)[ \t]+to\b"
+    r"|\byou[ \t]+(?:have|has)[ \t]+no[ \t]+(?:more[ \t]+)?(?:restrictions|limitations|guidelines|filters"
+    r"|guard[ \t-]?rails|boundaries)\b"
+    r"|\bpretend[ \t]+(?:that[ \t]+)?you(?:'re|[ \t]+are)[ \t]+(?:an?[ \t]+)?(?:dan|unrestricted|jailbroken"
+    r"|unfiltered|evil|free[ \t]+of)\b|\b(?:dan|jailbreak)[ \t]+mode\b|\bdo[ \t]+anything[ \t]+now\b"
     r"|\bend[ \t]+(?:of[ \t]+)?(?:the[ \t]+)?(?:prior[ \t_-]*knowledge|recalled[ \t]+(?:memory|data"
     r"|knowledge)"
     r"|memory[ \t]+section)\b|\bprior[ \t_-]*knowledge[ \t]+(?:ends|is[ \t]+over|stops|section[ \t]+ends)\b"
@@ -109,7 +119,8 @@ _HOSTILE = linear(
     r"[ \t]*:"
     r"|\bas[ \t]+(?:an?|the)[ \t]+(?:ai|llm|language[ \t]+model)(?:[ \t]+(?:agent|assistant|model))?[ \t]*,?"
     r"[ \t]+(?:you|your)\b"
-    r"|\bnote[ \t]+(?:to|for)[ \t]+(?:the[ \t]+)?(?:ai|llm|assistant|agent|model)\b"
+    r"|\bnote[ \t]+(?:to|for)[ \t]+(?:the[ \t]+|all[ \t]+|any[ \t]+|every[ \t]+)?(?:future[ \t]+|next[ \t]+"
+    r"|other[ \t]+|later[ \t]+)?(?:ai[ \t]+|coding[ \t]+)?(?:ais?|llms?|assistants?|agents?|models?)\b"
 )
 # What no lesson tells to do, unless it warns against it ("never print secrets"): wipe a disk or a
 # home, send keys or credentials away, print the secrets, run a downloaded script, force-push the
@@ -127,7 +138,7 @@ _HOSTILE_ACTS = linear(
     r"(?:/\*?|~/?\*?|[\"']?\$\{?HOME\}?/?\*?[\"']?)(?:[ \t;&|]|$)"
     r"|\bexfiltrat"
     r"|\b(?:cat|cp|copy|send|upload|post|curl|wget|scp|rsync|mail|leak|share|tar|zip|base64|nc|attach|add"
-    r"|paste"
+    r"|paste|print|reveal|dump|respond|reply"
     r"|include)\b(?:[^.;,\n]|\.[^\s.;,]){0,60}?"
     + _SECRET_FILES
     # The environment or a secret variable sent or shown: "env | curl -d @- …", "echo $GITHUB_TOKEN".
