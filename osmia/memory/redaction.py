@@ -22,7 +22,7 @@ from osmia.memory.linear import LinearPattern, Match, PatternSet, linear
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_names import NAMED_STEPS, redacted_group
 from osmia.memory.secret_rule import Rule
-from osmia.memory.secret_tables import TABLE_GATE, table_sub
+from osmia.memory.secret_tables import ROW_GATE, TABLE_GATE, row_sub, table_sub
 from osmia.memory.secret_tails import GLUED, TAIL, glued_sub, tail_sub
 from osmia.memory.secret_values import (
     REDACTED,
@@ -92,6 +92,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     ),
     *((rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE)),
     (TABLE_GATE, table_sub),
+    (ROW_GATE, row_sub),
     *NAMED_STEPS,
     (_ENCODED, _encoded_sub()),
     # Last: the rest of a value that a step above redacted only the start of (cut by a blank, or

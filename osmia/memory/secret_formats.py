@@ -141,11 +141,13 @@ RULES: tuple[Rule, ...] = (
             and not _named_value(value.rstrip(".,:;!?)"))
         ),
     ),
-    # ... with a few words between ("the password for the admin UI is Summer2024!"): a value that
-    # mixes letters with digits or signs, as a password does and a word or size does not.
+    # ... with a few words between ("the password for the admin UI is Summer2024!", "the password,
+    # which is …,"): a value that mixes letters with digits or signs, as a password does and a word
+    # or size does not.
     _rule(
         "prose-apart",
-        r"(?i)\b(?:password|passphrase|passwd|secret|token|api[ _-]?key)(?:[ \t]+[A-Za-z][\w.-]{0,30}){1,4}?"
+        r"(?i)\b(?:password|passphrase|passwd|secret|token|api[ _-]?key)"
+        r"(?:,?[ \t]+[A-Za-z][\w.-]{0,30}){1,4}?"
         r"[ \t]+(?:is|was|to)[ \t]+[\"'`]?([^\s\"'`,;]{8,})",
         1,
         mixed_value,
@@ -203,13 +205,17 @@ RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
     ),
-    # A password after a label of its own (``PASS=Summer2024!``, ``pw: Winter2025#``), or in prose
-    # right after the noun ("with password Summer2024!", "passphrase zDTn7qLWaYyD"): a value that mixes
+    # A password after a label of its own (``PASS=Summer2024!``, ``pw: Winter2025#``, ``пароль: …``,
+    # ``contraseña → …``: the word in the languages the hostility check reads), or in prose right
+    # after the noun ("with password Summer2024!", "passphrase zDTn7qLWaYyD"): a value that mixes
     # letters with digits or signs, as a password does and "password reset" or "pw: see vault" does not.
     _rule(
         "password-label",
-        r"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pass|pw)[\"']?"
-        r"(?:[ \t]*(?:[:=]|=>|->)|[ \t]+[–—-])[ \t]*"
+        r"(?i)(?:\b(?:password|passwd|passphrase|passcode|pwd|pass|pw|passwort|kennwort|contrase[ñn]a|senha"
+        r"|mot[ \t]+de[ \t]+passe|parola|has[łl]o|wachtwoord|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]"
+        r"|mật[ \t]+khẩu|kata[ \t]+sandi|sifre)|şifre|пароль|密码|密碼|口令|パスワード|비밀번호"
+        r"|كلمة[ \t]+المرور|סיסמה|पासवर्ड)[\"']?"
+        r"(?:[ \t]*(?:[:=：]|=>|->|→|⇒)|[ \t]+[–—-])[ \t]*"
         r"[\"'`]?([^\s\"'`;]{8,})",
         1,
         password_value,

@@ -8,6 +8,10 @@ secret``), a cell that holds a password-like or generated value is redacted. Wor
 (``required``, ``see vault``), placeholders and numbers stay: a table about settings is not a
 table of secrets.
 
+A table of names and values (``| Variable | Value |`` then ``| DB_PASSWORD | … |``, or such a row
+alone) holds its secret in the cell after the one that names it: :func:`row_sub` redacts a cell
+that follows a cell naming a secret, on any line with bars, when it holds such a value.
+
 Linear in the text: one pass over its lines, each cut at its bars once.
 """
 
@@ -16,10 +20,13 @@ from __future__ import annotations
 from osmia.memory.linear import linear
 from osmia.memory.secret_values import REDACTED, generated_value, is_placeholder, password_value
 
-__all__ = ["TABLE_GATE", "table_sub"]
+__all__ = ["ROW_GATE", "TABLE_GATE", "row_sub", "table_sub"]
 
 # What redaction's one scan looks for: a secret's name in a row, then the next line a separator row.
 TABLE_GATE = r"(?i)(?:passw|passphrase|pwd|secret|token|key|credential)[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-"
+
+# ... and for :func:`row_sub`: a secret's name in a cell, then a bar and another cell.
+ROW_GATE = r"(?i)(?:passw|passphrase|pwd|secret|token|key|credential)[^|\n]*\|[ \t]*[^|\s]"
 
 # A header cell that names a secret (after its emphasis and code marks): the whole cell.
 _SECRET_HEADER = linear(
@@ -90,4 +97,24 @@ def table_sub(text: str) -> str:
                 changed = changed or row != lines[i]
                 lines[i] = row
             i += 1
+    return "\n".join(lines) if changed else text
+
+
+def row_sub(text: str) -> str:
+    """Redact the cell after each cell that names a secret, on every line with bars (a redaction step)."""
+    lines = text.split("\n")
+    changed = False
+    for i, line in enumerate(lines):
+        if "|" not in line:
+            continue
+        cells = _cells(line.rstrip("\r"))
+        named = {
+            k + 1
+            for k, (start, end) in enumerate(cells[:-1])
+            if _SECRET_HEADER.search(line[start:end].strip(_MARKS)) is not None
+        }
+        if named:
+            row = _redacted_row(line, named)
+            changed = changed or row != line
+            lines[i] = row
     return "\n".join(lines) if changed else text

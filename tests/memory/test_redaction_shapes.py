@@ -395,3 +395,32 @@ def test_a_typed_declaration_and_a_cli_login_give_their_secret_not_their_type(te
     redacted = redact(text)
     assert REDACTED in redacted and _RANDOM[:12] not in redacted, redacted
     assert redact(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session, a third probe: a literal split to pass a scanner (the rest after
+        # its redacted start), a table of names and values, the word in other languages, an arrow,
+        # a clause between the noun and its value.
+        (f'export TOKEN="{_RANDOM[:10]}""{_RANDOM[10:]}"', 'TOKEN="[redacted]" + suffix'),
+        (f'password = "{_RANDOM[:10]}" + "{_RANDOM[10:]}"', 'x = "[redacted]" + "hello world"'),
+        (f"TOKEN={_RANDOM[:10]}${{EMPTY}}{_RANDOM[10:]}", "TOKEN=${GITHUB_TOKEN}"),
+        (
+            f"| Variable | Value |\n|---|---|\n| DB_HOST | db1 |\n| DB_PASSWORD | {_RANDOM} |",
+            "| GITHUB_TOKEN | ${{ secrets.GITHUB_TOKEN }} |",
+        ),
+        (f"| **api key** | `{_RANDOM}` |", "| token | type |"),
+        (f"пароль: {_RANDOM}", "пароль: сменить"),
+        (f"contraseña: {_RANDOM}", "contraseña: ver vault"),
+        (f"パスワード：{_RANDOM}", "パスワード：なし"),
+        (f"password → {_RANDOM}", "password → see vault"),
+        (f"The password, which is {_RANDOM}, expires tomorrow", "The password, which is required, expires"),
+    ],
+)
+def test_a_split_tabulated_or_translated_secret_is_redacted(text: str, kept: str) -> None:
+    redacted = redact(text)
+    assert REDACTED in redacted, redacted
+    for piece in (_RANDOM[:10], _RANDOM[10:]):
+        assert piece not in redacted, (piece, redacted)
+    assert redact(kept) == kept
