@@ -100,7 +100,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
     # -U user%pw, and the secret stores' CLIs' values.
     _rule(
         "cli-password",
-        r"\b(?:(?:zip|zipcloak)\b[^\n|;&]*?[ \t]-P[ \t]+"
+        r"\b(?:(?:zip|zipcloak|unzip)\b[^\n|;&]*?[ \t]-P[ \t]+"
         r"|7z[a-z]?\b[^\n|;&]*?[ \t]-p"
         r"|mongo(?:sh|dump|restore|export|import)?\b[^\n|;&]*?[ \t](?:-p|--password)(?:=|[ \t]+)"
         r"|sqlcmd\b[^\n|;&]*?[ \t]-P[ \t]*"
@@ -112,6 +112,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"[ \t](?:-p|--password)(?:=|[ \t]+)"
         r"|sshpass[ \t]+-p[ \t]*"
         r"|\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+"
+        r"|\brabbitmqctl\b[^\n|;&]*?[ \t](?:add_user|change_password)[ \t]+\S+[ \t]+"
+        r"|\bopenssl[ \t]+passwd(?:[ \t]+-(?:salt[ \t]+\S+|\S+))*[ \t]+"
         r"|redis-cli\b[^\n|;&]*?[ \t]-a[ \t]+"
         r"|\b(?:requirepass|masterauth)[ \t]+"
         r"|(?:ssm[ \t]+put-parameter|keyvault[ \t]+secret[ \t]+set"
@@ -120,6 +122,25 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r")[\"']?([^\s\"'-][^\s\"']{2,})",
         1,
         not_placeholder,
+    ),
+    # Windows' ``net user NAME PASSWORD`` (``*`` prompts, ``/add`` and ``/delete`` are switches),
+    # Oracle's ``sqlplus user/password@db``, PowerShell's ``ConvertTo-SecureString "…" -AsPlainText``,
+    # and Redis' ``AUTH [user] password`` at its prompt.
+    _rule(
+        "net-user", r"(?i)\bnet[ \t]+user[ \t]+\S+[ \t]+[\"']?([^\s\"'/*-][^\s\"']{2,})", 1, not_placeholder
+    ),
+    _rule("sqlplus", r"(?i)\bsqlplus[ \t]+(?:-\S+[ \t]+)*[^\s/@\"']+/([^\s@\"'/]{3,})", 1, not_placeholder),
+    _rule(
+        "secure-string",
+        r"(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?[\"']([^\"'\r\n]{4,})[\"'][^\n]*?-AsPlainText",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "redis-auth",
+        r"(?m)(?:^|>[ \t]*)AUTH[ \t]+(?:[A-Za-z0-9_.-]+[ \t]+)?([^\s\"']{6,})[ \t]*$",
+        1,
+        _secret_like,
     ),
     # A value written to the standard input of a command that reads a secret there, by ``echo`` or
     # ``printf`` or a here-string (``gh auth login --with-token <<< …``). ``base64 -d`` is one: a
@@ -139,7 +160,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
     ),
     # Code: a setter, builder or call named for a secret, given a literal (``setPassword("…")``,
     # ``.apiKey("…")``, ``withToken("…")``, ``SecretStr("…")``); a user and a password given to a
-    # login or basic-auth call or tuple (``.login("u", "…")``, ``SetBasicAuth("u", "…")``,
+    # login or basic-auth call or tuple (``.login("u", "…")``, ``SetBasicAuth("u", "…")``, JDBC's
+    # ``getConnection(url, "u", "…")``,
     # ``HTTPBasicAuth("u", "…")``, ``auth=("u", "…")``, ``NetworkCredential("u", "…")``).
     _rule(
         "secret-call",
@@ -152,8 +174,10 @@ COMMAND_RULES: tuple[Rule, ...] = (
     _rule(
         "login-call",
         r"(?i)(?:\b(?:login|authenticate|set_?basic_?auth|basic_?auth|http(?:basic|digest)auth|networkcredential"
-        r"|passwordauthentication|usernamepasswordcredentials)[ \t]*\(|\bauth[ \t]*=[ \t]*[(\[])"
-        r"[ \t]*(?:[\w.]+[ \t]*,[ \t]*)?[\"'][^\"'\r\n]*[\"'][ \t]*,[ \t]*[\"']([^\"'\r\n]{4,})[\"']",
+        r"|passwordauthentication|usernamepasswordcredentials|getconnection)[ \t]*\("
+        r"|\bauth[ \t]*=[ \t]*[(\[])"
+        r"[ \t]*(?:(?:[\w.]+|\"[^\"\r\n]*\")[ \t]*,[ \t]*)?[\"'][^\"'\r\n]*[\"'][ \t]*,[ \t]*"
+        r"[\"']([^\"'\r\n]{4,})[\"']",
         1,
         lambda value: not_placeholder(value) and not plain_words(value),
     ),

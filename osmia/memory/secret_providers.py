@@ -178,4 +178,9 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("brevo", r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b"),
     _rule("maxmind", r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b"),
     _rule("clickhouse", r"\b4b1d[A-Za-z0-9]{38}\b", 0, random_value(38)),
+    # Thirty-first session: formats a probe of 56 providers found unredacted.
+    _rule("hubspot", r"\bpat-(?:na|eu|ap)\d-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b"),
+    _rule("buildkite", r"\bbkua_[a-f0-9]{40}\b"),
+    _rule("yandex-oauth", r"\by0_[A-Za-z0-9_-]{50,}"),
+    _rule("launchdarkly-sdk", r"\bsdk-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b"),
 )

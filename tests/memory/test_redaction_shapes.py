@@ -424,3 +424,35 @@ def test_a_split_tabulated_or_translated_secret_is_redacted(text: str, kept: str
     for piece in (_RANDOM[:10], _RANDOM[10:]):
         assert piece not in redacted, (piece, redacted)
     assert redact(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session, a fourth probe (56 providers and logins): formats with a prefix of
+        # their own, and logins that name the password by position.
+        ("pat-na1-70d9106f-d287-4b7f-9adb-c60926f6967e", "pat-na1 region"),
+        ("bkua_9988b886e7577496a2c8773e130f7eb19731662b", "bkua_ prefix"),
+        (f"y0_{_RANDOM}{_RANDOM}", "y0_value = 3"),
+        ("sdk-18d89620-5876-4a6c-a7cf-f00d796c2541", "sdk-version 1.2"),
+        (f"net user deploy {_RANDOM} /add", "net user deploy /delete"),
+        (f"sqlplus scott/{_RANDOM}@orcl", "sqlplus / as sysdba"),
+        (
+            f'ConvertTo-SecureString "{_RANDOM}" -AsPlainText -Force',
+            "ConvertTo-SecureString $pw -AsPlainText -Force",
+        ),
+        (f"127.0.0.1:6379> AUTH {_RANDOM}", "NOAUTH Authentication required."),
+        (f"rabbitmqctl add_user deploy {_RANDOM}", "rabbitmqctl add_user deploy $PW"),
+        (f"unzip -P {_RANDOM} backup.zip", "unzip -o backup.zip"),
+        (f"openssl passwd -6 {_RANDOM}", "openssl passwd -stdin"),
+        (
+            f'DriverManager.getConnection("jdbc:postgresql://db/app", "app", "{_RANDOM}")',
+            "DriverManager.getConnection(url, user, password)",
+        ),
+    ],
+)
+def test_a_provider_token_or_a_login_by_position_is_redacted(text: str, kept: str) -> None:
+    redacted = redact(text)
+    assert REDACTED in redacted, redacted
+    assert _RANDOM[:12] not in redacted, redacted
+    assert redact(kept) == kept
