@@ -25,6 +25,7 @@ from osmia.memory.redaction import redact, redact_name
 from osmia.memory.secret_views import latin_tokens
 from osmia.taskrun import Repository, Result, TaskRun, Ticket
 
+_MAX_FOLDS = 3
 # Up to four words of letters, digits and the marks language names use (c++, c#, objective-c, .net).
 _LANGUAGE = linear(r"^[a-z0-9.+#-]+(?: [a-z0-9.+#-]+){0,3}$")
 
@@ -39,7 +40,16 @@ def redacted(text: str) -> str:
     """
     if not text:
         return text
-    return redact(latin_tokens(drop_invisible(text)))
+    out = redact(latin_tokens(drop_invisible(text)))
+    # A marker can end a token that mixed too many look-alike letters to be folded whole; the
+    # shorter token left before it may fold now (``…пароль→[redacted]``). Again until it holds,
+    # so that what is stored gives itself back (ASCII text, nearly all of it, passes at once).
+    for _ in range(_MAX_FOLDS):
+        folded = latin_tokens(out)
+        if folded == out:
+            break
+        out = redact(folded)
+    return out
 
 
 def stored_text(text: str, max_len: int = MAX_LINE) -> str:
@@ -48,9 +58,17 @@ def stored_text(text: str, max_len: int = MAX_LINE) -> str:
     What ``import`` applies to each node's content (and what extraction gives
     every fact): secrets redacted on the whole text first, then
     :func:`~osmia.memory.cleaning.clean_text` to one safe line of at most
-    ``max_len`` characters. Idempotent.
+    ``max_len`` characters. Idempotent: cleaning can join what redaction saw apart (markup
+    between two halves of a token, brackets that ended a token of mixed letters), so the two are
+    applied again until the line gives itself back; a clean line does so at the first try.
     """
-    return clean_text(redacted(text), max_len)
+    out = clean_text(redacted(text), max_len)
+    for _ in range(_MAX_FOLDS):
+        again = clean_text(redacted(out), max_len)
+        if again == out:
+            break
+        out = again
+    return out
 
 
 def redacted_name(text: str) -> str:
