@@ -36,7 +36,7 @@ _TOLD = (
     r"|constraints?|restrictions?|system[ \t]+message|orders)"
 )
 _EARLIER = (
-    r"(?:previous|prior|above|earlier|preceding|foregoing|original|initial|all|every|each|any|your|my"
+    r"(?:previous|prev\.?|prior|above|earlier|preceding|foregoing|original|initial|all|every|each|any|your|my"
     r"|these|those)"
 )
 _HOSTILE = linear(
@@ -52,7 +52,8 @@ _HOSTILE = linear(
     r"|\bforget[ \t]+(?:everything|all|what)[ \t]+you[ \t]+(?:were|have[ \t]+been|'ve[ \t]+been)[ \t]+told"
     r"|\bdisregard\b"
     r"|\byou(?:'re|[ \t]+are)[ \t]+now[ \t]+(?:a|an|the|my|our|acting|free|allowed|authori[sz]ed|root|admin"
-    r"|unrestricted|jailbroken|dan|in[ \t]+(?:charge|control|developer[ \t]+mode))\b"
+    r"|unrestricted|jailbroken|dan|in[ \t]+(?:charge|control"
+    r"|(?:developer|god|sudo|admin|unrestricted)[ \t]+mode))\b"
     r"|\byou[ \t]+are[ \t]+no[ \t]+longer[ \t]+(?:bound|restricted|limited|an?[ \t]+(?:ai|assistant|agent))\b"
     # The same order in other languages: a verb of ignoring or forgetting, then instructions or rules
     # (a word list per language: the phrase itself).
@@ -136,6 +137,11 @@ _SECRET_FILES = (
 _HOSTILE_ACTS = linear(
     r"(?i)\brm(?:[ \t]+(?:-[a-z]+|--recursive|--force|--no-preserve-root))+[ \t]+"
     r"(?:/\*?|~/?\*?|[\"']?\$\{?HOME\}?/?\*?[\"']?)(?:[ \t;&|]|$)"
+    # ... or the same with find, a disk overwritten with zeros or noise, a fork bomb.
+    r"|\bfind[ \t]+(?:/|~/?|[\"']?\$\{?HOME\}?/?[\"']?)(?:[ \t][^\n;|&]*)?[ \t]-delete\b"
+    r"|\bdd[ \t]+(?:[^\n;|&]*[ \t])?if=/dev/(?:zero|u?random)[ \t]+(?:[^\n;|&]*[ \t])?of=/dev/"
+    r"(?:sd[a-z]|nvme\d|xvd[a-z]|vd[a-z]|hd[a-z]|disk\d|mmcblk\d)"
+    r"|:\(\)[ \t]*\{[ \t]*:[ \t]*\|[ \t]*:[ \t]*&[ \t]*\}[ \t]*;[ \t]*:"
     r"|\bexfiltrat"
     r"|\b(?:cat|cp|copy|send|upload|post|curl|wget|scp|rsync|mail|leak|share|tar|zip|base64|nc|attach|add"
     r"|paste|print|reveal|dump|respond|reply"
