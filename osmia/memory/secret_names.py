@@ -186,6 +186,9 @@ _VARIABLE = linear(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*;?$")
 _CALLED = linear(r"^(?:[\[{(]|[A-Za-z_$][\w$]*[(\[])")
 
 
+_HOST_AFTER = linear(r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:/\S*)?$")
+
+
 def _typed(operator: str) -> bool:
     """Whether ``operator`` holds a declaration's type (``: &str =``), not ``:=`` or ``:``."""
     return operator.startswith(":") and "=" in operator and operator.rstrip(" \t(").rstrip("=") != ":"
@@ -226,7 +229,8 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             if value is None:
                 continue
             between = whole[m.end(1) - m.start(0) : m.start(g) - m.start(0)]
-            pieces = [piece for piece in value.split(REDACTED) if piece]
+            # What follows a marker after ``@`` is a host (``oauth2:[redacted]@gitlab.com/g/p.git``).
+            pieces = [piece for piece in value.split(REDACTED) if piece and _HOST_AFTER.match(piece) is None]
             if g == _BARE_GROUP and any(_not_a_value(piece, between) for piece in pieces):
                 return whole
             if g == _BARE_GROUP and _typed(m.group(2) or ""):

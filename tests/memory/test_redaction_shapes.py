@@ -183,6 +183,13 @@ def test_a_token_glued_to_a_marker_is_folded_into_it(text: str) -> None:
         ("postgres://admin:[redacted]@db:5432/app", "postgres://admin:[redacted]@db:5432/app"),
         ("https://hooks.slack.com/services/[redacted]", "https://hooks.slack.com/services/[redacted]"),
         ("the token [redacted]. Then [redacted]:8080", "the token [redacted]. Then [redacted]:8080"),
+        # Thirty-first session: a token in a clone URL keeps the host after it (a user named for
+        # auth took the marker and the host as one value).
+        (
+            "git clone https://oauth2:glpat-AbCdEfGhIjKlMnOpQrSt@gitlab.com/g/p.git",
+            "git clone https://oauth2:[redacted]@gitlab.com/g/p.git",
+        ),
+        ("auth=[redacted]@Zm9vYmFyYmF6cXV4MTIzNDU2", "auth=[redacted]"),
     ],
 )
 def test_what_surrounds_a_marker_in_a_value(text: str, expected: str) -> None:
