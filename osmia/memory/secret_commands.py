@@ -123,6 +123,25 @@ COMMAND_RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
     ),
+    # GitHub Actions' workflow commands: a value masked is a secret by definition; an output named
+    # for one (``::set-output name=token::…``).
+    _rule("actions-mask", r"::add-mask::[ \t]*([^\s\"']{4,})", 1, not_placeholder),
+    _rule(
+        "actions-output",
+        r"(?i)::set-(?:output|env)[ \t]+name=[A-Za-z0-9_.-]*"
+        rf"(?:password|passwd|secret|token|api_?key|{KEY_NOUNS})[A-Za-z0-9_.-]*::([^\s\"']{{4,}})",
+        1,
+        not_placeholder,
+    ),
+    # A shell default for a variable named for a secret (``${API_KEY:-…}``, ``${DB_PASSWORD:=…}``):
+    # the default is a literal, written where the variable is unset.
+    _rule(
+        "shell-default",
+        r"(?i)\$\{[A-Za-z0-9_]*(?:password|passwd|secret|token|api_?key|access_?key|private_?key|credentials?)"
+        r"[A-Za-z0-9_]*:?[-=]([^}\s\"']{4,})\}",
+        1,
+        lambda value: generated_value(value) or password_value(value),
+    ),
     # Windows' ``net user NAME PASSWORD`` (``*`` prompts, ``/add`` and ``/delete`` are switches),
     # Oracle's ``sqlplus user/password@db``, PowerShell's ``ConvertTo-SecureString "…" -AsPlainText``,
     # and Redis' ``AUTH [user] password`` at its prompt.

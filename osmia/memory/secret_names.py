@@ -101,7 +101,7 @@ _TYPE = (
 _TYPED = rf""":[ \t]*{_TYPE}[ \t]*=[ \t]*(?:String::from\(|Secret(?:String|Str|Box)?(?:::new)?\()?"""
 _OPERATOR = (
     rf"""(?:\\*["']\]?|{_ESCAPED_QUOTE})?(?:[ \t]|%20)*"""
-    rf"""({_TYPED}|:=|=>|==?|:|\+=|%22(?:%20)*%3[Aa])(?:[ \t]|%20)*"""
+    rf"""({_TYPED}|:=|:-|=>|==?|:|\+=|\?=|\|\|=|\?\?=|→|⇒|%22(?:%20)*%3[Aa])(?:[ \t]|%20)*(?:""|'')?"""
 )
 # Groups: a value in double quotes, single quotes, backticks, escaped quotes, or bare.
 _VALUE = (
@@ -194,9 +194,15 @@ def _typed(operator: str) -> bool:
     return operator.startswith(":") and "=" in operator and operator.rstrip(" \t(").rstrip("=") != ":"
 
 
+# Words of code that start an expression, never a value (``const token = await getToken()``).
+_CODE_WORDS = frozenset(
+    {"await", "yield", "lambda", "async", "typeof", "require", "import", "function", "undefined", "null"}
+)
+
+
 def _not_a_value(value: str, between: str) -> bool:
     """Whether a bare value after a secret-like name (``between`` them: the operator) is no value."""
-    if code_value(value):
+    if code_value(value) or value in _CODE_WORDS:
         return True
     if between.strip() == ":" and _PORT_VALUE.search(value) is not None:
         return True
@@ -235,6 +241,8 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
                 return whole
             if g == _BARE_GROUP and _typed(m.group(2) or ""):
                 return whole  # code: a declaration's literal is quoted in every language with types
+            if between.endswith(('"""', "'''")) and any(c.isspace() for c in value):
+                return whole  # a triple-quoted text (a template, a docstring); TOML's secret is one token
             if not any(secret(piece, g, m) for piece in pieces):
                 return whole
             return redacted_group(m, g)
@@ -258,8 +266,12 @@ _SET_VAR = (
     rf"(?:(?:--body|-b)(?:[ \t]+|=))?{_VALUE}"
 )
 _STRONG_NAME = linear(rf"(?i){_STRONG}")
-# ... or given to a call as two strings: os.Setenv("DB_PASSWORD", "…"), ENV.fetch("API_TOKEN", "…").
-_CALL_PAIR = rf"""(?i)["'`]({_IDENT}{_STRONG}{_IDENT})["'`][ \t]*,[ \t]*["'`]([^"'`\s]{{4,}})["'`]"""
+# ... or given to a call as two strings: os.Setenv("DB_PASSWORD", "…"), ENV.fetch("API_TOKEN", "…"),
+# django-environ's env("SECRET_KEY", default="…").
+_CALL_PAIR = (
+    rf"""(?i)["'`]({_IDENT}{_STRONG}{_IDENT})["'`][ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?"""
+    r"""["'`]([^"'`\s]{4,})["'`]"""
+)
 
 
 # An XML element named like a secret (Maven's ``<password>…</password>``, ``<apiKey>…</apiKey>``):

@@ -463,3 +463,28 @@ def test_a_provider_token_or_a_login_by_position_is_redacted(text: str, kept: st
     assert REDACTED in redacted, redacted
     assert _RANDOM[:12] not in redacted, redacted
     assert redact(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session, a fifth probe (47 shapes of configs, code and CI logs): the
+        # operators code writes defaults with, a plan's new value, a TOML string, CI's workflow
+        # commands, a default given by keyword; each with a look-alike of code that stays.
+        (f'  ~ password = "old-{_RANDOM[:5]}" -> "{_RANDOM}"', "const token = await getToken();"),
+        (f'password = """{_RANDOM}"""', 'TEMPLATE_PASS: Final = """  <testcase name="x">'),
+        (f"ENV['API_TOKEN'] ||= '{_RANDOM}'", "password ||= prompt()"),
+        (f"process.env.API_TOKEN ??= '{_RANDOM}'", "token ??= await fetchToken()"),
+        (f"API_KEY=${{API_KEY:-{_RANDOM}}}", "TOKEN=${TOKEN:-changeme}"),
+        (f"TOKEN ?= {_RANDOM}", "token_count ?= 3"),
+        (f'echo "::add-mask::{_RANDOM}"', 'echo "::add-mask::$TOKEN"'),
+        (f'echo "::set-output name=deploy_token::{_RANDOM}"', 'echo "::set-output name=version::1.2.3"'),
+        (f"SECRET_KEY = env('SECRET_KEY', default='{_RANDOM}')", "DEBUG = env('DEBUG', default='false')"),
+        (f"* API key → `{_RANDOM}`", "* key → value"),
+    ],
+)
+def test_a_default_a_new_value_or_a_masked_value_is_redacted(text: str, kept: str) -> None:
+    redacted = redact(text)
+    assert REDACTED in redacted, redacted
+    assert _RANDOM[:12] not in redacted, redacted
+    assert redact(kept) == kept
