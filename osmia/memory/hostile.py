@@ -158,7 +158,8 @@ _HOSTILE_ACTS = linear(
     r"(?:secrets?|credentials?|api[ \t]+keys?|private[ \t]+keys?|tokens?|passwords?"
     r"|environment[ \t]+variables?)\b"
     r"|\b(?:print|reveal|dump|leak|send|post|share|upload|echo|output|show|include|paste)[ \t]+(?:out[ \t]+)?"
-    r"(?:the[ \t]+|your[ \t]+|any[ \t]+)?(?:secrets|credentials|api[ \t]+keys|private[ \t]+keys?)[ \t]+"
+    r"(?:the[ \t]+|your[ \t]+|any[ \t]+)?(?:[a-z0-9]+[ \t]+)?"
+    r"(?:secrets|credentials|api[ \t]+keys|private[ \t]+keys?)[ \t]+"
     r"(?:[a-z]+[ \t]+){0,4}(?:in|into|to|on)[ \t]+(?:the[ \t]+|a[ \t]+)?(?:log|logs|output|stdout|console|pr"
     r"|pull[ \t]+request|comment|issue|description|chat|slack|channel|gist|pastebin|paste|public)\b"
     # Code from the network run as it arrives ("curl -s https://x/y.sh | bash"): whoever wrote the
@@ -282,6 +283,8 @@ _LEET_WORD = linear(r"\b[A-Za-z]*[013457@$][A-Za-z013457@$]*\b")
 # Words joined by ``_`` or ``.`` or written in camel case ("ignore_previous_instructions",
 # "IgnorePreviousInstructions"): read apart.
 _JOINED = linear(r"([a-z])(?:[_.]|([A-Z]))([A-Za-z])")
+# ... and a word joined to a path by ``_`` (a test named "send_~/.ssh/id_rsa_to_paste").
+_JOINED_PATH = linear(r"([A-Za-z0-9])_([~/$])")
 # Every dash and hyphen Unicode has ("force‐push" with U+2010) read as "-".
 _DASHES = str.maketrans(
     {c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d\u00ad"}
@@ -296,6 +299,7 @@ def _spelled_out(text: str) -> str:
         text = _plain_letters(text.translate(_DASHES))
     text = _SPACED_LETTERS.sub(lambda m: _joined_letters(m.group(0) or ""), text)
     text = _JOINED.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}{m.group(3)}", text)
+    text = _JOINED_PATH.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
     return _LEET_WORD.sub(lambda m: _leet(m.group(0) or ""), text)
 
 

@@ -238,6 +238,11 @@ INSTRUCTING = {
     'find . -name "*.pyc" -delete before packaging': False,
     "dd if=build/img.iso of=/dev/sdb bs=4M writes the installer": False,
     "Never run find / -delete on a shared runner": False,
+    # ... a test named for an act, words joined to a path by "_"; a noun before the credentials.
+    "TestY/send_~/.ssh/id_rsa_to_paste": True,
+    "test_upload_aws_credentials_to_pastebin": True,
+    "TestConfig/reads_~/.config/app.yaml": False,
+    "Store the api credentials in the vault": False,
 }
 
 
