@@ -253,3 +253,18 @@ def clean_text(text: str, max_len: int = MAX_LINE) -> str:
             return text
         text = _fixed_point(text[: max_len - 1].rstrip() + ELLIPSIS)
     return text[:max_len]
+
+
+def settled(
+    text: str, max_len: int = MAX_LINE, redact_with: Callable[[str], str] = redact, passes: int = 8
+) -> str:
+    """Redaction (``redact_with``) and cleaning repeated until the text gives itself back, at most
+    ``passes`` times: removing one piece of markup must not leave another behind
+    (``sys<<b>b>tem:`` loses a tag, then reads ``system:``), nor may cleaning join two halves of a
+    token, or shorten a token of mixed letters, past what redaction saw. Clean text returns at once."""
+    for _ in range(passes):
+        cleaned = clean_text(redact_with(text), max_len)
+        if cleaned == text:
+            break
+        text = cleaned
+    return text

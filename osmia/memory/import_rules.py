@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from osmia.memory.cleaning import settled
 from osmia.memory.decay import EARLIEST_DECAY_CLOCK, LAST_DECAY_KEY
 from osmia.memory.export_model import (
     EVENTS,
@@ -34,7 +35,7 @@ from osmia.memory.extractor import FAILURE_LABELS
 from osmia.memory.merge import MAX_SOURCES, node_id
 from osmia.memory.provenance import OBSERVED
 from osmia.memory.store import run_id
-from osmia.memory.text import clean_text, looks_hostile, redact_secrets
+from osmia.memory.text import looks_hostile, redact_secrets
 from osmia.memory.types import Edge, Kind, Node, Relation, Subject
 
 
@@ -326,14 +327,8 @@ class GraphRules:
 
 
 def _settled(text: str, limit: int) -> str:
-    """Redaction and cleaning repeated until nothing changes: removing one piece of markup must
-    not leave another behind (``sys<<b>b>tem:`` loses a tag, then reads ``system:``)."""
-    for _ in range(MAX_CLEANING_PASSES):
-        cleaned = clean_text(redact_secrets(text), limit)
-        if cleaned == text:
-            break
-        text = cleaned
-    return text
+    """Redaction and cleaning repeated until nothing changes (:func:`~osmia.memory.cleaning.settled`)."""
+    return settled(text, limit, redact_secrets, passes=MAX_CLEANING_PASSES)
 
 
 def _clean_content(text: str) -> str:

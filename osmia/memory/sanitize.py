@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from osmia.memory.cleaning import MAX_LINE, clean_text, drop_invisible
+from osmia.memory.cleaning import MAX_LINE, drop_invisible, settled
 from osmia.memory.hostile import looks_hostile
 from osmia.memory.linear import linear
 from osmia.memory.redaction import redact, redact_name
@@ -62,13 +62,7 @@ def stored_text(text: str, max_len: int = MAX_LINE) -> str:
     between two halves of a token, brackets that ended a token of mixed letters), so the two are
     applied again until the line gives itself back; a clean line does so at the first try.
     """
-    out = clean_text(redacted(text), max_len)
-    for _ in range(_MAX_FOLDS):
-        again = clean_text(redacted(out), max_len)
-        if again == out:
-            break
-        out = again
-    return out
+    return settled(text, max_len, redacted, passes=2 + _MAX_FOLDS)
 
 
 def redacted_name(text: str) -> str:
