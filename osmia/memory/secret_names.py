@@ -89,8 +89,6 @@ _NAME_ONLY = (
 # in a URL (%22password%22%3A%22…%22); the name's closing quote may be one, and the colon %3A after
 # an encoded quote (not in urn%3Aietf%3Aparams%3Aoauth).
 _ESCAPED_QUOTE = r"""(?:\\+["']|\\+u0022|%22)"""
-# A closing bracket may follow the name's quote: a subscript (``os.environ["DB_PASSWORD"] = …``,
-# ``app.config['SECRET_KEY'] = …``, ``headers['X-Api-Key'] = …``).
 # A declaration's type between the name and its value (``token: &str = "…"``, ``apiKey: string =``,
 # ``password: Final[str] =``, ``let key: Option<String> = String::from("…")``): the value is the
 # literal after ``=``, not the type after ``:`` (which was taken for it). Tried before a bare ``:``.
@@ -99,6 +97,10 @@ _TYPE = (
     r"""(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]*)*"""
 )
 _TYPED = rf""":[ \t]*{_TYPE}[ \t]*=[ \t]*(?:String::from\(|Secret(?:String|Str|Box)?(?:::new)?\()?"""
+# A closing bracket may follow the name's quote: a subscript (``os.environ["DB_PASSWORD"] = …``,
+# ``app.config['SECRET_KEY'] = …``, ``headers['X-Api-Key'] = …``). Besides ``=`` and ``:``, the
+# operators code sets a default with (``||=``, ``??=``, Make's ``?=``, a shell's ``:-``), arrows
+# (``→``, ``⇒``; not ``->``, which is code), and the first two quotes of a triple-quoted value.
 _OPERATOR = (
     rf"""(?:\\*["']\]?|{_ESCAPED_QUOTE})?(?:[ \t]|%20)*"""
     rf"""({_TYPED}|:=|:-|=>|==?|:|\+=|\?=|\|\|=|\?\?=|→|⇒|%22(?:%20)*%3[Aa])(?:[ \t]|%20)*(?:""|'')?"""
@@ -186,6 +188,7 @@ _VARIABLE = linear(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*;?$")
 _CALLED = linear(r"^(?:[\[{(]|[A-Za-z_$][\w$]*[(\[])")
 
 
+# A host after a marker's ``@``: the rest of a URL whose user part held the secret.
 _HOST_AFTER = linear(r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:/\S*)?$")
 
 
