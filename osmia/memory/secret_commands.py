@@ -219,12 +219,12 @@ COMMAND_RULES: tuple[Rule, ...] = (
     # A sentence about a password that ends in a colon, then the value alone at the end of the line
     # or on the next line or the one after (first-run banners: Jenkins' "Please use the following
     # password to proceed to installation:", Elasticsearch's "Password for the elastic user …:",
-    # MySQL's "A temporary password is generated for root@localhost: …"): a generated or
-    # password-like value only.
+    # MySQL's "A temporary password is generated for root@localhost: …"; "API key:" and the key two
+    # lines down): a generated or password-like value only.
     _rule(
         "password-after-label",
-        r"(?im)\b(?:password|passphrase|passwd)\b[^\n:]*:[ \t]*"
-        r"(?:\r?\n[ \t]*){0,2}[\"'`]?([^\s\"'`]{8,})[\"'`]?[ \t]*$",
+        r"(?im)\b(?:password|passphrase|passwd|api[ _-]?key|token|secret)\b[^\n:]*:[ \t]*"
+        r"(?:\r?\n[ \t]*){0,2}[\"'`]?([^\s\"'`]{7,}[^\s\"'`,;])[,;]?[\"'`]?[ \t]*$",
         1,
         _banner_value,
     ),

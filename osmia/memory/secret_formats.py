@@ -130,7 +130,7 @@ RULES: tuple[Rule, ...] = (
         "prose",
         r"(?i)\b(?:[A-Za-z0-9]+[_.-])*"
         rf"(?:password|passphrase|passwd|pwd|secret|token|api[ _-]?key|{KEY_NOUNS})"
-        r"(?:[_.-]?key)?`?[ \t]+(?:is|was|=|of|to|being)[ \t]+"
+        r"(?:[_.-]?key)?`?[ \t]+(?:is|was|=|of|to|being|->|=>|→)[ \t]+"
         r"[\"'`]?([^\s\"'`,;]{6,})",
         1,
         lambda value: (
@@ -159,7 +159,7 @@ RULES: tuple[Rule, ...] = (
         r"(?i)\b(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key|pat"
         r"|personal[ _-]access[ _-]token|private[ _-]key|app(?:lication)?[ _-]key|subscription[ _-]key"
         rf"|{KEY_NOUNS})"
-        r"[ \t]+[\"'`]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
+        r"[ \t]+[\"'`(]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
         1,
         generated_value,
     ),
@@ -232,6 +232,23 @@ RULES: tuple[Rule, ...] = (
     # ("pass max_attempts=4 to the client" passes a setting: a value holding "=" is none).
     _rule(
         "pass-adjacent", r"(?i)\b(?:pass|pw|pwd)[ \t]+[\"'`]?([^\s\"'`;=]{8,})(?:[^=]|$)", 1, spoken_password
+    ),
+    # ... logged in as a user with a password ("logged in as root with …"), and a password changed
+    # from one value to another (both are secrets: "changed from … to …").
+    _rule(
+        "logged-in-with",
+        r"(?i)\b(?:log(?:ged)?[ \t]+in|sign(?:ed)?[ \t]+in|authenticated)[ \t]+as[ \t]+"
+        r"[\"'`]?[A-Za-z0-9._@+-]{1,64}[\"'`]?[ \t]+(?:with|using)[ \t]+"
+        r"(?:(?:the[ \t]+)?password[ \t]+)?[\"'`]?([^\s\"'`]{8,})",
+        1,
+        lambda value: generated_value(value) or password_value(value),
+    ),
+    _rule(
+        "password-from",
+        r"(?i)\b(?:password|passphrase|passwd|token|secret)\b[^.\n]{0,40}?\bfrom[ \t]+[\"'`]?([^\s\"'`]{8,})"
+        r"[\"'`]?[ \t]+to\b",
+        1,
+        lambda value: generated_value(value) or password_value(value),
     ),
     _rule(
         "user-password-pair",

@@ -477,3 +477,21 @@ def test_a_provider_token_or_a_login_by_position_is_redacted(text: str, kept: st
 )
 def test_a_default_a_new_value_or_a_masked_value_is_redacted(text: str, kept: str) -> None:
     _redacted_and_kept(text, kept, (_RANDOM[:12],))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session, a sixth probe (25 sentences an agent writes about a secret).
+        (f"logged in as root with {_RANDOM}", "logged in as admin with SSO"),
+        (f"the API key ({_RANDOM}) was rejected", "the API key (see vault) was rejected"),
+        (f"API key:\n\n{_RANDOM}", "API key:\n\nstored in vault"),
+        (f"rotated token -> {_RANDOM}", "token -> expires_at"),
+        (
+            f"password was changed from {_RANDOM[:12]} to {_RANDOM[12:]}x9",
+            "moved the token from localStorage to cookies",
+        ),
+    ],
+)
+def test_a_secret_in_a_sentence_about_it_is_redacted(text: str, kept: str) -> None:
+    _redacted_and_kept(text, kept, (_RANDOM[:12],))
