@@ -13,6 +13,7 @@ Every pattern is RE2 (:mod:`osmia.memory.linear`); the input is cut to ``MAX_INP
 
 from __future__ import annotations
 
+import html
 import unicodedata
 
 from osmia.memory.cleaning import _ROLE_MARKERS, _STEPS, MAX_INPUT, _fixed_point, _needs_pass
@@ -260,6 +261,10 @@ def looks_hostile(text: str) -> bool:
         return True
     seen = text[:MAX_INPUT]
     reads = {_spelled_out(seen)}
+    if "&" in seen:
+        # HTML's character references read as what they stand for (``&lt;/prior_knowledge&gt;``):
+        # a model reads them so, whatever the prompt's renderer does.
+        reads.add(html.unescape(seen))
     if not seen.isascii() or _needs_pass(seen):
         # As stored: cleaning removes what hid an order ("force-user:push", a U+1680 space, a tag)
         # and must not rebuild one the check above passed.
