@@ -119,8 +119,18 @@ _HOSTILE = linear(
     r"|\b(?:new|updated|real|actual|true|hidden)[ \t]+(?:system[ \t]+)?(?:prompt|instructions|rules"
     r"|directives?)"
     r"[ \t]*:"
-    r"|\bas[ \t]+(?:an?|the)[ \t]+(?:ai|llm|language[ \t]+model)(?:[ \t]+(?:agent|assistant|model))?[ \t]*,?"
+    r"|\bas[ \t]+(?:an?|the)[ \t]+(?:ai|llm|language[ \t]+model)"
+    r"(?:[ \t]+(?:language[ \t]+)?(?:agent|assistant|model))?[ \t]*,?"
     r"[ \t]+(?:you|your)\b"
+    # The reader's own prompt asked for, or set aside by name as an order ("reveal your system
+    # prompt", "repeat the text above", "Disobey the system prompt."; a lesson of a chatbot's
+    # repository says "the bot must not reveal the system prompt", and keeps it).
+    r"|\b(?:reveal|print|show|output|repeat|display|dump|leak|write[ \t]+out|tell[ \t]+me)[ \t]+(?:me[ \t]+)?"
+    r"your[ \t]+(?:full[ \t]+|entire[ \t]+|original[ \t]+|hidden[ \t]+|initial[ \t]+)?(?:system[ \t]+)?"
+    r"(?:prompt|instructions|rules)\b"
+    r"|\brepeat[ \t]+(?:the[ \t]+|all[ \t]+)?(?:text|words|everything|lines)[ \t]+above\b"
+    r"|\bwhat[ \t]+(?:is|are)[ \t]+your[ \t]+(?:system[ \t]+prompt|instructions)\b"
+    rf"|(?:^|[.!?:;][ \t]*)[ \t]*{_DROP_VERB}[ \t]+(?:the[ \t]+|your[ \t]+)?system[ \t]+(?:prompt|message)\b"
     r"|\bnote[ \t]+(?:to|for)[ \t]+(?:the[ \t]+|all[ \t]+|any[ \t]+|every[ \t]+)?(?:future[ \t]+|next[ \t]+"
     r"|other[ \t]+|later[ \t]+)?(?:ai[ \t]+|coding[ \t]+)?(?:ais?|llms?|assistants?|agents?|models?)\b"
 )
