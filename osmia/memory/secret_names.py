@@ -33,9 +33,12 @@ _IDENT = r"[A-Za-z0-9_.-]*"
 _STRONG = (
     r"(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key"
     r"|client[_.-]?key|credentials?|creds|auth[_.-]?key|signing[_.-]?key|encryption[_.-]?key"
-    r"|master[_.-]?key|account[_.-]?key|service[_.-]?key|webhook[_.-]?url|dsn|[_.-]pass)"
+    r"|master[_.-]?key|account[_.-]?key|service[_.-]?key|webhook[_.-]?url|dsn|[_.-]pass|_pw\b)"
 )
-_WEAK = r"(?:key|auth|session|cookie|salt|seed|sig|signature|hmac|cert|license|pass|jwt|bearer)"
+_WEAK = (
+    r"(?:key|auth|session|cookie|salt|pepper|seed|sig|signature|hmac|cert|license|pass|jwt|bearer"
+    r"|access[_.-]?code)"
+)
 # What a name must not end with to be a secret itself: it names, counts or points at one.
 _NAME_ONLY = (
     "name",
@@ -203,9 +206,13 @@ _CODE_WORDS = frozenset(
 )
 
 
-def _not_a_value(value: str, between: str) -> bool:
-    """Whether a bare value after a secret-like name (``between`` them: the operator) is no value."""
+def _not_a_value(value: str, between: str, name: str = "") -> bool:
+    """Whether a bare value after a secret-like name (``between`` them: the operator) is no value:
+    code, a port, a variable given to a subscript, or the name itself (``cl_pw=cl_pw``, a keyword
+    argument passed on)."""
     if code_value(value) or value in _CODE_WORDS:
+        return True
+    if name and value.rstrip(",;").lower() == name.strip("'\"").lower():
         return True
     if between.strip() == ":" and _PORT_VALUE.search(value) is not None:
         return True
@@ -240,7 +247,7 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             between = whole[m.end(1) - m.start(0) : m.start(g) - m.start(0)]
             # What follows a marker after ``@`` is a host (``oauth2:[redacted]@gitlab.com/g/p.git``).
             pieces = [piece for piece in value.split(REDACTED) if piece and _HOST_AFTER.match(piece) is None]
-            if g == _BARE_GROUP and any(_not_a_value(piece, between) for piece in pieces):
+            if g == _BARE_GROUP and any(_not_a_value(piece, between, m.group(1) or "") for piece in pieces):
                 return whole
             if g == _BARE_GROUP and _typed(m.group(2) or ""):
                 return whole  # code: a declaration's literal is quoted in every language with types

@@ -495,3 +495,21 @@ def test_a_default_a_new_value_or_a_masked_value_is_redacted(text: str, kept: st
 )
 def test_a_secret_in_a_sentence_about_it_is_redacted(text: str, kept: str) -> None:
     _redacted_and_kept(text, kept, (_RANDOM[:12],))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session, a seventh probe (38 variable names a platform sets): names ending in
+        # _PW, a pepper, an access code; a value that is the name itself is a keyword argument
+        # passed on, a language tag is no password.
+        (f"LDAP_BIND_PW={_RANDOM}", "client_secret=client_secret,"),
+        (f"DB_PW={_RANDOM}", "'und-PW': 'pau-Latn-PW',"),
+        (f"PEPPER={_RANDOM}", "refresh_token = refresh_token or self.refresh_token"),
+        (f"ACCESS_CODE={_RANDOM}", "ACCESS_CODE_LENGTH=6"),
+    ],
+)
+def test_a_variable_named_for_a_secret_is_redacted_and_a_passed_on_argument_is_not(
+    text: str, kept: str
+) -> None:
+    _redacted_and_kept(text, kept)
