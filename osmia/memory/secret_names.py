@@ -292,79 +292,65 @@ _ELEMENT = (
 )
 
 
-def _element_sub() -> Callable[[str], str]:
-    pattern = linear(_ELEMENT)
-
-    def replace(m: Match) -> str:
-        name, value = m.group(1) or "", m.group(2) or ""
-        if not _name_allowed(name) or not _strong_value(value, True, "=", name):
-            return m.group(0) or ""
-        return redacted_group(m, 2)
-
-    return lambda text: pattern.sub(replace, text)
+def _substitution(pattern: str, replace: Callable[[Match], str]) -> Callable[[str], str]:
+    """A redaction step: every match of ``pattern`` (RE2) given to ``replace``."""
+    compiled = linear(pattern)
+    return lambda text: compiled.sub(replace, text)
 
 
-def _set_var_sub() -> Callable[[str], str]:
-    pattern = linear(_SET_VAR)
+def _element_replace(m: Match) -> str:
+    name, value = m.group(1) or "", m.group(2) or ""
+    if not _name_allowed(name) or not _strong_value(value, True, "=", name):
+        return m.group(0) or ""
+    return redacted_group(m, 2)
 
-    def replace(m: Match) -> str:
-        whole = m.group(0) or ""
+
+def _set_var_replace(m: Match) -> str:
+    whole = m.group(0) or ""
+    name = m.group(1) or ""
+    if not _name_allowed(name):
+        return whole
+    for g in range(2, 7):
+        value = m.group(g)
+        if value is None:
+            continue
+        if value.startswith("-"):
+            return whole  # a flag: gh secret set API_TOKEN --body …
+        quoted = g != 6
+        # Read like a bare word after a space: "setenv GITHUB_TOKEN before the tests" is prose.
+        if _STRONG_NAME.search(name) is None:
+            ok = looks_random(value, 16)
+        else:
+            ok = _strong_value(value, quoted, " ", name)
+        if ok and not quoted:
+            # A bare word after a space reads as prose too ("Set API_TOKEN Actions secret via the
+            # UI", "set password Summer2024!"): only a generated or password-like value is one.
+            ok = generated_value(value) or password_value(value)
+        if not ok:
+            return whole
+        return redacted_group(m, g)
+    return whole
+
+
+def _call_pair_replace(m: Match) -> str:
+    whole = m.group(0) or ""
+    value = m.group(2) or ""
+    # ["password", "email"] and ("API_TOKEN", "API_TOKEN_FILE") are lists of names: only a value
+    # shaped like a password, or a random one with a digit.
+    secret = password_value(value) or (looks_random(value, 16) and any(c.isdigit() for c in value))
+    if not _name_allowed(m.group(1) or "") or not secret:
+        return whole
+    return redacted_group(m, 2)
+
+
+def _flag_replace(m: Match) -> str:
+    whole = m.group(0) or ""
+    for g in (2, 3, 4):
+        value = m.group(g)
         name = m.group(1) or ""
-        if not _name_allowed(name):
-            return whole
-        for g in range(2, 7):
-            value = m.group(g)
-            if value is None:
-                continue
-            if value.startswith("-"):
-                return whole  # a flag: gh secret set API_TOKEN --body …
-            quoted = g != 6
-            # Read like a bare word after a space: "setenv GITHUB_TOKEN before the tests" is prose.
-            if _STRONG_NAME.search(name) is None:
-                ok = looks_random(value, 16)
-            else:
-                ok = _strong_value(value, quoted, " ", name)
-            if ok and not quoted:
-                # A bare word after a space reads as prose too ("Set API_TOKEN Actions secret via the
-                # UI", "set password Summer2024!"): only a generated or password-like value is one.
-                ok = generated_value(value) or password_value(value)
-            if not ok:
-                return whole
+        if value is not None and _name_allowed(name) and _strong_value(value, g != 4, "=", name):
             return redacted_group(m, g)
-        return whole
-
-    return lambda text: pattern.sub(replace, text)
-
-
-def _call_pair_sub() -> Callable[[str], str]:
-    pattern = linear(_CALL_PAIR)
-
-    def replace(m: Match) -> str:
-        whole = m.group(0) or ""
-        value = m.group(2) or ""
-        # ["password", "email"] and ("API_TOKEN", "API_TOKEN_FILE") are lists of names: only a value
-        # shaped like a password, or a random one with a digit.
-        secret = password_value(value) or (looks_random(value, 16) and any(c.isdigit() for c in value))
-        if not _name_allowed(m.group(1) or "") or not secret:
-            return whole
-        return redacted_group(m, 2)
-
-    return lambda text: pattern.sub(replace, text)
-
-
-def _flag_sub() -> Callable[[str], str]:
-    pattern = linear(_FLAG)
-
-    def replace(m: Match) -> str:
-        whole = m.group(0) or ""
-        for g in (2, 3, 4):
-            value = m.group(g)
-            name = m.group(1) or ""
-            if value is not None and _name_allowed(name) and _strong_value(value, g != 4, "=", name):
-                return redacted_group(m, g)
-        return whole
-
-    return lambda text: pattern.sub(replace, text)
+    return whole
 
 
 # Each step's pattern and the step, in the order redaction runs them.
@@ -372,8 +358,8 @@ NAMED_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_NAME_VALUE.pattern, _assignment_sub(_NAME_VALUE, strong=True)),
     (_ASSIGNMENTS[0].pattern, _assignment_sub(_ASSIGNMENTS[0], strong=True)),
     (_ASSIGNMENTS[1].pattern, _assignment_sub(_ASSIGNMENTS[1], strong=False)),
-    (_ELEMENT, _element_sub()),
-    (_FLAG, _flag_sub()),
-    (_SET_VAR, _set_var_sub()),
-    (_CALL_PAIR, _call_pair_sub()),
+    (_ELEMENT, _substitution(_ELEMENT, _element_replace)),
+    (_FLAG, _substitution(_FLAG, _flag_replace)),
+    (_SET_VAR, _substitution(_SET_VAR, _set_var_replace)),
+    (_CALL_PAIR, _substitution(_CALL_PAIR, _call_pair_replace)),
 )
