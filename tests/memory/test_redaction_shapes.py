@@ -3,31 +3,18 @@
 The probes of the twenty-fifth and twenty-sixth sessions (a value named by its use, given to a CLI,
 on the next line, in code, a Markdown label or a banner; the rest of a value after its redacted
 start) and what must not be taken for one (code, hosts, words after ``[redacted]``); the
-thirtieth's: a token glued to a marker, a run's own marker included; the thirty-first's: a value
-written to a command's standard input, and a name and value with a single percent-escape. The corpus
-tests against a scanner are in ``test_redaction.py``.
+thirtieth's: a token glued to a marker, a run's own marker included; the thirty-first's in prose,
+tables and other languages. Command lines, code and CI output are ``test_redaction_code.py``; the
+corpus tests against a scanner are in ``test_redaction.py``.
 """
 
 from __future__ import annotations
-
-import base64
 
 import pytest
 
 from osmia.memory.redaction import REDACTED, redact
 from osmia.memory.secret_tails import fragment
-
-_RANDOM = "DNxril3RavGD5MfvJ7NScUykT8C8UBkkpdhiG37L"  # generated for this test, never a credential
-
-
-def _redacted_and_kept(text: str, kept: str, pieces: tuple[str, ...] = (_RANDOM,)) -> None:
-    """No piece of the secret (all of ``_RANDOM`` by default) is left in ``text``, which holds a
-    marker; ``kept`` stays as it is."""
-    redacted = redact(text)
-    assert REDACTED in redacted, redacted
-    for piece in pieces:
-        assert piece not in redacted, (piece, redacted)
-    assert redact(kept) == kept
+from tests.memory.planted_secret import RANDOM, redacted_and_kept
 
 
 @pytest.mark.parametrize(
@@ -35,22 +22,22 @@ def _redacted_and_kept(text: str, kept: str, pieces: tuple[str, ...] = (_RANDOM,
     [
         # Twenty-fifth session: a secret named by what it does, set "to" a value, in a cookie, or
         # given to a CLI that stores it; each with a look-alike that must stay.
-        (f"set the webhook secret to {_RANDOM}", "set the token to expire after 3600s"),
-        (f"The signing key is {_RANDOM}", "the signing key is stored in vault"),
-        (f"encryption key {_RANDOM}", "the encryption key rotation job"),
-        (f"license key {_RANDOM}", "license key is required"),
-        (f"Cookie: sessionid={_RANDOM}; theme=dark", "sessionid=abc is too short to be one"),
-        (f"gh secret set DEPLOY_KEY --body {_RANDOM}", "gh secret list"),
-        (f"vault kv put secret/app api=ok value={_RANDOM}", "vault write auth/x policies=default ttl=3600"),
-        (f"az login -u ci@example.com -p {_RANDOM}", "az login --use-device-code"),
+        (f"set the webhook secret to {RANDOM}", "set the token to expire after 3600s"),
+        (f"The signing key is {RANDOM}", "the signing key is stored in vault"),
+        (f"encryption key {RANDOM}", "the encryption key rotation job"),
+        (f"license key {RANDOM}", "license key is required"),
+        (f"Cookie: sessionid={RANDOM}; theme=dark", "sessionid=abc is too short to be one"),
+        (f"gh secret set DEPLOY_KEY --body {RANDOM}", "gh secret list"),
+        (f"vault kv put secret/app api=ok value={RANDOM}", "vault write auth/x policies=default ttl=3600"),
+        (f"az login -u ci@example.com -p {RANDOM}", "az login --use-device-code"),
         (
-            f"npm config set //registry.npmjs.org/:_authToken {_RANDOM}",
+            f"npm config set //registry.npmjs.org/:_authToken {RANDOM}",
             "npm config set registry https://r.example",
         ),
     ],
 )
 def test_a_secret_named_by_its_use_or_given_to_a_cli_is_redacted(text: str, kept: str) -> None:
-    _redacted_and_kept(text, kept)
+    redacted_and_kept(text, kept)
 
 
 @pytest.mark.parametrize(
@@ -58,21 +45,21 @@ def test_a_secret_named_by_its_use_or_given_to_a_cli_is_redacted(text: str, kept
     [
         # Twenty-fifth session: CLIs' own password flags, a password piped to --password-stdin, and
         # a YAML value on the line after its name.
-        (f"zip -P {_RANDOM} backup.zip db.sql", "zip -r out.zip dir"),
-        (f"7z a -p{_RANDOM} backup.7z db.sql", "7z x backup.7z -o/tmp/out"),
-        (f"mongosh --password {_RANDOM} mongodb://db", "mongo --port 27017 -p"),
-        (f"sqlcmd -S db -U sa -P {_RANDOM}", "sqlcmd -S db -E -Q 'select 1'"),
-        (f"ldapsearch -x -D cn=admin -w {_RANDOM}", "ldapsearch -W -x"),
-        (f"htpasswd -b .htpasswd admin {_RANDOM}", "htpasswd -c .htpasswd admin"),
-        (f"security add-generic-password -a me -s svc -w {_RANDOM}", "security find-generic-password -s svc"),
-        (f"smbclient -U admin%{_RANDOM} //files/share", "smbclient -L //files -N"),
-        (f"echo {_RANDOM} | docker login --password-stdin", "echo $TOKEN | docker login --password-stdin"),
-        (f"token:\n  {_RANDOM}", "tokens:\n  total: 1234"),
-        (f"db_password: |\n  {_RANDOM}", "secret:\n  name: db-creds"),
+        (f"zip -P {RANDOM} backup.zip db.sql", "zip -r out.zip dir"),
+        (f"7z a -p{RANDOM} backup.7z db.sql", "7z x backup.7z -o/tmp/out"),
+        (f"mongosh --password {RANDOM} mongodb://db", "mongo --port 27017 -p"),
+        (f"sqlcmd -S db -U sa -P {RANDOM}", "sqlcmd -S db -E -Q 'select 1'"),
+        (f"ldapsearch -x -D cn=admin -w {RANDOM}", "ldapsearch -W -x"),
+        (f"htpasswd -b .htpasswd admin {RANDOM}", "htpasswd -c .htpasswd admin"),
+        (f"security add-generic-password -a me -s svc -w {RANDOM}", "security find-generic-password -s svc"),
+        (f"smbclient -U admin%{RANDOM} //files/share", "smbclient -L //files -N"),
+        (f"echo {RANDOM} | docker login --password-stdin", "echo $TOKEN | docker login --password-stdin"),
+        (f"token:\n  {RANDOM}", "tokens:\n  total: 1234"),
+        (f"db_password: |\n  {RANDOM}", "secret:\n  name: db-creds"),
     ],
 )
 def test_a_password_given_to_a_cli_flag_or_on_the_next_line_is_redacted(text: str, kept: str) -> None:
-    _redacted_and_kept(text, kept)
+    redacted_and_kept(text, kept)
 
 
 @pytest.mark.parametrize(
@@ -80,20 +67,20 @@ def test_a_password_given_to_a_cli_flag_or_on_the_next_line_is_redacted(text: st
     [
         # Twenty-fifth session, third probe: a bare "key", a password changed "to" a value, one-time
         # password seeds and recovery codes, a Terraform variable's default.
-        (f"the key was {_RANDOM}", "idempotency key 3f2a1b4c-1234-4d5e-9f8a-0123456789ab"),
-        (f"use key {_RANDOM} to sign", "the key was pressed twice"),
-        (f"admin password reset to {_RANDOM}", "password reset to the default"),
+        (f"the key was {RANDOM}", "idempotency key 3f2a1b4c-1234-4d5e-9f8a-0123456789ab"),
+        (f"use key {RANDOM} to sign", "the key was pressed twice"),
+        (f"admin password reset to {RANDOM}", "password reset to the default"),
         ("totp seed JBSWY3DPEHPK3PXP", "recovery codes are in 1Password"),
         ("recovery code a1b2-c3d4-e5f6", "key takeaway: tests_are_slow_on_ci_runners"),
         (
-            f'variable "db_password" {{\n  type = string\n  default = "{_RANDOM}"\n}}',
+            f'variable "db_password" {{\n  type = string\n  default = "{RANDOM}"\n}}',
             'variable "region" { default = "eu-west-1" }',
         ),
     ],
 )
 def test_a_key_code_or_default_that_is_a_secret_is_redacted(text: str, kept: str) -> None:
     assert REDACTED in redact(text)
-    assert _RANDOM not in redact(text) and "JBSWY3DPEHPK3PXP" not in redact(text)
+    assert RANDOM not in redact(text) and "JBSWY3DPEHPK3PXP" not in redact(text)
     assert redact(kept) == kept
 
 
@@ -103,25 +90,25 @@ def test_a_key_code_or_default_that_is_a_secret_is_redacted(text: str, kept: str
         # Twenty-sixth session: the rest of a value after its redacted start (cut by a blank, or
         # the next codes of a list), every recovery code of a list, keyring's ways of storing one.
         (
-            f"aws_secret_access_key = {_RANDOM[:21]} {_RANDOM[21:]}",
+            f"aws_secret_access_key = {RANDOM[:21]} {RANDOM[21:]}",
             "DB_PASSWORD=[redacted] DB_HOST=db1 make test",
         ),
-        (f"token: {_RANDOM[:24]}  {_RANDOM[24:]}.", "API_TOKEN=[redacted] python3 manage.py check"),
+        (f"token: {RANDOM[:24]}  {RANDOM[24:]}.", "API_TOKEN=[redacted] python3 manage.py check"),
         ("recovery codes: 8f3k-2m9q, 7h4n-x2p8, q9w3-z7t1", "recovery codes 2 of 10 used"),
         ("backup codes 83920174 27364519 90817263", "backup codes generated on 2024-05-01"),
         ("the recovery codes are a1b2c3d4e5, f6g7h8i9j0", "backup codes were regenerated"),
         (
-            f'keyring.set_password("pypi", "alice", "{_RANDOM}")',
+            f'keyring.set_password("pypi", "alice", "{RANDOM}")',
             "keyring.set_password(service, user, password)",
         ),
-        (f"echo {_RANDOM} | keyring set pypi alice", "echo $PW | keyring set pypi alice"),
-        (f"echo 'deploy:{_RANDOM}' | chpasswd", "echo done | tee log"),
+        (f"echo {RANDOM} | keyring set pypi alice", "echo $PW | keyring set pypi alice"),
+        (f"echo 'deploy:{RANDOM}' | chpasswd", "echo done | tee log"),
     ],
 )
 def test_the_rest_of_a_secret_and_every_code_of_a_list_is_redacted(text: str, kept: str) -> None:
     redacted = redact(text)
     assert REDACTED in redacted
-    pieces = (_RANDOM[:21], _RANDOM[21:], _RANDOM[24:], "7h4n-x2p8", "q9w3-z7t1", "27364519", "f6g7h8i9j0")
+    pieces = (RANDOM[:21], RANDOM[21:], RANDOM[24:], "7h4n-x2p8", "q9w3-z7t1", "27364519", "f6g7h8i9j0")
     for piece in pieces:
         assert piece not in redacted, (piece, redacted)
     assert redact(kept) == kept
@@ -152,18 +139,18 @@ def test_what_follows_a_redacted_value_stays_unless_it_is_a_piece_of_one(text: s
     "text",
     [
         # A run's own marker around a secret, to pass it through (thirtieth session).
-        f"password=[redacted]{_RANDOM}",
-        f"password={_RANDOM}[redacted]",
-        f"the key is [redacted]{_RANDOM[:24]} and more",
-        f'api_key: "[redacted]{_RANDOM[:20]}"',
-        f"DB_PASSWORD=[redacted]{_RANDOM[:8]}#{_RANDOM[8:20]}",
-        f"token: {_RANDOM[:10]}[redacted]{_RANDOM[10:20]}",
+        f"password=[redacted]{RANDOM}",
+        f"password={RANDOM}[redacted]",
+        f"the key is [redacted]{RANDOM[:24]} and more",
+        f'api_key: "[redacted]{RANDOM[:20]}"',
+        f"DB_PASSWORD=[redacted]{RANDOM[:8]}#{RANDOM[8:20]}",
+        f"token: {RANDOM[:10]}[redacted]{RANDOM[10:20]}",
     ],
 )
 def test_a_token_glued_to_a_marker_is_folded_into_it(text: str) -> None:
     """What sticks to ``[redacted]`` with no separator is the rest of the same token."""
     redacted = redact(text)
-    for piece in (_RANDOM[:8], _RANDOM[8:20], _RANDOM[10:20], _RANDOM[20:]):
+    for piece in (RANDOM[:8], RANDOM[8:20], RANDOM[10:20], RANDOM[20:]):
         assert piece not in redacted, (piece, redacted)
     assert REDACTED in redacted and redact(redacted) == redacted
 
@@ -174,7 +161,7 @@ def test_a_token_glued_to_a_marker_is_folded_into_it(text: str) -> None:
         # A value already redacted inside is judged by what is left around its markers: a DSN
         # (a secret as a whole) is taken whole, where its bare value, cut at the marker's ``]``,
         # left a stray bracket; a secret beside a marker takes the value; a name or a list stays.
-        (f"SENTRY_DSN=https://{_RANDOM[:32]}@o1.ingest.sentry.io/7", "SENTRY_DSN=[redacted]"),
+        (f"SENTRY_DSN=https://{RANDOM[:32]}@o1.ingest.sentry.io/7", "SENTRY_DSN=[redacted]"),
         ("DSN=https://[redacted]@sentry.io/1", "DSN=[redacted]"),
         ("password=Summer2024[redacted]", "password=[redacted]"),
         (
@@ -217,46 +204,46 @@ def test_a_fragment_is_random_or_alternates_letters_and_digits() -> None:
         # names spelled as identifiers in prose, and CLIs that store or take one; each with the
         # look-alike of code or prose that must stay.
         (
-            f'r = requests.get(url, auth=("admin", "{_RANDOM}"))',
+            f'r = requests.get(url, auth=("admin", "{RANDOM}"))',
             "r = requests.get(url, auth=(user, password))",
         ),
-        (f'req.SetBasicAuth("admin", "{_RANDOM}")', "server.login(user, password)"),
-        (f"ftp.login('deploy', '{_RANDOM}')", "ftp.login(user, passwd)"),
-        (f'config.setPassword("{_RANDOM}");', "config.setPassword(password);"),
-        (f'builder().apiKey("{_RANDOM}").build();', 'setToken("")'),
-        (f"secret=SecretStr('{_RANDOM}')", "secret = generate_secret()"),
-        (f'app.config["SECRET_KEY"] = "{_RANDOM}"', "os.environ['DB_PASSWORD'] = password"),
-        (f"headers['X-Api-Key'] = '{_RANDOM}'", "headers['X-Api-Key'] = apiKey"),
-        (f"- **Password:** {_RANDOM}", "- **Password:** see vault"),
-        (f"**API key**: {_RANDOM}", "**Token**: rotated weekly"),
-        (f"The DB_PASSWORD is {_RANDOM} for staging.", "The DB_PASSWORD is stored in vault."),
+        (f'req.SetBasicAuth("admin", "{RANDOM}")', "server.login(user, password)"),
+        (f"ftp.login('deploy', '{RANDOM}')", "ftp.login(user, passwd)"),
+        (f'config.setPassword("{RANDOM}");', "config.setPassword(password);"),
+        (f'builder().apiKey("{RANDOM}").build();', 'setToken("")'),
+        (f"secret=SecretStr('{RANDOM}')", "secret = generate_secret()"),
+        (f'app.config["SECRET_KEY"] = "{RANDOM}"', "os.environ['DB_PASSWORD'] = password"),
+        (f"headers['X-Api-Key'] = '{RANDOM}'", "headers['X-Api-Key'] = apiKey"),
+        (f"- **Password:** {RANDOM}", "- **Password:** see vault"),
+        (f"**API key**: {RANDOM}", "**Token**: rotated weekly"),
+        (f"The DB_PASSWORD is {RANDOM} for staging.", "The DB_PASSWORD is stored in vault."),
         (
-            f"I set `STRIPE_SECRET_KEY` to `{_RANDOM}` locally.",
+            f"I set `STRIPE_SECRET_KEY` to `{RANDOM}` locally.",
             "Set DB_PASSWORD to the value from 1Password.",
         ),
-        (f"with the password being {_RANDOM} for now", "the password being reset"),
-        (f"echo '{_RANDOM}' | sudo -S apt-get install -y jq", "echo done | sudo -S true"),
-        (f"echo {_RANDOM} | gh secret set API_TOKEN", "gh secret set API_TOKEN < token.txt"),
+        (f"with the password being {RANDOM} for now", "the password being reset"),
+        (f"echo '{RANDOM}' | sudo -S apt-get install -y jq", "echo done | sudo -S true"),
+        (f"echo {RANDOM} | gh secret set API_TOKEN", "gh secret set API_TOKEN < token.txt"),
         (
-            f'aws ssm put-parameter --name /prod/db --value "{_RANDOM}"',
+            f'aws ssm put-parameter --name /prod/db --value "{RANDOM}"',
             "aws ssm get-parameter --name /prod/db",
         ),
-        (f"az keyvault secret set --vault-name kv --name Db --value '{_RANDOM}'", "az keyvault secret list"),
-        (f"oc login -u admin -p {_RANDOM} https://api.ocp:6443", "oc login --web"),
-        (f"sshpass -p{_RANDOM} ssh deploy@host", "sshpass -e ssh deploy@host"),
-        (f"redis-cli -h cache -a {_RANDOM} ping", "redis-cli -h cache ping"),
-        (f"redis-server --requirepass {_RANDOM} --appendonly yes", "requirepass yes"),
-        (f"Authorization: OAuth {_RANDOM}", "authorization: denied because the role lacks permissions"),
+        (f"az keyvault secret set --vault-name kv --name Db --value '{RANDOM}'", "az keyvault secret list"),
+        (f"oc login -u admin -p {RANDOM} https://api.ocp:6443", "oc login --web"),
+        (f"sshpass -p{RANDOM} ssh deploy@host", "sshpass -e ssh deploy@host"),
+        (f"redis-cli -h cache -a {RANDOM} ping", "redis-cli -h cache ping"),
+        (f"redis-server --requirepass {RANDOM} --appendonly yes", "requirepass yes"),
+        (f"Authorization: OAuth {RANDOM}", "authorization: denied because the role lacks permissions"),
         (
-            f"Please use the following password to proceed to installation:\n\n{_RANDOM}\n",
+            f"Please use the following password to proceed to installation:\n\n{RANDOM}\n",
             "The password policy requires:\n  uppercase letters",
         ),
-        (f"A temporary password is generated for root@localhost: {_RANDOM}", "password: NotRequired[str]"),
-        (f'curl -H "Authorization: Splunk {_RANDOM}" https://x:8088', "Authorization: required for /admin"),
+        (f"A temporary password is generated for root@localhost: {RANDOM}", "password: NotRequired[str]"),
+        (f'curl -H "Authorization: Splunk {RANDOM}" https://x:8088', "Authorization: required for /admin"),
     ],
 )
 def test_a_secret_in_code_a_label_or_a_cli_that_stores_it_is_redacted(text: str, kept: str) -> None:
-    _redacted_and_kept(text, kept)
+    redacted_and_kept(text, kept)
 
 
 @pytest.mark.parametrize(
@@ -329,8 +316,8 @@ _GOSSIP = "pUqJrVyVRj5jsiYEkM/tFQYfWyJIv4s3XkvDwy7Cu5s="  # 32 random bytes in b
             "| Name | Secret | Description |\n|---|---|---|\n| DB_PASSWORD | yes | the database password |",
         ),
         (
-            f"| Service | API key |\n| :-- | --: |\n| billing | {_RANDOM} |",
-            _RANDOM,
+            f"| Service | API key |\n| :-- | --: |\n| billing | {RANDOM} |",
+            RANDOM,
             "| env | token |\n|:--|--:|\n| prod | stored in Vault at secret/prod/api |",
         ),
         # ... and HTML's character references around a name and its value.
@@ -348,168 +335,44 @@ def test_a_secret_in_a_service_config_a_table_or_html_is_redacted(text: str, sec
     assert redact(kept) == kept
 
 
-_ENCODED = base64.b64encode(_RANDOM.encode()).decode()
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        # Thirty-first session: a value piped, printed or here-string fed to a command that reads a
-        # secret on its standard input (a token login, a password login, a Secret's value decoded).
-        (f"gh auth login --with-token <<< {_RANDOM}", "gh auth login --with-token < token.txt"),
-        (
-            f"printf '%s' {_RANDOM} | docker login -u ci --password-stdin",
-            "printf '%s' \"$PW\" | docker login --password-stdin",
-        ),
-        (f"echo -n {_RANDOM} | gh auth login --with-token", "echo -n done | tee log"),
-        (f"echo {_ENCODED} | base64 -d", "echo $SECRET | base64 -d"),
-        (f"base64 --decode <<< '{_ENCODED}'", 'base64 --decode <<< "$DATA"'),
-        # A name and its value in a URL's query, percent-encoded once more (one escape).
-        (f"redirect to /login?next=password%3D{_RANDOM}", "search?q=password%20reset"),
-    ],
-)
-def test_a_value_written_to_a_command_that_reads_a_secret_is_redacted(text: str, kept: str) -> None:
-    _redacted_and_kept(text, kept, (_RANDOM[:12], _ENCODED[:12]))
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        # Thirty-first session: a literal after a declaration's type (the type was taken for the value
-        # and the literal kept), in the languages agents write; the type stays, and so does code.
-        (f'let token: &str = "{_RANDOM}";', "let token: &str = &args[1];"),
-        (
-            f'const apiKey: string | undefined = "{_RANDOM}";',
-            "const apiKey: string | undefined = process.env.KEY;",
-        ),
-        (f'password: Final[str] = "{_RANDOM}"', "cookie_jar: AbstractCookieJar | None = None,"),
-        (
-            f'let secret: String = String::from("{_RANDOM}");',
-            'token: StrictStr = Field(description="the token")',
-        ),
-        (f'static API_KEY: &\'static str = "{_RANDOM}";', "signature: UniqueIdentifier | str = not_set,"),
-        # A user and password after Jenkins CLI's -auth; MinIO's access and secret keys.
-        (
-            f"java -jar jenkins-cli.jar -s http://ci/ -auth admin:{_RANDOM} build deploy",
-            "node app --auth=basic",
-        ),
-        (
-            f"mc alias set store http://minio:9000 admin {_RANDOM}",
-            "mc alias set store http://minio:9000 $AK $SK",
-        ),
-    ],
-)
-def test_a_typed_declaration_and_a_cli_login_give_their_secret_not_their_type(text: str, kept: str) -> None:
-    _redacted_and_kept(text, kept, (_RANDOM[:12],))
-
-
 @pytest.mark.parametrize(
     ("text", "kept"),
     [
         # Thirty-first session, a third probe: a literal split to pass a scanner (the rest after
         # its redacted start), a table of names and values, the word in other languages, an arrow,
         # a clause between the noun and its value.
-        (f'export TOKEN="{_RANDOM[:10]}""{_RANDOM[10:]}"', 'TOKEN="[redacted]" + suffix'),
-        (f'password = "{_RANDOM[:10]}" + "{_RANDOM[10:]}"', 'x = "[redacted]" + "hello world"'),
-        (f"TOKEN={_RANDOM[:10]}${{EMPTY}}{_RANDOM[10:]}", "TOKEN=${GITHUB_TOKEN}"),
+        (f'export TOKEN="{RANDOM[:10]}""{RANDOM[10:]}"', 'TOKEN="[redacted]" + suffix'),
+        (f'password = "{RANDOM[:10]}" + "{RANDOM[10:]}"', 'x = "[redacted]" + "hello world"'),
+        (f"TOKEN={RANDOM[:10]}${{EMPTY}}{RANDOM[10:]}", "TOKEN=${GITHUB_TOKEN}"),
         (
-            f"| Variable | Value |\n|---|---|\n| DB_HOST | db1 |\n| DB_PASSWORD | {_RANDOM} |",
+            f"| Variable | Value |\n|---|---|\n| DB_HOST | db1 |\n| DB_PASSWORD | {RANDOM} |",
             "| GITHUB_TOKEN | ${{ secrets.GITHUB_TOKEN }} |",
         ),
-        (f"| **api key** | `{_RANDOM}` |", "| token | type |"),
-        (f"пароль: {_RANDOM}", "пароль: сменить"),
-        (f"contraseña: {_RANDOM}", "contraseña: ver vault"),
-        (f"パスワード：{_RANDOM}", "パスワード：なし"),
-        (f"password → {_RANDOM}", "password → see vault"),
-        (f"The password, which is {_RANDOM}, expires tomorrow", "The password, which is required, expires"),
+        (f"| **api key** | `{RANDOM}` |", "| token | type |"),
+        (f"пароль: {RANDOM}", "пароль: сменить"),
+        (f"contraseña: {RANDOM}", "contraseña: ver vault"),
+        (f"パスワード：{RANDOM}", "パスワード：なし"),
+        (f"password → {RANDOM}", "password → see vault"),
+        (f"The password, which is {RANDOM}, expires tomorrow", "The password, which is required, expires"),
     ],
 )
 def test_a_split_tabulated_or_translated_secret_is_redacted(text: str, kept: str) -> None:
-    _redacted_and_kept(text, kept, (_RANDOM[:10], _RANDOM[10:]))
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        # Thirty-first session, a fourth probe (56 providers and logins): formats with a prefix of
-        # their own, and logins that name the password by position.
-        ("pat-na1-70d9106f-d287-4b7f-9adb-c60926f6967e", "pat-na1 region"),
-        ("bkua_9988b886e7577496a2c8773e130f7eb19731662b", "bkua_ prefix"),
-        (f"y0_{_RANDOM}{_RANDOM}", "y0_value = 3"),
-        ("sdk-18d89620-5876-4a6c-a7cf-f00d796c2541", "sdk-version 1.2"),
-        (f"net user deploy {_RANDOM} /add", "net user deploy /delete"),
-        (f"sqlplus scott/{_RANDOM}@orcl", "sqlplus / as sysdba"),
-        (
-            f'ConvertTo-SecureString "{_RANDOM}" -AsPlainText -Force',
-            "ConvertTo-SecureString $pw -AsPlainText -Force",
-        ),
-        (f"127.0.0.1:6379> AUTH {_RANDOM}", "NOAUTH Authentication required."),
-        (f"rabbitmqctl add_user deploy {_RANDOM}", "rabbitmqctl add_user deploy $PW"),
-        (f"unzip -P {_RANDOM} backup.zip", "unzip -o backup.zip"),
-        (f"openssl passwd -6 {_RANDOM}", "openssl passwd -stdin"),
-        (
-            f'DriverManager.getConnection("jdbc:postgresql://db/app", "app", "{_RANDOM}")',
-            "DriverManager.getConnection(url, user, password)",
-        ),
-    ],
-)
-def test_a_provider_token_or_a_login_by_position_is_redacted(text: str, kept: str) -> None:
-    _redacted_and_kept(text, kept, (_RANDOM[:12],))
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        # Thirty-first session, a fifth probe (47 shapes of configs, code and CI logs): the
-        # operators code writes defaults with, a plan's new value, a TOML string, CI's workflow
-        # commands, a default given by keyword; each with a look-alike of code that stays.
-        (f'  ~ password = "old-{_RANDOM[:5]}" -> "{_RANDOM}"', "const token = await getToken();"),
-        (f'password = """{_RANDOM}"""', 'TEMPLATE_PASS: Final = """  <testcase name="x">'),
-        (f"ENV['API_TOKEN'] ||= '{_RANDOM}'", "password ||= prompt()"),
-        (f"process.env.API_TOKEN ??= '{_RANDOM}'", "token ??= await fetchToken()"),
-        (f"API_KEY=${{API_KEY:-{_RANDOM}}}", "TOKEN=${TOKEN:-changeme}"),
-        (f"TOKEN ?= {_RANDOM}", "token_count ?= 3"),
-        (f'echo "::add-mask::{_RANDOM}"', 'echo "::add-mask::$TOKEN"'),
-        (f'echo "::set-output name=deploy_token::{_RANDOM}"', 'echo "::set-output name=version::1.2.3"'),
-        (f"SECRET_KEY = env('SECRET_KEY', default='{_RANDOM}')", "DEBUG = env('DEBUG', default='false')"),
-        (f"* API key → `{_RANDOM}`", "* key → value"),
-    ],
-)
-def test_a_default_a_new_value_or_a_masked_value_is_redacted(text: str, kept: str) -> None:
-    _redacted_and_kept(text, kept, (_RANDOM[:12],))
+    redacted_and_kept(text, kept, (RANDOM[:10], RANDOM[10:]))
 
 
 @pytest.mark.parametrize(
     ("text", "kept"),
     [
         # Thirty-first session, a sixth probe (25 sentences an agent writes about a secret).
-        (f"logged in as root with {_RANDOM}", "logged in as admin with SSO"),
-        (f"the API key ({_RANDOM}) was rejected", "the API key (see vault) was rejected"),
-        (f"API key:\n\n{_RANDOM}", "API key:\n\nstored in vault"),
-        (f"rotated token -> {_RANDOM}", "token -> expires_at"),
+        (f"logged in as root with {RANDOM}", "logged in as admin with SSO"),
+        (f"the API key ({RANDOM}) was rejected", "the API key (see vault) was rejected"),
+        (f"API key:\n\n{RANDOM}", "API key:\n\nstored in vault"),
+        (f"rotated token -> {RANDOM}", "token -> expires_at"),
         (
-            f"password was changed from {_RANDOM[:12]} to {_RANDOM[12:]}x9",
+            f"password was changed from {RANDOM[:12]} to {RANDOM[12:]}x9",
             "moved the token from localStorage to cookies",
         ),
     ],
 )
 def test_a_secret_in_a_sentence_about_it_is_redacted(text: str, kept: str) -> None:
-    _redacted_and_kept(text, kept, (_RANDOM[:12],))
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        # Thirty-first session, a seventh probe (38 variable names a platform sets): names ending in
-        # _PW, a pepper, an access code; a value that is the name itself is a keyword argument
-        # passed on, a language tag is no password.
-        (f"LDAP_BIND_PW={_RANDOM}", "client_secret=client_secret,"),
-        (f"DB_PW={_RANDOM}", "'und-PW': 'pau-Latn-PW',"),
-        (f"PEPPER={_RANDOM}", "refresh_token = refresh_token or self.refresh_token"),
-        (f"ACCESS_CODE={_RANDOM}", "ACCESS_CODE_LENGTH=6"),
-    ],
-)
-def test_a_variable_named_for_a_secret_is_redacted_and_a_passed_on_argument_is_not(
-    text: str, kept: str
-) -> None:
-    _redacted_and_kept(text, kept)
+    redacted_and_kept(text, kept, (RANDOM[:12],))

@@ -1,0 +1,138 @@
+"""Secrets on command lines, in code and in CI output, each with a look-alike that must stay.
+
+The thirty-first session's probes: a value written to a command's standard input, a literal after a
+declaration's type, provider tokens and logins that name the password by position, the operators
+code sets a default with, CI's workflow commands, names a platform sets for a secret, and a
+keyword argument passed on (no secret). The value planted is :data:`tests.memory.planted_secret.RANDOM`.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from tests.memory.planted_secret import RANDOM, redacted_and_kept
+
+_ENCODED = base64.b64encode(RANDOM.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session: a value piped, printed or here-string fed to a command that reads a
+        # secret on its standard input (a token login, a password login, a Secret's value decoded).
+        (f"gh auth login --with-token <<< {RANDOM}", "gh auth login --with-token < token.txt"),
+        (
+            f"printf '%s' {RANDOM} | docker login -u ci --password-stdin",
+            "printf '%s' \"$PW\" | docker login --password-stdin",
+        ),
+        (f"echo -n {RANDOM} | gh auth login --with-token", "echo -n done | tee log"),
+        (f"echo {_ENCODED} | base64 -d", "echo $SECRET | base64 -d"),
+        (f"base64 --decode <<< '{_ENCODED}'", 'base64 --decode <<< "$DATA"'),
+        # A name and its value in a URL's query, percent-encoded once more (one escape).
+        (f"redirect to /login?next=password%3D{RANDOM}", "search?q=password%20reset"),
+    ],
+)
+def test_a_value_written_to_a_command_that_reads_a_secret_is_redacted(text: str, kept: str) -> None:
+    redacted_and_kept(text, kept, (RANDOM[:12], _ENCODED[:12]))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session: a literal after a declaration's type (the type was taken for the value
+        # and the literal kept), in the languages agents write; the type stays, and so does code.
+        (f'let token: &str = "{RANDOM}";', "let token: &str = &args[1];"),
+        (
+            f'const apiKey: string | undefined = "{RANDOM}";',
+            "const apiKey: string | undefined = process.env.KEY;",
+        ),
+        (f'password: Final[str] = "{RANDOM}"', "cookie_jar: AbstractCookieJar | None = None,"),
+        (
+            f'let secret: String = String::from("{RANDOM}");',
+            'token: StrictStr = Field(description="the token")',
+        ),
+        (f'static API_KEY: &\'static str = "{RANDOM}";', "signature: UniqueIdentifier | str = not_set,"),
+        # A user and password after Jenkins CLI's -auth; MinIO's access and secret keys.
+        (
+            f"java -jar jenkins-cli.jar -s http://ci/ -auth admin:{RANDOM} build deploy",
+            "node app --auth=basic",
+        ),
+        (
+            f"mc alias set store http://minio:9000 admin {RANDOM}",
+            "mc alias set store http://minio:9000 $AK $SK",
+        ),
+    ],
+)
+def test_a_typed_declaration_and_a_cli_login_give_their_secret_not_their_type(text: str, kept: str) -> None:
+    redacted_and_kept(text, kept, (RANDOM[:12],))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session, a fourth probe (56 providers and logins): formats with a prefix of
+        # their own, and logins that name the password by position.
+        ("pat-na1-70d9106f-d287-4b7f-9adb-c60926f6967e", "pat-na1 region"),
+        ("bkua_9988b886e7577496a2c8773e130f7eb19731662b", "bkua_ prefix"),
+        (f"y0_{RANDOM}{RANDOM}", "y0_value = 3"),
+        ("sdk-18d89620-5876-4a6c-a7cf-f00d796c2541", "sdk-version 1.2"),
+        (f"net user deploy {RANDOM} /add", "net user deploy /delete"),
+        (f"sqlplus scott/{RANDOM}@orcl", "sqlplus / as sysdba"),
+        (
+            f'ConvertTo-SecureString "{RANDOM}" -AsPlainText -Force',
+            "ConvertTo-SecureString $pw -AsPlainText -Force",
+        ),
+        (f"127.0.0.1:6379> AUTH {RANDOM}", "NOAUTH Authentication required."),
+        (f"rabbitmqctl add_user deploy {RANDOM}", "rabbitmqctl add_user deploy $PW"),
+        (f"unzip -P {RANDOM} backup.zip", "unzip -o backup.zip"),
+        (f"openssl passwd -6 {RANDOM}", "openssl passwd -stdin"),
+        (
+            f'DriverManager.getConnection("jdbc:postgresql://db/app", "app", "{RANDOM}")',
+            "DriverManager.getConnection(url, user, password)",
+        ),
+    ],
+)
+def test_a_provider_token_or_a_login_by_position_is_redacted(text: str, kept: str) -> None:
+    redacted_and_kept(text, kept, (RANDOM[:12],))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session, a fifth probe (47 shapes of configs, code and CI logs): the
+        # operators code writes defaults with, a plan's new value, a TOML string, CI's workflow
+        # commands, a default given by keyword; each with a look-alike of code that stays.
+        (f'  ~ password = "old-{RANDOM[:5]}" -> "{RANDOM}"', "const token = await getToken();"),
+        (f'password = """{RANDOM}"""', 'TEMPLATE_PASS: Final = """  <testcase name="x">'),
+        (f"ENV['API_TOKEN'] ||= '{RANDOM}'", "password ||= prompt()"),
+        (f"process.env.API_TOKEN ??= '{RANDOM}'", "token ??= await fetchToken()"),
+        (f"API_KEY=${{API_KEY:-{RANDOM}}}", "TOKEN=${TOKEN:-changeme}"),
+        (f"TOKEN ?= {RANDOM}", "token_count ?= 3"),
+        (f'echo "::add-mask::{RANDOM}"', 'echo "::add-mask::$TOKEN"'),
+        (f'echo "::set-output name=deploy_token::{RANDOM}"', 'echo "::set-output name=version::1.2.3"'),
+        (f"SECRET_KEY = env('SECRET_KEY', default='{RANDOM}')", "DEBUG = env('DEBUG', default='false')"),
+        (f"* API key → `{RANDOM}`", "* key → value"),
+    ],
+)
+def test_a_default_a_new_value_or_a_masked_value_is_redacted(text: str, kept: str) -> None:
+    redacted_and_kept(text, kept, (RANDOM[:12],))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-first session, a seventh probe (38 variable names a platform sets): names ending in
+        # _PW, a pepper, an access code; a value that is the name itself is a keyword argument
+        # passed on, a language tag is no password.
+        (f"LDAP_BIND_PW={RANDOM}", "client_secret=client_secret,"),
+        (f"DB_PW={RANDOM}", "'und-PW': 'pau-Latn-PW',"),
+        (f"PEPPER={RANDOM}", "refresh_token = refresh_token or self.refresh_token"),
+        (f"ACCESS_CODE={RANDOM}", "ACCESS_CODE_LENGTH=6"),
+    ],
+)
+def test_a_variable_named_for_a_secret_is_redacted_and_a_passed_on_argument_is_not(
+    text: str, kept: str
+) -> None:
+    redacted_and_kept(text, kept)
