@@ -44,7 +44,8 @@ def _secret_like(value: str) -> bool:
 _READS_A_SECRET = (
     r"(?:--password-stdin|--with-token\b|--token-stdin|\bkeyring[ \t]+set\b|\bpasswd[ \t]+--stdin"
     r"|\bchpasswd\b|\bsudo[ \t]+-S\b|\bgh[ \t]+secret[ \t]+set\b|\bwrangler[ \t]+secret[ \t]+put\b"
-    r"|\bsecrets[ \t]+(?:create|versions[ \t]+add)\b|\bbase64[ \t]+(?:-d|-D|--decode)\b)"
+    r"|\bsecrets[ \t]+(?:create|versions[ \t]+add)\b|\bbase64[ \t]+(?:-d|-D|--decode)\b"
+    r"|\bcircleci[ \t]+context[ \t]+store-secret\b)"
 )
 
 COMMAND_RULES: tuple[Rule, ...] = (
@@ -122,6 +123,22 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r")[\"']?([^\s\"'-][^\s\"']{2,})",
         1,
         not_placeholder,
+    ),
+    # Package and scanner CLIs that take a token or a password as an argument of their own: ``cargo
+    # login TOKEN``, ``snyk auth TOKEN``, ``poetry config pypi-token.REPO TOKEN``, ``poetry|composer
+    # config http-basic.REPO USER PASSWORD``, the secret pairs of ``rclone config create|update NAME
+    # TYPE key value``, and SonarQube's ``sonar.login``/``sonar.token`` property (``-Dsonar.login=…``).
+    _rule(
+        "cli-argument-secret",
+        r"(?:\b(?:cargo[ \t]+login|snyk[ \t]+auth)"
+        r"|\b(?:poetry|composer)[ \t]+config[ \t]+(?:-[\w-]+[ \t]+)*"
+        r"(?:pypi-token\.[\w.-]+|http-basic\.[\w.-]+[ \t]+[^\s\"']+)"
+        r"|\brclone[ \t]+config[ \t]+(?:create|update)\b[^\n|;&]*?[ \t]"
+        r"(?:secret_access_key|pass|password|token|client_secret|key|account_key|sas_url)"
+        r"|(?:\b|-D)(?i:sonar\.(?:login|token|password)))"
+        r"(?:[ \t]+|[ \t]*=[ \t]*)[\"']?([^\s\"'-][^\s\"']{5,})",
+        1,
+        _secret_like,
     ),
     # GitHub Actions' workflow commands: a value masked is a secret by definition; an output named
     # for one (``::set-output name=token::…``).

@@ -81,6 +81,7 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("azure-client-secret", r"\b[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
     _rule("digitalocean", r"\bdo[opr]_v1_[a-f0-9]{64,}"),
     _rule("alibaba", r"\bLTAI[A-Za-z0-9]{20}\b"),
+    _rule("tencent", r"\bAKID[A-Za-z0-9]{32}\b", 0, mixed_token(32)),
     _rule(
         "ibm-cloud",
         r"(?i)\b(?:ibm|cloudant|softlayer)[A-Za-z0-9_.-]*(?:key|pass|secret)[A-Za-z0-9_.-]*"
@@ -141,7 +142,7 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("supabase", r"\b(?:sbp_[a-f0-9]{40}\b|sb_secret_[A-Za-z0-9_-]{20,})"),
     _rule("neon", r"\bnapi_[a-z0-9]{40,}"),
     _rule("fly-io", r"\b(?:fo1_[A-Za-z0-9_-]{40,}|fm[12][ar]?_[A-Za-z0-9+/]{60,}={0,3})"),
-    _rule("heroku", r"\bHRKU-AA[A-Za-z0-9_-]{50,}"),
+    _rule("heroku", r"\bHRKU-(?:AA)?[A-Za-z0-9_-]{30,}"),
     _rule("netlify", r"\bnfp_[A-Za-z0-9]{30,}"),
     _rule("render", r"\brnd_[A-Za-z0-9]{30,}"),
     _rule("tailscale", r"\btskey-(?:[a-z]+-)?[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}"),
@@ -156,7 +157,7 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("frameio", r"\bfio-u-[A-Za-z0-9_=-]{60,}"),
     _rule("readme", r"\brdme_[a-z0-9]{60,}"),
     _rule("prefect", r"\bpnu_[A-Za-z0-9]{36}\b"),
-    _rule("typeform", r"\btfp_[A-Za-z0-9_.=-]{50,}"),
+    _rule("typeform", r"\btfp_[A-Za-z0-9_.=-]{40,}"),
     _rule("clojars", r"(?i)\bCLOJARS_[a-z0-9]{60}\b"),
     _rule("contentful", r"\bCFPAT-[A-Za-z0-9_-]{43}\b"),
     _rule("adafruit", r"\baio_[A-Za-z0-9]{28}\b", 0, random_value(28)),
@@ -167,7 +168,7 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("firebase-fcm", r"\bAAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{60,}"),
     _rule(
         "onepassword",
-        r"\bops_eyJ[A-Za-z0-9+/]{60,}={0,3}|\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
+        r"\bops_eyJ[A-Za-z0-9+/_-]{60,}={0,3}|\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
     ),
     _rule("yandex", r"\b(?:AQVN[A-Za-z0-9_-]{35,38}\b|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{60,}={0,2})"),
     # Payments, mail and travel APIs.
@@ -182,5 +183,5 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("hubspot", r"\bpat-(?:na|eu|ap)\d-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b"),
     _rule("buildkite", r"\bbkua_[a-f0-9]{40}\b"),
     _rule("yandex-oauth", r"\by0_[A-Za-z0-9_-]{50,}"),
-    _rule("launchdarkly-sdk", r"\bsdk-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b"),
+    _rule("launchdarkly", r"\b(?:sdk|api)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b"),
 )

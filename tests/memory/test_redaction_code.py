@@ -136,3 +136,32 @@ def test_a_variable_named_for_a_secret_is_redacted_and_a_passed_on_argument_is_n
     text: str, kept: str
 ) -> None:
     redacted_and_kept(text, kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-second session, a probe of 105 shapes (configs, package and cloud CLIs, URLs,
+        # headers, prose): the CLIs that take a token or a password as an argument of their own,
+        # a secret piped to one more reader, and provider formats with a prefix of their own.
+        (f"cargo login {RANDOM}", "cargo login --registry my-registry"),
+        (f"snyk auth {RANDOM}", "snyk auth"),
+        (f"poetry config pypi-token.pypi {RANDOM}", "poetry config virtualenvs.in-project true"),
+        (
+            f"composer config --global http-basic.repo.example.com deploy {RANDOM}",
+            "composer config --global http-basic.repo.example.com deploy $PASSWORD",
+        ),
+        (f"rclone config create s3 s3 secret_access_key {RANDOM}", "rclone config create s3 s3 provider AWS"),
+        (f"sonar-scanner -Dsonar.login={RANDOM}", "sonar-scanner -Dsonar.projectKey=payments-api"),
+        (
+            f"circleci context store-secret org ctx NPM_TOKEN <<< {RANDOM}",
+            "circleci context list github org",
+        ),
+        (f"AKID{RANDOM[:32]}", "AKID is the prefix of a Tencent key"),
+        ("api-18d89620-5876-4a6c-a7cf-f00d796c2541", "api-gateway-v2"),
+        (f"ops_eyJ{RANDOM}-{RANDOM}_{RANDOM}", "ops_eyJ prefix"),
+        (f"HRKU-{RANDOM}{RANDOM[:12]}", "HRKU- prefix"),
+    ],
+)
+def test_a_cli_argument_or_a_prefixed_provider_token_is_redacted(text: str, kept: str) -> None:
+    redacted_and_kept(text, kept, (RANDOM[:12],))
