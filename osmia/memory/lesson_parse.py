@@ -21,7 +21,8 @@ import itertools
 from dataclasses import dataclass
 
 from osmia.memory.linear import LinearPattern, linear
-from osmia.memory.text import STOPWORDS, TEMPLATE_WORDS, stems
+from osmia.memory.short_forms import lesson_stems
+from osmia.memory.text import STOPWORDS, TEMPLATE_WORDS
 
 # Words that carry no lesson on their own: with nothing else, a learning is not worth storing.
 _GENERIC_TEXT = (
@@ -43,7 +44,7 @@ _GENERIC_TEXT = (
 )
 GENERIC_WORDS = frozenset(_GENERIC_TEXT.split())
 # Compared by stem too: "issues", "implementing" and "requests" say no more than the words above.
-GENERIC_STEMS = stems(_GENERIC_TEXT)
+GENERIC_STEMS = lesson_stems(_GENERIC_TEXT)
 # Command heads shared by many lessons: an identifier made only of these is not distinctive.
 _COMMON_HEADS_TEXT = (
     "make run go npm npx yarn pnpm cargo python python3 pip poetry uv git test tests build install "
@@ -147,7 +148,12 @@ def quantities(text: str) -> tuple[tuple[str, str], ...]:
         else:
             measure = f"({_singular((noun or '').lower())})"
         out.append((measure, " ".join((m.group(1) or "").lower().split())))
+    # A port is a number after its noun ("listens on port 3000", "localhost:8080").
+    out.extend(("(port)", m.group(1) or m.group(2) or "") for m in _PORT.finditer(text))
     return tuple(dict.fromkeys(out))
+
+
+_PORT = linear(r"(?i)\bports?\s+(?:number\s+)?(\d{2,5})\b|\blocalhost:(\d{2,5})\b")
 
 
 def _singular(noun: str) -> str:
@@ -161,6 +167,8 @@ def magnitude(written: str) -> float | None:
     """The value of a quantity as :func:`quantities` gives it, in one unit per measure (bytes,
     seconds, percent, a count); None for text that is no quantity. Cached: a stored learning's
     quantities are compared with every new learning of its repository."""
+    if written.isdigit():
+        return float(written)  # a port: a number alone
     m = _QUANTITY.search(written)
     if m is None:
         return None
@@ -201,7 +209,7 @@ _WORD = linear(r"[A-Za-z][A-Za-z0-9'-]*")
 # Every compiled pattern of this module (tests check that each is an RE2 one).
 PATTERNS: tuple[LinearPattern, ...] = (
     _SPAN, _PATH, _ENV, _FLAG, _CODE_WORD, _COMMAND, _VERSION, _SETTING, _WORD, _NAMED_BEFORE, _FILE_LABEL,
-    _GLUED_VERSION, _RELABELLED, _QUANTITY,
+    _GLUED_VERSION, _RELABELLED, _QUANTITY, _PORT,
 )  # fmt: skip
 
 
@@ -237,7 +245,7 @@ class Lesson:
 
 def generic_word(word: str) -> bool:
     """A lower-case word that says nothing on its own: short, a stopword, or generic (by stem too)."""
-    return len(word) <= 2 or word in STOPWORDS or word in GENERIC_WORDS or stems(word) <= GENERIC_STEMS
+    return len(word) <= 2 or word in STOPWORDS or word in GENERIC_WORDS or lesson_stems(word) <= GENERIC_STEMS
 
 
 _STRONG_MARK = linear(r"[/._:@=]|\d|^-|[a-z][A-Z]|^[A-Z]{2,}")
@@ -415,10 +423,11 @@ def _settings(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def _words_of_stems(text: str) -> frozenset[str]:
-    """The stems of ``text`` less stopwords, template words, numbers and single letters."""
+    """The stems of ``text`` (short forms as the word they stand for) less stopwords, template
+    words, numbers and single letters."""
     return frozenset(
         w
-        for w in stems(text)
+        for w in lesson_stems(text)
         if w not in STOPWORDS and w not in TEMPLATE_WORDS and not w.isdigit() and len(w) > 1
     )
 

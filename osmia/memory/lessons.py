@@ -34,8 +34,9 @@ from osmia.memory.obsolete import (
     only_runs,
     told,
 )
+from osmia.memory.short_forms import lesson_stems
 from osmia.memory.subjects import other_subjects
-from osmia.memory.text import STOPWORDS, stems
+from osmia.memory.text import STOPWORDS
 
 __all__ = [
     "GENERIC_WORDS",
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 _REPLACES = linear(
-    r"(?i)\binstead\s+of\b|\bno\s+longer\b|\breplac(?:ed|es|e)\b|\bdeprecated\b|\bswitched\b|\bmigrated\b"
+    r"(?i)\binstead\s+of\b|\bno\s+longer\b|\breplac(?:ed|es|e)\b|\bdeprecated\b|\bswitched\b|\bmigrated\s+(?:from|to|away|off)\b"
     r"|\bnot\s+any\s*more\b|\banymore\b|\bmoved\s+(?:from|to)\b|\bnow\b|\breverted\b|\brolled\s+back\b"
     r"|\bswitched\s+back\b"
 )
@@ -68,6 +69,21 @@ _ENVIRONMENT = linear(r"(?i)\b(prod|production|staging|dev|development|preprod|s
 _CI = linear(r"(?i)\b(?:ci|pipeline)\b")
 _LOCAL = linear(r"(?i)\b(?:local|locally|laptop)\b")
 _FORBIDS = linear(r"(?i)\b(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid)\b")
+# A clause of a learning: what one version is said of ("Use node 20 via .nvmrc; Node 18 breaks the
+# build" says "breaks" of 18 only).
+_CLAUSE = linear(r"[;:.!?](?:\s|$)|,\s|\s(?:but|so|and|while|whereas)\s")
+# Words that say a version does not do (in the clause that names it).
+_REJECTED = linear(
+    r"(?i)\b(?:fail(?:s|ed|ing)?|break(?:s|ing)?|broke(?:n)?|not|never|no\s+longer|unsupported"
+    r"|deprecated|too\s+old|avoid|instead\s+of|rather\s+than|incompatible|crash(?:es|ed)?|errors?"
+    r"|won't|can't|cannot|doesn't|don't|isn't)\b"
+)
+_VERSION_TOKEN = linear(r"(\d+(?:\.(?:\d+|x|\*))*)")
+# Words that report a version or a value changed (beyond :data:`_REPLACES`' markers).
+_CHANGED = linear(
+    r"(?i)\b(?:upgraded|downgraded|bumped|retargeted|out\s+of\s+support|end[\s-]of[\s-]life|eol"
+    r"|dropped\s+support|unsupported)\b"
+)
 # Every compiled pattern of this module (tests check that each is an RE2 one); the parsing ones are
 # osmia.memory.lesson_parse.PATTERNS, the ones reading what is obsolete osmia.memory.obsolete.PATTERNS.
 PATTERNS: tuple[LinearPattern, ...] = (
@@ -77,6 +93,10 @@ PATTERNS: tuple[LinearPattern, ...] = (
     _CI,
     _LOCAL,
     _FORBIDS,
+    _CLAUSE,
+    _REJECTED,
+    _VERSION_TOKEN,
+    _CHANGED,
 )
 
 
@@ -107,6 +127,60 @@ def _newer_version(a: Lesson, b: Lesson) -> bool:
     return False
 
 
+def _versions_apart(a: Lesson, b: Lesson) -> bool:
+    """Both name one tool with versions that disagree (:func:`_newer_version`), unless one of them
+    names every version the other gives, and one more, without reporting a change.
+
+    "CI has Xcode 14, select 15 with xcode-select" and "The simulator tests need Xcode 15" are one
+    lesson: the first names the version it moves away from too. "All projects were retargeted to
+    net8.0 since net6.0 went out of support" and "Projects target net6.0" are two: a change is
+    reported (:data:`_CHANGED`, or a replacement marker).
+    """
+    if not _newer_version(a, b):
+        return False
+    return not any(
+        _covers(wide, narrow) and not _reports_change(wide.text) and not _rejects(wide.text, narrow.versions)
+        for wide, narrow in ((a, b), (b, a))
+    )
+
+
+def _covers(wide: Lesson, narrow: Lesson) -> bool:
+    """Every version ``narrow`` gives a tool ``wide`` names is one ``wide`` gives it too (or a prefix)."""
+    named: dict[str, list[str]] = {}
+    for tool, version in wide.versions:
+        named.setdefault(tool, []).append(version)
+    return all(
+        any(_compatible(version, other) for other in named[tool])
+        for tool, version in narrow.versions
+        if tool in named
+    )
+
+
+def _rejects(text: str, versions: tuple[tuple[str, str], ...]) -> bool:
+    """Whether ``text`` says, in a clause naming one of ``versions``, that it fails or is not to be used."""
+    numbers = {version for _tool, version in versions}
+    for clause in _CLAUSE.split(text):
+        if _REJECTED.search(clause) is None:
+            continue
+        for token in _VERSION_TOKEN.findall(clause):
+            if token in numbers:
+                return True
+    return False
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _reports_change(text: str) -> bool:
+    """Whether a learning reports a change (a replacement marker, an upgrade, an end of support)."""
+    return _says_replaces(text) or _CHANGED.search(text) is not None
+
+
+def _compatible(x: str, y: str) -> bool:
+    """One version is a prefix of the other (``3.11`` and ``3.11.4``, ``18`` and ``18.x``)."""
+    p, q = _version_parts(x), _version_parts(y)
+    n = min(len(p), len(q))
+    return p[:n] == q[:n]
+
+
 def _version_parts(version: str) -> list[str]:
     return [p for p in version.split(".") if p not in ("x", "*")]
 
@@ -121,7 +195,13 @@ def _other_quantity(a: Lesson, b: Lesson) -> bool:
     a count of replicas) with other values, compared as magnitudes (``512Mi`` is ``0.5Gi``) and as
     sets (a text may give several)."""
     mine, other = _magnitudes(a), _magnitudes(b)
-    return any(other.get(measure, values) != values for measure, values in mine.items())
+    # One that gives a measure's values and more of it ("the hook takes 8 minutes; pass --timeout
+    # 15m" and "helm needs --timeout 15m") tells more, not otherwise.
+    return any(
+        not (values <= theirs or theirs <= values)
+        for measure, values in mine.items()
+        if (theirs := other.get(measure)) is not None
+    )
 
 
 def _magnitudes(parsed: Lesson) -> dict[str, frozenset[float | None]]:
@@ -136,7 +216,7 @@ def versions_or_values_differ(a: Lesson, b: Lesson) -> bool:
     """Both give one tool another version, one setting another value, or one measure another
     quantity (``numpy 1.26`` and ``numpy 2.x``, ``TIMEOUT=30`` and ``TIMEOUT=60``, a memory limit of
     ``512Mi`` and of ``1Gi``)."""
-    return _newer_version(a, b) or _other_value(a, b) or _other_quantity(a, b)
+    return _versions_apart(a, b) or _other_value(a, b) or _other_quantity(a, b)
 
 
 def _things_apart(a: Lesson, b: Lesson) -> bool:
@@ -187,7 +267,7 @@ def identifier_part_stems(ident: str) -> tuple[frozenset[str], ...]:
     Cached: the same identifiers are looked up in lesson after lesson, and the split is an RE2 pass.
     """
     return tuple(
-        stems(p)
+        lesson_stems(p)
         for p in _NON_ALNUM.split(ident)
         if len(p) > 1 and not p.isdigit() and (len(p) > 2 or p.lower() not in STOPWORDS)
     )
@@ -273,7 +353,7 @@ def _same_from(a: Lesson, b: Lesson, a_in_b: dict[str, bool], b_in_a: dict[str, 
 # sentences ("Enable the rustls feature for Alpine" and "Disable the rustls feature for the FIPS
 # image"). Only pairs that cannot restate each other: "raise the cleanup" says "lower the retention".
 _ANTONYMS = tuple(
-    (stems(x), stems(y))
+    (lesson_stems(x), lesson_stems(y))
     for x, y in (("enable", "disable"), ("enabled", "disabled"), ("allow", "deny"), ("include", "exclude"))
 )
 _CANONICAL = {"production": "prod", "development": "dev"}
@@ -337,7 +417,7 @@ def _segments(path: str) -> list[str]:
 
 
 def _identifier_stems(lesson: Lesson) -> frozenset[str]:
-    return frozenset(w for ident in lesson.identifiers for w in stems(ident.replace("@", " ")))
+    return frozenset(w for ident in lesson.identifiers for w in lesson_stems(ident.replace("@", " ")))
 
 
 def _rest_similarity(a: Lesson, b: Lesson) -> float:
