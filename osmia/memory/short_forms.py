@@ -8,6 +8,8 @@ ranking and the stored vocabulary keep :func:`osmia.memory.text.stems` as it is.
 
 from __future__ import annotations
 
+import functools
+
 from osmia.memory.text import stem, stems
 
 __all__ = ["SHORT_FORMS", "canonical", "lesson_stems"]
@@ -47,7 +49,9 @@ def canonical(word: str) -> str:
     return SHORT_FORMS.get(word, word)
 
 
+@functools.lru_cache(maxsize=1 << 13)
 def lesson_stems(text: str) -> frozenset[str]:
     """:func:`osmia.memory.text.stems` of ``text``, each :func:`canonical`: what the lesson matcher
-    compares a lesson's words with (its identifiers' parts, generic words, antonyms)."""
+    compares a lesson's words with (its identifiers' parts, generic words, antonyms). Cached, as
+    :func:`~osmia.memory.text.stems` is: ranking asks it of every word of every candidate."""
     return frozenset(map(canonical, stems(text)))
