@@ -72,7 +72,7 @@ _FORBIDS = linear(r"(?i)\b(?:never|don't|do\s+not|must\s+not|mustn't|should\s+no
 # A clause of a learning: what one version is said of ("Use node 20 via .nvmrc; Node 18 breaks the
 # build" says "breaks" of 18 only).
 _CLAUSE = linear(r"[;:.!?](?:\s|$)|,\s|\s(?:but|so|and|while|whereas)\s")
-# Words that say a version does not do (in the clause that names it).
+# Words that say a version fails or is not to be used (in the clause that names it).
 _REJECTED = linear(
     r"(?i)\b(?:fail(?:s|ed|ing)?|break(?:s|ing)?|broke(?:n)?|not|never|no\s+longer|unsupported"
     r"|deprecated|too\s+old|avoid|instead\s+of|rather\s+than|incompatible|crash(?:es|ed)?|errors?"
@@ -129,12 +129,14 @@ def _newer_version(a: Lesson, b: Lesson) -> bool:
 
 def _versions_apart(a: Lesson, b: Lesson) -> bool:
     """Both name one tool with versions that disagree (:func:`_newer_version`), unless one of them
-    names every version the other gives, and one more, without reporting a change.
+    names every version the other gives, and one more, without reporting a change or saying that
+    the shared one fails.
 
     "CI has Xcode 14, select 15 with xcode-select" and "The simulator tests need Xcode 15" are one
     lesson: the first names the version it moves away from too. "All projects were retargeted to
     net8.0 since net6.0 went out of support" and "Projects target net6.0" are two: a change is
-    reported (:data:`_CHANGED`, or a replacement marker).
+    reported (:data:`_CHANGED`, or a replacement marker). So are "Use node 20; Node 18 breaks the
+    build" and "Use Node 18": the wider one says the shared version fails (:func:`_rejects`).
     """
     if not _newer_version(a, b):
         return False

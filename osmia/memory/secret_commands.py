@@ -217,6 +217,25 @@ COMMAND_RULES: tuple[Rule, ...] = (
         1,
         lambda value: not_placeholder(value) and not plain_words(value),
     ),
+    # A cloud SDK's static credentials, the key id a variable or a literal and the secret a literal:
+    # ``BasicAWSCredentials(accessKey, "…")``, ``AwsBasicCredentials.create(id, "…")``, Go's
+    # ``credentials.NewStaticCredentials(id, "…", "")``, ``new AWS.Credentials(id, "…")``.
+    _rule(
+        "static-credentials",
+        r"(?i)\b(?:basicawscredentials|awsbasiccredentials\.create|newstaticcredentials(?:provider)?"
+        r"|aws\.credentials)[ \t]*\([ \t]*(?:[\w.]+|\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*,[ \t]*"
+        r"[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        lambda value: not_placeholder(value) and not plain_words(value),
+    ),
+    # A value given first and named after, in prose: "use `…` as the API token for staging".
+    _rule(
+        "used-as-secret",
+        r"(?i)\buse[ \t]+[\"'`]?([^\s\"'`]{6,}?)[\"'`]?[ \t]+as[ \t]+(?:(?:the|your|our|a|an)[ \t]+)?"
+        r"(?:[\w-]+[ \t]+){0,2}(?:password|passphrase|token|api[ _-]?key|secret|credentials?)\b",
+        1,
+        _banner_value,
+    ),
     # A Markdown label in bold ("- **Password:** …", "**API key**: …").
     _rule(
         "markdown-label",

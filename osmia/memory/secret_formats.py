@@ -107,6 +107,13 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "url-token", r"(?i)\b[a-z][a-z0-9+.-]{1,20}://([^\s:/@?#]{16,})@[A-Za-z0-9\[]", 1, random_value(16)
     ),
+    # Go's MySQL driver's DSN: ``user:password@tcp(host:port)/db`` (no scheme).
+    _rule(
+        "dsn-password",
+        r"(?i)(?:^|[\s\"'=`(])[\w.-]+:([^\s@:/\"'`]{3,})@(?:tcp6?|udp|unix)\(",
+        1,
+        not_placeholder,
+    ),
     # ... also when a password follows it (``https://<40 hex>:x-oauth-basic@github.com``).
     _rule(
         "url-token-user",

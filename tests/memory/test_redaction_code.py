@@ -161,6 +161,11 @@ def test_a_variable_named_for_a_secret_is_redacted_and_a_passed_on_argument_is_n
         ("api-18d89620-5876-4a6c-a7cf-f00d796c2541", "api-gateway-v2"),
         (f"ops_eyJ{RANDOM}-{RANDOM}_{RANDOM}", "ops_eyJ prefix"),
         (f"HRKU-{RANDOM}{RANDOM[:12]}", "HRKU- prefix"),
+        # A second probe (89 shapes of code, env files and prose): a cloud SDK's static credentials
+        # with the key id in a variable, a value given first and named after, Go's MySQL DSN.
+        (f'new BasicAWSCredentials(accessKey, "{RANDOM}")', "new BasicAWSCredentials(accessKey, secretKey)"),
+        (f"Use `{RANDOM}` as the API token for staging.", "Use `make test` as the check before pushing."),
+        (f"root:{RANDOM}@tcp(db:3306)/app", 'fmt.Sprintf("%s:%s@tcp(%s)/%s", user, pass, host, db)'),
     ],
 )
 def test_a_cli_argument_or_a_prefixed_provider_token_is_redacted(text: str, kept: str) -> None:
