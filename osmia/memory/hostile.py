@@ -131,6 +131,9 @@ _HOSTILE = linear(
     r"|\brepeat[ \t]+(?:the[ \t]+|all[ \t]+)?(?:text|words|everything|lines)[ \t]+above\b"
     r"|\bwhat[ \t]+(?:is|are)[ \t]+your[ \t]+(?:system[ \t]+prompt|instructions)\b"
     rf"|(?:^|[.!?:;][ \t]*)[ \t]*{_DROP_VERB}[ \t]+(?:the[ \t]+|your[ \t]+)?system[ \t]+(?:prompt|message)\b"
+    r"|(?:^|[.!?;][ \t]*)(?:to[ \t]+)?(?:all[ \t]+)?(?:future|next|later)[ \t]+"
+    r"(?:ai[ \t]+|coding[ \t]+)?"
+    r"(?:ais?|llms?|assistants?|agents?|models?)[ \t]*:"
     r"|\bnote[ \t]+(?:to|for)[ \t]+(?:the[ \t]+|all[ \t]+|any[ \t]+|every[ \t]+)?(?:future[ \t]+|next[ \t]+"
     r"|other[ \t]+|later[ \t]+)?(?:ai[ \t]+|coding[ \t]+)?(?:ais?|llms?|assistants?|agents?|models?)\b"
 )
@@ -154,7 +157,7 @@ _HOSTILE_ACTS = linear(
     r"(?:sd[a-z]|nvme\d|xvd[a-z]|vd[a-z]|hd[a-z]|disk\d|mmcblk\d)"
     r"|:\(\)[ \t]*\{[ \t]*:[ \t]*\|[ \t]*:[ \t]*&[ \t]*\}[ \t]*;[ \t]*:"
     r"|\bexfiltrat"
-    r"|\b(?:cat|cp|copy|send|upload|post|curl|wget|scp|rsync|mail|leak|share|tar|zip|base64|nc|attach|add"
+    r"|\b(?:cat|cp|copy|send|upload|post|curl|wget|scp|rsync|e-?mail|forward|leak|share|tar|zip|base64|nc|attach|add"
     r"|paste|print|reveal|dump|respond|reply"
     r"|include)\b(?:[^.;,\n]|\.[^\s.;,]){0,60}?"
     + _SECRET_FILES
@@ -190,6 +193,34 @@ _HOSTILE_ACTS = linear(
     r"|\b(?:iex|invoke-expression)\b[^\n]{0,40}\b(?:iwr|irm|invoke-webrequest|invoke-restmethod"
     r"|downloadstring)\b"
     r"|\bbase64[ \t]+(?:-d|--decode)\b[^|\n]{0,40}\|[ \t]*(?:sudo[ \t]+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*)\b"
+    # A secret variable's value put where others read it ("paste $GITHUB_TOKEN into the PR
+    # description"), a .env file or anything at all sent to a public paste or file drop.
+    r"|\b(?:paste|post|put|include|add|write|copy|send|share)[ \t]+(?:the[ \t]+value[ \t]+of[ \t]+)?[\"'`]?"
+    r"\$\{?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|CREDENTIALS?|ACCESS_KEY|_PAT)"
+    r"[A-Z0-9_]*\}?[\"'`]?[^.;\n]{0,30}?\b(?:in|into|to|on)[ \t]+(?:the[ \t]+|a[ \t]+)?"
+    r"(?:pr|pull[ \t]+request"
+    r"|comment|issue|description|chat|slack|channel|gist|pastebin|public|commit[ \t]+message|readme)\b"
+    r"|\b(?:upload|send|post|paste|share|e-?mail|mail|publish)\b[^.;\n]{0,40}?(?:^|[ \t/'\"`])\.env\b"
+    r"[^.;\n]{0,40}?\b(?:to|on|into)[ \t]+(?:the[ \t]+|a[ \t]+)?(?:pastebin|gist|https?://|slack|discord|chat"
+    r"|public|internet)"
+    r"|\b(?:send|upload|post|push|ship|forward|pipe|copy|paste|share|curl|wget|scp)\b[^\n]{0,80}?"
+    r"\b(?:transfer\.sh|pastebin\.com|paste\.ee|file\.io|webhook\.site|requestbin|pipedream\.net|hastebin"
+    r"|0x0\.st|termbin\.com)\b"
+    # The keys and the root itself wiped or opened to everyone.
+    r"|\brm(?:[ \t]+(?:-[a-z]+|--recursive|--force))+[ \t]+(?:~|[\"']?\$\{?HOME\}?)/\.(?:ssh|aws|gnupg)/?"
+    r"[\"']?(?:[ \t;&|`]|$)"
+    r"|\bch(?:mod|own)[ \t]+(?:-[a-zA-Z]+[ \t]+)*[\w:.-]+[ \t]+/(?:[ \t;&|`]|$)"
+    # The reader's own prompt given away, said of it in the third person ("the assistant should
+    # reveal its hidden instructions"; a chatbot's lesson "never reveal its system prompt" warns).
+    r"|\b(?:reveal|print|show|output|repeat|display|dump|leak)[ \t]+(?:its|their)[ \t]+"
+    r"(?:full[ \t]+|entire[ \t]+|original[ \t]+|hidden[ \t]+|initial[ \t]+)?"
+    r"(?:system[ \t]+prompt|(?:hidden|system)[ \t]+instructions)\b"
+    # Power taken: the reader granting itself a cluster's or an organisation's admin role.
+    r"|\bgrant[ \t]+(?:yourself|itself|themselves|the[ \t]+agent)[ \t]+(?:the[ \t]+)?(?:cluster-admin|admin"
+    r"|administrator|root|owner|org(?:anization)?[ \t-]+admin)\b"
+    r"|\b(?:commit|push|merge)[ \t]+(?:\w+[ \t]+)?(?:directly|straight)[ \t]+(?:to|into|onto)[ \t]+"
+    r"(?:the[ \t]+)?"
+    r"(?:main|master)(?:[ \t]+branch)?[ \t]+without[ \t]+(?:a[ \t]+|any[ \t]+)?reviews?\b"
     # History rewritten where everyone works.
     r"|\bforce[ \t_-]?push(?:ed|es|ing)?[ \t]+(?:directly[ \t]+|straight[ \t]+)?(?:(?:to|onto|into)[ \t]+)?"
     r"(?:the[ \t]+)?(?:origin[ \t/]+)?(?:main|master)\b"
