@@ -103,7 +103,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
         "cli-password",
         r"\b(?:(?:zip|zipcloak|unzip)\b[^\n|;&]*?[ \t]-P[ \t]+"
         r"|7z[a-z]?\b[^\n|;&]*?[ \t]-p"
-        r"|mongo(?:sh|dump|restore|export|import)?\b[^\n|;&]*?[ \t](?:-p|--password)(?:=|[ \t]+)"
+        r"|(?:mongo(?:sh|dump|restore|export|import)?|cqlsh|rabbitmqadmin|mysqladmin|mysqldump|mysqlimport"
+        r"|isql|sqsh|hdbsql|vsql|nzsql)\b[^\n|;&]*?[ \t](?:-p|--password)(?:=|[ \t]+)"
         r"|sqlcmd\b[^\n|;&]*?[ \t]-P[ \t]*"
         r"|ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn)\b[^\n|;&]*?[ \t]-w[ \t]+"
         r"|htpasswd\b[^\n|;&]*?[ \t]-[A-Za-z]*b[A-Za-z]*[ \t]+\S+[ \t]+\S+[ \t]+"
@@ -235,6 +236,19 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"(?:[\w-]+[ \t]+){0,2}(?:password|passphrase|token|api[ _-]?key|secret|credentials?)\b",
         1,
         _banner_value,
+    ),
+    # A name for a secret given a quoted literal with no operator, as Groovy and Ruby call a method
+    # (Gradle's ``keyPassword "…"``, ``storePassword '…'``) and prose quotes one ("the password "…"").
+    _rule(
+        "named-literal",
+        r"(?i)\b[A-Za-z_]*(?:password|passwd|passphrase|secret|token|api_?key)[ \t]+"
+        r"[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        lambda value: (
+            not_placeholder(value)
+            and not plain_words(value)
+            and (generated_value(value) or password_value(value))
+        ),
     ),
     # A Markdown label in bold ("- **Password:** …", "**API key**: …").
     _rule(

@@ -238,7 +238,10 @@ RULES: tuple[Rule, ...] = (
     # digit and a sign or a random mix of cases ("pass the tests" and "tests pass TestLogin2" are prose).
     # ("pass max_attempts=4 to the client" passes a setting: a value holding "=" is none).
     _rule(
-        "pass-adjacent", r"(?i)\b(?:pass|pw|pwd)[ \t]+[\"'`]?([^\s\"'`;=]{8,})(?:[^=]|$)", 1, spoken_password
+        "pass-adjacent",
+        r"(?i)\b(?:pass|pw|pwd)(?:[ \t]+(?:is|was))?[ \t]+[\"'`]?([^\s\"'`;=]{8,})(?:[^=]|$)",
+        1,
+        spoken_password,
     ),
     # ... logged in as a user with a password ("logged in as root with …"), and a password changed
     # from one value to another (both are secrets: "changed from … to …").

@@ -166,6 +166,12 @@ def test_a_variable_named_for_a_secret_is_redacted_and_a_passed_on_argument_is_n
         (f'new BasicAWSCredentials(accessKey, "{RANDOM}")', "new BasicAWSCredentials(accessKey, secretKey)"),
         (f"Use `{RANDOM}` as the API token for staging.", "Use `make test` as the check before pushing."),
         (f"root:{RANDOM}@tcp(db:3306)/app", 'fmt.Sprintf("%s:%s@tcp(%s)/%s", user, pass, host, db)'),
+        # A third (63 shapes of manifests, logs, request bodies, tool CLIs, mobile signing): a
+        # password flag of more database and queue CLIs, a secret-named call without parentheses,
+        # "pass is" before a password.
+        (f"cqlsh -u cassandra -p {RANDOM} db", "cqlsh -u cassandra -p $CQL_PASSWORD db"),
+        (f'keyPassword "{RANDOM}"', 'keyPassword System.getenv("KEY_PASSWORD")'),
+        (f"the keystore pass is {RANDOM}", "the second pass is complete"),
     ],
 )
 def test_a_cli_argument_or_a_prefixed_provider_token_is_redacted(text: str, kept: str) -> None:
