@@ -140,13 +140,19 @@ _HOSTILE = linear(
 # What no lesson tells to do, unless it warns against it ("never print secrets"): wipe a disk or a
 # home, send keys or credentials away, print the secrets, run a downloaded script, force-push the
 # main branch (judged per clause, see ``_acts``). Settings that weaken a check (``verify=False``,
-# ``--no-verify``, ``chmod 777``) are not among them: honest lessons name them far more often
-# than to tell them (a linter's finding, what was removed), and the fence is there for the rest.
+# ``--no-verify``, ``chmod 777`` of a folder: the root's is below) are not among them: honest
+# lessons name them far more often than to tell them (a linter's finding, what was removed), and
+# the fence is there for the rest.
 _SECRET_FILES = (
     r"(?:~/\.ssh|\$HOME/\.ssh|\bid_rsa\b|\bid_ed25519\b|\bid_ecdsa\b|\.aws/credentials|/etc/shadow"
     r"|/etc/passwd"
     r"|\.netrc\b|\.kube/config|\.docker/config\.json|\.git-credentials|\.gnupg\b"
     r"|/var/run/secrets/kubernetes\.io|169\.254\.169\.254|\.config/gh/hosts\.yml|\.config/gcloud)"
+)
+# A shell variable named for a secret (``$GITHUB_TOKEN``, ``${DB_PASSWORD}``).
+_SECRET_VARIABLE = (
+    r"\$\{?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|CREDENTIALS?|ACCESS_KEY|_PAT)"
+    r"[A-Z0-9_]*\}?"
 )
 _HOSTILE_ACTS = linear(
     r"(?i)\brm(?:[ \t]+(?:-[a-z]+|--recursive|--force|--no-preserve-root))+[ \t]+"
@@ -164,9 +170,9 @@ _HOSTILE_ACTS = linear(
     # The environment or a secret variable sent or shown: "env | curl -d @- …", "echo $GITHUB_TOKEN".
     + r"|\b(?:env|printenv|set|export)\b[ \t]*\|[ \t]*(?:curl|wget|nc|ncat|netcat|socat|mail)\b"
     r"|\b(?:echo|printf|print"
-    r"|log)\b(?:[ \t]+'[^'\n]{0,20}')?[ \t(]+[\"']?\$\{?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD"
-    r"|PASSWD|API_KEY|PRIVATE_KEY|CREDENTIALS?|ACCESS_KEY"
-    r"|_PAT)[A-Z0-9_]*\}?[\"']?(?:[ \t]*(?:[;&)>]|$)|[ \t]+[^|\s])"
+    r"|log)\b(?:[ \t]+'[^'\n]{0,20}')?[ \t(]+[\"']?"
+    + _SECRET_VARIABLE
+    + r"[\"']?(?:[ \t]*(?:[;&)>]|$)|[ \t]+[^|\s])"
     r"|\b(?:print|reveal|dump|leak|send|post|share|upload|echo|output|show|include|paste)[ \t]+(?:out[ \t]+)?"
     r"(?:all[ \t]+(?:the[ \t]+|of[ \t]+the[ \t]+)?|every[ \t]+|each[ \t]+)"
     r"(?:secrets?|credentials?|api[ \t]+keys?|private[ \t]+keys?|tokens?|passwords?"
@@ -196,8 +202,8 @@ _HOSTILE_ACTS = linear(
     # A secret variable's value put where others read it ("paste $GITHUB_TOKEN into the PR
     # description"), a .env file or anything at all sent to a public paste or file drop.
     r"|\b(?:paste|post|put|include|add|write|copy|send|share)[ \t]+(?:the[ \t]+value[ \t]+of[ \t]+)?[\"'`]?"
-    r"\$\{?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|CREDENTIALS?|ACCESS_KEY|_PAT)"
-    r"[A-Z0-9_]*\}?[\"'`]?[^.;\n]{0,30}?\b(?:in|into|to|on)[ \t]+(?:the[ \t]+|a[ \t]+)?"
+    + _SECRET_VARIABLE
+    + r"[\"'`]?[^.;\n]{0,30}?\b(?:in|into|to|on)[ \t]+(?:the[ \t]+|a[ \t]+)?"
     r"(?:pr|pull[ \t]+request"
     r"|comment|issue|description|chat|slack|channel|gist|pastebin|public|commit[ \t]+message|readme)\b"
     r"|\b(?:upload|send|post|paste|share|e-?mail|mail|publish)\b[^.;\n]{0,40}?(?:^|[ \t/'\"`])\.env\b"

@@ -119,11 +119,8 @@ def _newer_version(a: Lesson, b: Lesson) -> bool:
     for tool, version in b.versions:
         theirs.setdefault(tool, set()).add(version)
     for tool, version in a.versions:
-        for other in theirs.get(tool, ()):
-            x, y = _version_parts(version), _version_parts(other)
-            n = min(len(x), len(y))
-            if x[:n] != y[:n]:
-                return True
+        if any(not _compatible(version, other) for other in theirs.get(tool, ())):
+            return True
     return False
 
 
