@@ -48,6 +48,19 @@ _READS_A_SECRET = (
     r"|\bcircleci[ \t]+context[ \t]+store-secret\b)"
 )
 
+# A JWT or HMAC algorithm's name, given where a key may be (``jwt.encode(payload, key, "HS256")``).
+_ALGORITHM = linear(r"(?i)^(?:[HREP]S(?:256|384|512)|EdDSA|none|(?:hmac)?[-_]?(?:sha|md)[-_]?\d*)$")
+
+
+def _signing_key(value: str) -> bool:
+    """A literal given as a signing key that may be one: no placeholder, example words or algorithm."""
+    return (
+        not_placeholder(value)
+        and not plain_words(value.replace(" ", "-"))
+        and _ALGORITHM.search(value) is None
+    )
+
+
 COMMAND_RULES: tuple[Rule, ...] = (
     # A token after a short CLI flag or one that names authentication (``-t …``, ``--auth …``): only a
     # long random value with a digit (``-t`` is also an image tag or a host, ``--key`` a file, ``-a`` an
@@ -128,7 +141,9 @@ COMMAND_RULES: tuple[Rule, ...] = (
     # Package and scanner CLIs that take a token or a password as an argument of their own: ``cargo
     # login TOKEN``, ``snyk auth TOKEN``, ``poetry config pypi-token.REPO TOKEN``, ``poetry|composer
     # config http-basic.REPO USER PASSWORD``, the secret pairs of ``rclone config create|update NAME
-    # TYPE key value``, and SonarQube's ``sonar.login``/``sonar.token`` property (``-Dsonar.login=…``).
+    # TYPE key value``, SonarQube's ``sonar.login``/``sonar.token`` property (``-Dsonar.login=…``),
+    # ``rdesktop -p …``; then ``vault login TOKEN`` (a token given as its argument; the pairs of
+    # ``-method=userpass username=… password=…`` are the named-value rules') and ``xfreerdp /p:…``.
     _rule(
         "cli-argument-secret",
         r"(?:\b(?:cargo[ \t]+login|snyk[ \t]+auth)"
@@ -136,10 +151,23 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"(?:pypi-token\.[\w.-]+|http-basic\.[\w.-]+[ \t]+[^\s\"']+)"
         r"|\brclone[ \t]+config[ \t]+(?:create|update)\b[^\n|;&]*?[ \t]"
         r"(?:secret_access_key|pass|password|token|client_secret|key|account_key|sas_url)"
-        r"|(?:\b|-D)(?i:sonar\.(?:login|token|password)))"
+        r"|(?:\b|-D)(?i:sonar\.(?:login|token|password))"
+        r"|\brdesktop\b[^\n|;&]*?[ \t]-p)"
         r"(?:[ \t]+|[ \t]*=[ \t]*)[\"']?([^\s\"'-][^\s\"']{5,})",
         1,
         _secret_like,
+    ),
+    _rule(
+        "vault-login",
+        r"\bvault[ \t]+login(?:[ \t]+-[\w-]+(?:=\S*)?)*[ \t]+[\"']?([^\s\"'=-][^\s\"'=]{5,})(?:[\s\"']|$)",
+        1,
+        _secret_like,
+    ),
+    _rule(
+        "rdp-password",
+        r"\b[wx]?freerdp[23]?\b[^\n|;&]*?[ \t][/+-](?i:p|password):[\"']?([^\s\"']{4,})",
+        1,
+        not_placeholder,
     ),
     # GitHub Actions' workflow commands: a value masked is a secret by definition; an output named
     # for one (``::set-output name=token::…``).
@@ -228,6 +256,25 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"[\"']([^\"'\r\n]{4,})[\"']",
         1,
         lambda value: not_placeholder(value) and not plain_words(value),
+    ),
+    # A signing key given to a JWT or HMAC call as a literal: ``jwt.encode(payload, "…")``,
+    # ``jwt.sign(claims, '…')``, Python's ``hmac.new(b"…", msg, …)``, Ruby's ``OpenSSL::HMAC.hexdigest(
+    # 'SHA256', '…', data)``, Node's ``createHmac('sha256', '…')``, Go's ``hmac.New(sha256.New,
+    # []byte("…"))`` and ``SignedString([]byte("…"))``, Rust's ``new_from_slice(b"…")``, .NET's
+    # ``new HMACSHA256(Encoding.UTF8.GetBytes("…"))``, Java's ``new SecretKeySpec("…".getBytes(), …)``.
+    # The literal must end its argument (a payload's ``"role": …`` is followed by a colon); lower-case
+    # words are an example's (``createHmac('sha256', 'a secret')``).
+    _rule(
+        "signing-key",
+        r"(?:\bjwt\.(?:encode|decode|sign|verify)[ \t]*\([^\n]*?,"
+        r"|\b(?i:hmac)\.(?:new|digest|hexdigest|base64digest)[ \t]*\((?:[ \t]*[\"']?[\w:.-]+[\"']?[ \t]*,)?"
+        r"|\bcreateHmac[ \t]*\([ \t]*[\"'][\w-]+[\"'][ \t]*,"
+        r"|\bhmac\.New[ \t]*\([ \t]*[\w.]+[ \t]*,"
+        r"|\b(?:new_from_slice|new_varkey|HMACSHA\d+|HMACMD5|SecretKeySpec|SignedString)[ \t]*\()"
+        r"[ \t]*(?:b|\[\]byte\(|(?:Encoding\.\w+\.)?GetBytes\()?[\"']([^\"'\r\n]{4,})[\"']"
+        r"[ \t]*(?:\)[ \t]*)?(?:[,)]|\.getBytes|\.encode)",
+        1,
+        _signing_key,
     ),
     # A value given first and named after, in prose: "use `…` as the API token for staging".
     _rule(

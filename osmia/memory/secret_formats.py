@@ -132,12 +132,13 @@ RULES: tuple[Rule, ...] = (
     _rule("netrc", r"(?i)\blogin[ \t]+\S+[ \t]+password[ \t]+(\S+)", 1, not_placeholder),
     # A Docker config, base64: {"auths": ... } in a Kubernetes Secret or a CI variable.
     _rule("docker-config", r"(?i)\.?dockerconfigjson[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9+/=]{20,})", 1),
-    # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…". Only values that are no plain word.
+    # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…", "my password's …". Only values that are
+    # no plain word.
     _rule(
         "prose",
         r"(?i)\b(?:[A-Za-z0-9]+[_.-])*"
         rf"(?:password|passphrase|passwd|pwd|secret|token|api[ _-]?key|{KEY_NOUNS})"
-        r"(?:[_.-]?key)?`?[ \t]+(?:is|was|=|of|to|being|->|=>|→)[ \t]+"
+        r"(?:[_.-]?key)?`?(?:['’]s|[ \t]+(?:is|was|=|of|to|being|->|=>|→))[ \t]+"
         r"[\"'`]?([^\s\"'`,;]{6,})",
         1,
         lambda value: (
@@ -234,7 +235,8 @@ RULES: tuple[Rule, ...] = (
         password_value,
     ),
     # ... after the loosest labels ("user admin pass Summer2024!", "pw Winter2025#"), and in a user and
-    # password pair ("credentials admin/Summer2024!", "login with admin / xopv152!"), only a value with a
+    # password pair ("credentials admin/Summer2024!", "login with admin / xopv152!", "log in with admin
+    # and …"), only a value with a
     # digit and a sign or a random mix of cases ("pass the tests" and "tests pass TestLogin2" are prose).
     # ("pass max_attempts=4 to the client" passes a setting: a value holding "=" is none).
     _rule(
@@ -264,7 +266,7 @@ RULES: tuple[Rule, ...] = (
         "user-password-pair",
         r"(?i)\b(?:creds?|credentials|logins?|log[ \t]+in|sign[ \t]+in|user(?:name)?)"
         r"(?:[ \t]+(?:are|is|was|were|with|as|using))*[ \t]*[:=]?[ \t]+[\"'`]?[A-Za-z0-9._@+-]{1,64}"
-        r"[ \t]*[/:][ \t]*([^\s\"'`/:]{8,})",
+        r"(?:[ \t]*[/:]|[ \t]+and)[ \t]*([^\s\"'`/:]{8,})",
         1,
         spoken_password,
     ),

@@ -226,7 +226,10 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
     A value a rule has already redacted inside (a DSN's key: ``https://[redacted]@host``, a
     cookie's ``Token=[redacted]``) is judged by what is left around its markers: a host or a name
     stays, and the value with it; a secret left beside a marker (``Summer2024[redacted]``, a run's
-    own marker written to pass it through) takes the whole value.
+    own marker written to pass it through) takes the whole value. A quoted value that is no secret
+    as a whole is searched in turn (``DOCKER_AUTH_CONFIG='{"auths":{"r":{"auth":"…"}}}'``: the
+    match of the outer name took the inner pair's text with it); each level is inside the last
+    one's quotes, so shorter.
     """
 
     def secret(value: str, g: int, m: Match) -> bool:
@@ -254,9 +257,17 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             if between.endswith(('"""', "'''")) and any(c.isspace() for c in value):
                 return whole  # a triple-quoted text (a template, a docstring); TOML's secret is one token
             if not any(secret(piece, g, m) for piece in pieces):
-                return whole
+                return whole if g == _BARE_GROUP else _within(m, g)
             return redacted_group(m, g)
         return whole
+
+    def _within(m: Match, g: int) -> str:
+        whole, value = m.group(0) or "", m.group(g) or ""
+        inner = pattern.sub(replace, value)
+        if inner == value:
+            return whole
+        start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
+        return whole[:start] + inner + whole[end:]
 
     return lambda text: pattern.sub(replace, text)
 

@@ -176,3 +176,28 @@ def test_a_variable_named_for_a_secret_is_redacted_and_a_passed_on_argument_is_n
 )
 def test_a_cli_argument_or_a_prefixed_provider_token_is_redacted(text: str, kept: str) -> None:
     redacted_and_kept(text, kept, (RANDOM[:12],))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-third session, a probe of 85 shapes (configs, CLIs, prose, code in six languages,
+        # headers): a token given to ``vault login``, an RDP client's password, "password's", a
+        # user and a password joined by "and", a signing key given to a JWT or HMAC call, and a
+        # secret pair inside a quoted value whose own name is a secret's (the outer match took it).
+        (f"vault login {RANDOM}", "vault login -method=oidc role=dev"),
+        (f"xfreerdp /u:admin /p:{RANDOM} /v:host", "xfreerdp /u:admin /p:%PASSWORD% /v:host"),
+        (f"my password's {RANDOM}", "the password's length matters"),
+        (f"login with admin and {RANDOM}", "login with github and restart the pod"),
+        (f'jwt.encode(payload, "{RANDOM}", algorithm="HS256")', 'jwt.encode(payload, key, "HS256")'),
+        (f'sig = hmac.new(b"{RANDOM}", msg, hashlib.sha256)', "sig = hmac.new(key, msg, hashlib.sha256)"),
+        (f"crypto.createHmac('sha256', '{RANDOM}')", "crypto.createHmac('sha256', 'a secret')"),
+        (f'mac := hmac.New(sha256.New, []byte("{RANDOM}"))', "mac := hmac.New(sha256.New, key)"),
+        (
+            f"""export DOCKER_AUTH_CONFIG='{{"auths":{{"r":{{"auth":"{RANDOM}"}}}}}}'""",
+            """export DOCKER_AUTH_CONFIG='{"auths":{"r":{"auth":"$AUTH"}}}'""",
+        ),
+    ],
+)
+def test_a_signing_key_or_a_login_argument_is_redacted(text: str, kept: str) -> None:
+    redacted_and_kept(text, kept)
