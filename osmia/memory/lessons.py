@@ -36,6 +36,7 @@ from osmia.memory.obsolete import (
 )
 from osmia.memory.short_forms import lesson_stems
 from osmia.memory.subjects import other_subjects
+from osmia.memory.swapped_things import swapped_thing
 from osmia.memory.text import STOPWORDS
 
 __all__ = [
@@ -314,6 +315,8 @@ def same_lesson(a: Lesson, b: Lesson) -> bool:
     if _replaces(a, b, a_in_b) or _replaces(b, a, b_in_a) or _obsoletes(a, b) or _obsoletes(b, a):
         return False
     if _opposite(a.words, b.words) or _other_environment(a, b) or _opposite_orders_elsewhere(a, b):
+        return False
+    if swapped_thing(a.text, b.text):
         return False
     sim = similarity(a, b)
     return _same_from(a, b, a_in_b, b_in_a, sim) and _same_from(b, a, b_in_a, a_in_b, sim)

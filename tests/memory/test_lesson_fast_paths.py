@@ -278,9 +278,14 @@ def _generated_texts() -> list[str]:
 # the "related" pre-check compares 28 more and 2 fewer; of the generated word salads 34 more are
 # "same" (2382 before), 16 of them also "replaced" (salads naming Node 18 and 20 against one naming
 # Node 20).
+# Thirty-third session: two texts alike but for the one or two words where each names its own thing
+# are two lessons (osmia/memory/swapped_things.py: "Restart the celery workers …" and "Restart the
+# gunicorn workers …"). No decision on the labelled texts moved; of the generated word salads 6
+# ordered pairs are no longer "same" (2416 before), salads that share a word and differ in a name
+# ("regenerated src/shard/" against "regenerated globex/orders-web Kubectl").
 GOLDEN = {
     "labelled": (398, 39, "bef20acddd6f792d7d6a204a601b96d412fac2cee09dc848cd14e485842b1335"),
-    "generated": (2416, 3394, "6965587460746f4baa8cbe0aee765e54b0e30cc37a351899c9fb6f56f2fe5928"),
+    "generated": (2410, 3394, "92315f7c8476a1a485caa201ae43a4be03704c10d5b0c62e8130c307a3b79071"),
 }
 
 

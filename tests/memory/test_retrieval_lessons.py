@@ -16,6 +16,7 @@ from osmia.memory import lessons
 from osmia.memory.lesson_parse import magnitude, quantities
 from osmia.memory.lessons import lesson, same_lesson, supersedes
 from osmia.memory.service import Memory, MemorySettings
+from osmia.memory.swapped_things import swapped_thing
 from osmia.memory.types import Kind
 from tests.memory.conftest import DAY, Clock, make_run, stored
 
@@ -456,3 +457,42 @@ def test_a_port_is_read_as_a_value() -> None:
     assert ("(port)", "8080") in quantities("It proxies /api to localhost:8080")
     assert magnitude("3000") == 3000
     assert quantities("Ran 3000 tests") == ()
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # A thing after a word that a thing follows (the, with, from, needs …).
+        ("Restart the celery workers after changing settings.py", "Restart the gunicorn workers after changing settings.py"),
+        ("Run the migrations with alembic before the integration tests", "Run the migrations with flyway before the integration tests"),
+        ("The payments service reads its config from Vault", "The payments service reads its config from Consul"),
+        ("The deploy script needs kubectl on the PATH", "The deploy script needs helm on the PATH"),
+        # Two words on each side ("SQL queries" / "HTTP requests").
+        ("Set LOG_LEVEL=debug to see the SQL queries", "Set LOG_LEVEL=debug to see the HTTP requests"),
+        # A name, written as one (a digit, a capital past the first word), wherever it stands.
+        ("The nightly job deploys to eu-west-1 first", "The nightly job deploys to us-east-1 first"),
+        ("Tests need Kafka running for the consumer specs", "Tests need RabbitMQ running for the consumer specs"),
+    ],
+)  # fmt: skip
+def test_two_lessons_alike_but_for_the_thing_each_names_are_two(a: str, b: str) -> None:
+    assert swapped_thing(a, b) and swapped_thing(b, a)
+    assert not same_lesson(lesson(a), lesson(b)) and not same_lesson(lesson(b), lesson(a))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # A verb swapped for another: what is done to the thing, said twice.
+        ("Clear the build cache when switching branches", "Wipe the build cache when switching branches"),
+        ("The build fails without the protobuf compiler installed", "The build breaks without the protobuf compiler installed"),
+        ("The staging database is reset every night", "The staging database is wiped every night"),
+        # A spelling with a hyphen, a short form, an inflection: one word.
+        ("The API client retries twice on timeouts", "The API client retries twice on time-outs"),
+        ("Pin the DB image in tests", "Pin the database image in tests"),
+        # One side's words inside the other's ("tests" / "unit tests").
+        ("Keep the tests fast", "Keep the unit tests fast"),
+    ],
+)  # fmt: skip
+def test_a_verb_or_a_spelling_swapped_is_one_lesson(a: str, b: str) -> None:
+    assert not swapped_thing(a, b) and not swapped_thing(b, a)
+    assert same_lesson(lesson(a), lesson(b)) and same_lesson(lesson(b), lesson(a))
