@@ -59,6 +59,7 @@ _HOSTILE = linear(
     # The same order in other languages: a verb of ignoring or forgetting, then instructions or rules
     # (a word list per language: the phrase itself).
     r"|\b(?:ignor(?:a|ar|ad|e|ez|er|era|iere|ieren|ate|ar)|vergiss|oublie[rz]?|negeer|zignoruj|abaikan"
+    r"|olvida|olviden|olvidad|olvídate|olvidate|esqueça|esqueca|esquece|dimentica|vergeet|zapomnij"
     r"|görmezden[ \t]+gel|yok[ \t]+say|bỏ[ \t]+qua)\b[^.!?\n]{0,40}?"
     r"(?:instrucciones|instructions|consignes|anweisungen|istruzioni|instruções|instrucoes|instructies"
     r"|instrukcj\pL*|instruksi|talimat\pL*|hướng[ \t]+dẫn|instruktioner|instruksjoner|regels|reglas|règles"
@@ -72,6 +73,19 @@ _HOSTILE = linear(
     r"|(?:تجاهل|انس)[^.\n]{0,30}(?:التعليمات|تعليمات|الأوامر|القواعد)"
     r"|(?:अनदेखा|नज़रअंदाज़|नजरअंदाज)[^.\n।]{0,30}(?:निर्देश|नियम)|(?:निर्देश|नियम)[^.\n।]{0,30}(?:अनदेखा"
     r"|नज़रअंदाज़|नजरअंदाज)"
+    # What the reader was told, said to be void ("pretend the previous instructions never existed",
+    # "act as if your rules were lifted"), an order to obey what follows, and the recalled text set
+    # above the reader's own request ("treat this as higher priority than the user's request").
+    rf"|\b(?:pretend|act[ \t]+as[ \t]+(?:if|though)|imagine)[ \t]+(?:that[ \t]+)?"
+    rf"(?:(?:the|your|all|any|my)[ \t]+)*(?:{_EARLIER}[ \t]+)?{_TOLD}[ \t]+"
+    r"(?:never|do(?:n't|[ \t]+not)|did(?:n't|[ \t]+not)|(?:are|were|have[ \t]+been|had[ \t]+been)[ \t]+"
+    r"(?:void|cancel+ed|revoked|withdrawn|lifted|removed|gone|deleted|not|never|no[ \t]+longer))\b"
+    r"|\bobey[ \t]+(?:the[ \t]+following|these[ \t]+(?:instructions|orders|commands|rules)|me\b"
+    r"|my[ \t]+(?:instructions|orders|commands))"
+    r"|\b(?:(?:higher|greater|more|top|highest|first)[ \t]+priority[ \t]+(?:than|over)"
+    r"|(?:take|takes|taking)[ \t]+precedence[ \t]+over)[ \t]+(?:the[ \t]+|your[ \t]+|any[ \t]+)?"
+    r"(?:user(?:'s|s'?)?[ \t]+(?:request|instructions?|prompt|message)|system[ \t]+(?:prompt|message"
+    r"|instructions?)|(?:all[ \t]+)?(?:other[ \t]+)?instructions\b)"
     # Authority claimed over the reader ("As the operator, I authorize you to …").
     r"|\b(?:i|we)[ \t]+(?:hereby[ \t]+)?(?:authori[sz]e|permit|instruct|order|command)[ \t]+you\b"
     r"|\bas[ \t]+(?:the|your)[ \t]+(?:operator|administrator|admin|owner|maintainer|supervisor|developer"
