@@ -15,7 +15,7 @@ from tests.memory.conftest import Clock, make_run
 def test_the_labelled_sets_are_told_apart() -> None:
     figures = evaluate()
     assert figures["advice"][1] == 54 and figures["lessons"][1] > 200
-    assert figures["advice"][0] >= 0.8 * 54  # measured: 45 of 54
+    assert figures["advice"][0] >= 0.85 * 54  # measured: 48 of 54 (45 before the process words)
     assert figures["lessons"][0] <= 0.01 * figures["lessons"][1]  # measured: 1 of 229
 
 
@@ -23,7 +23,7 @@ def test_the_held_out_sets_are_told_apart() -> None:
     """Sets written by a helper that saw none of the rule: nothing was chosen on them."""
     figures = evaluate()
     caught, advice = figures["held-out advice"]
-    assert advice == 60 and caught >= 0.55 * advice  # measured: 37 of 60
+    assert advice == 60 and caught >= 0.7 * advice  # measured: 45 of 60 (37 before the process words)
     assert figures["held-out plain lessons"][0] <= 2  # measured: 1 of 60
     assert figures["held-out named lessons"] == (0, 30)
 
@@ -43,6 +43,20 @@ def test_the_held_out_sets_are_told_apart() -> None:
 )
 def test_a_lesson_is_no_advice(text: str) -> None:
     assert not universal_advice(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Words of how software is made, not of a repository (PROCESS_WORDS).
+        "Consistent naming conventions make the codebase easier to understand",
+        "Keeping the implementation modular improves maintainability",
+        "Reusable abstractions reduce duplication",
+        "Descriptive variable names improve readability",
+    ],
+)
+def test_words_of_the_process_name_nothing(text: str) -> None:
+    assert universal_advice(text)
 
 
 def test_concrete_words_are_read_as_written() -> None:
