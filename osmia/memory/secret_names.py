@@ -115,6 +115,8 @@ _VALUE = (
     r"""|((?:\[redacted\]|[^\s'"`,;)\]}>:=\\])(?:\[redacted\]|[^\s'"`,;)\]}>])*))"""
 )
 _QUOTED_GROUPS = (3, 4, 5, 6)
+# A character every operator of :data:`_OPERATOR` holds (``%3A`` and ``%22`` hold a "%").
+_OPERATOR_MARKS = ("=", ":", "→", "⇒", "%")
 _BARE_GROUP = 7
 
 
@@ -263,6 +265,8 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
 
     def _within(m: Match, g: int) -> str:
         whole, value = m.group(0) or "", m.group(g) or ""
+        if not any(mark in value for mark in _OPERATOR_MARKS):
+            return whole  # no name can be given a value inside (most values: a word, a path)
         inner = pattern.sub(replace, value)
         if inner == value:
             return whole
