@@ -14,10 +14,12 @@ from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
     flag_token,
     generated_value,
+    looks_random,
     not_placeholder,
     number_like,
     password_value,
     plain_words,
+    uuid_shaped,
 )
 
 __all__ = ["COMMAND_RULES"]
@@ -275,6 +277,17 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"[ \t]*(?:\)[ \t]*)?(?:[,)]|\.getBytes|\.encode)",
         1,
         _signing_key,
+    ),
+    # A client of an API given a generated literal as its only or first argument: ``Client::new("…")``,
+    # ``new ApiClient("…")``, ``OpenAI::Client.new("…")``, ``SdkClient.create('…')``. The constructor
+    # names no secret, so only a random value of 20 characters or more is one, and no UUID (a
+    # project's or a tenant's id).
+    _rule(
+        "client-literal",
+        r"(?i)\b\w*(?:client|api|sdk)\w*(?:::new|\.new|\.create|\.from_key|\.with_key)?[ \t]*\([ \t]*"
+        r"[\"']([A-Za-z0-9_+/=.~-]{20,})[\"'][ \t]*[,)]",
+        1,
+        lambda value: looks_random(value, 20) and not uuid_shaped(value),
     ),
     # A value given first and named after, in prose: "use `…` as the API token for staging".
     _rule(

@@ -197,6 +197,12 @@ def test_a_cli_argument_or_a_prefixed_provider_token_is_redacted(text: str, kept
             f"""export DOCKER_AUTH_CONFIG='{{"auths":{{"r":{{"auth":"{RANDOM}"}}}}}}'""",
             """export DOCKER_AUTH_CONFIG='{"auths":{"r":{"auth":"$AUTH"}}}'""",
         ),
+        # A client of an API given a generated literal; a URL, a UUID or a name stays.
+        (
+            f'let client = Client::new("{RANDOM}");',
+            'client = ApiClient("3f2b8c9e-1d4a-4b6f-9e2a-7c8d9e0f1a2b")',
+        ),
+        (f'c = SdkClient.create("{RANDOM}")', 'client = HttpClient("my-service-name-for-tests")'),
     ],
 )
 def test_a_signing_key_or_a_login_argument_is_redacted(text: str, kept: str) -> None:
