@@ -321,24 +321,44 @@ def looks_hostile(text: str) -> bool:
     if _HOSTILE.search(text) or _acts(text):
         return True
     seen = text[:MAX_INPUT]
-    reads = {_spelled_out(seen)}
-    if "&" in seen:
-        # HTML's character references read as what they stand for (``&lt;/prior_knowledge&gt;``):
-        # a model reads them so, whatever the prompt's renderer does.
-        reads.add(html.unescape(seen))
-    if not seen.isascii() or _needs_pass(seen):
-        # As stored: cleaning removes what hid an order ("force-user:push", a U+1680 space, a tag)
-        # and must not rebuild one the check above passed.
-        shown = seen
-        for step in _STEPS[:4]:
-            shown = step(shown)
-        reads |= {shown, _fixed_point(seen)}
-    # And in Latin letters where look-alikes stand for them ("Ignоre previоus" with Cyrillic о).
-    reads |= {latin_skeleton(read) for read in reads if not read.isascii()}
+    reads = _reads(seen)
     reads.discard(text)
     return any(
         _HOSTILE.search(read) or _HOSTILE.search(_ROLE_MARKERS.sub("", read)) or _acts(read) for read in reads
     )
+
+
+def _reads(seen: str) -> set[str]:
+    """Every way ``seen`` reads: spelled out (dashes, combining marks, spaced and joined letters,
+    digits for letters); with HTML's character references as what they stand for
+    (``&lt;/prior_knowledge&gt;``: a model reads them so, whatever the prompt's renderer does); as
+    stored, once cleaning has removed what hid an order ("force-user:push", a U+1680 space, a tag);
+    and in Latin letters where look-alikes stand for them ("Ignоre previоus" with Cyrillic о).
+
+    The references are read again after cleaning, and cleaning applied again after them, and what
+    cleaning leaves is spelled out ("y\\no\\xa0u" is "y o u" once cleaned): a step that leaves a
+    reference whole (``<|\\ufeffi&#105;m_start|>``: the invisible character goes,
+    then the reference reads as "i") or a reference that decodes to what cleaning removes must not
+    rebuild an order that no single reading shows (a fuzz of 20,000 texts found 25 such).
+    """
+    reads = {_spelled_out(seen)}
+    unescaped = [seen]
+    if "&" in seen:
+        unescaped.append(html.unescape(seen))
+    for read in unescaped:
+        if not read.isascii() or _needs_pass(read):
+            shown = read
+            for step in _STEPS[:4]:
+                shown = step(shown)
+            cleaned = _fixed_point(read)
+            reads |= {shown, cleaned}
+            for after in {shown, cleaned} - {read}:
+                reads.add(_spelled_out(after))
+                if "&" in after:
+                    reads.add(html.unescape(after))
+    reads |= set(unescaped[1:])
+    reads |= {latin_skeleton(read) for read in reads if not read.isascii()}
+    return reads
 
 
 # Letters spaced out ("i g n o r e") or written in digits ("1gn0r3 pr3v10us"): read as words for
