@@ -167,6 +167,31 @@ def strip_invisible(text: str) -> str:
     return text.translate(_invisible_table(text, space=_LINE_BREAK_CHARS))
 
 
+def drop_markup(text: str) -> str:
+    """Formatting tags and comments inside a word removed, as cleaning removes them (``ab<i>cd``,
+    ``ab<!-- -->cd``, ``ab<b></b>cd`` read ``abcd``); every other tag and line break kept.
+
+    Redaction reads a field without them (:func:`osmia.memory.sanitize.redacted`): a tag inside a
+    secret (``TOKEN=f007<i>yVgR…``) split it where redaction looked, the rule took ``f007<i`` and
+    left the rest of the token after a broken tag, which cleaning then kept and showed. Only
+    formatting tags: an element's own tags name what it holds (``<password>…</password>``, read by
+    its rule), and stay.
+    """
+    if "<" not in text:
+        return text
+    return _drop_inner_markup(text)
+
+
+# A run of formatting tags and comments between two characters of one word (kept, the run dropped).
+_INNER_MARKUP = linear(
+    r"([^\s<>])(?:</?(?i:b|i|u|s|em|strong|span|code|mark|small|big|sub|sup|font|del|ins|tt|kbd|var|abbr"
+    r"|wbr|br|q|cite|dfn|samp|bdi|bdo|nobr|strike)(?:\s[^<>]*)?/?>|<!--[^<>]*?-->)+([^\s<>])"
+)
+_drop_inner_markup = _until_stable(
+    lambda text: _INNER_MARKUP.sub(lambda m: (m.group(1) or "") + (m.group(2) or ""), text)
+)
+
+
 def _markdown_links(text: str) -> str:
     text = _MD_IMAGE.sub(lambda m: m.group(1) or "", text)
     text = _MD_LINK.sub(lambda m: m.group(1) or "", text)

@@ -5,7 +5,7 @@ Memory calls :func:`sanitized` once, where a run is ingested
 extractor's facts, the runs table, patterns and profiles built from it, the
 CLI printing them) sees a secret, and no extraction rule needs a redaction
 call of its own. Fields are redacted whole, across lines, after invisible
-characters are dropped (a zero-width space inside a token must not hide it) and a token
+characters and markup are dropped (a zero-width space or a tag inside a token must not hide it) and a token
 that mixes in look-alike letters is written in Latin ones (nor must a Cyrillic ``һ``).
 
 Not redacted: the run's identity (namespace, name, uid: Kubernetes names that
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from osmia.memory.cleaning import MAX_LINE, drop_invisible, settled
+from osmia.memory.cleaning import MAX_LINE, drop_invisible, drop_markup, settled
 from osmia.memory.hostile import looks_hostile
 from osmia.memory.linear import linear
 from osmia.memory.redaction import redact, redact_name
@@ -31,7 +31,8 @@ _LANGUAGE = linear(r"^[a-z0-9.+#-]+(?: [a-z0-9.+#-]+){0,3}$")
 
 
 def redacted(text: str) -> str:
-    """One field's text as it may be stored: invisible characters dropped, tokens that mix in
+    """One field's text as it may be stored: invisible characters, HTML comments and tags dropped
+    (cleaning drops them too: :func:`~osmia.memory.cleaning.drop_markup`), tokens that mix in
     look-alike letters written in Latin ones (:func:`~osmia.memory.secret_views.latin_tokens`),
     secrets redacted.
 
@@ -40,7 +41,7 @@ def redacted(text: str) -> str:
     """
     if not text:
         return text
-    out = redact(latin_tokens(drop_invisible(text)))
+    out = redact(latin_tokens(drop_markup(drop_invisible(text))))
     # A marker can end a token that mixed too many look-alike letters to be folded whole; the
     # shorter token left before it may fold now (``…пароль→[redacted]``). Again until it holds,
     # so that what is stored gives itself back (ASCII text, nearly all of it, passes at once).

@@ -61,6 +61,8 @@ _NAME_ONLY = (
     "limits",
     "size",
     "ttl",
+    "template",
+    "templates",
     "expiry",
     "expires",
     "header",

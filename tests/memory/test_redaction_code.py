@@ -9,9 +9,14 @@ keyword argument passed on (no secret). The value planted is :data:`tests.memory
 from __future__ import annotations
 
 import base64
+import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from osmia.memory.prompt import cleaned_for_prompt
+from osmia.memory.sanitize import stored_text
 from tests.memory.planted_secret import RANDOM, redacted_and_kept
 
 _ENCODED = base64.b64encode(RANDOM.encode()).decode()
@@ -207,3 +212,36 @@ def test_a_cli_argument_or_a_prefixed_provider_token_is_redacted(text: str, kept
 )
 def test_a_signing_key_or_a_login_argument_is_redacted(text: str, kept: str) -> None:
     redacted_and_kept(text, kept)
+
+
+_MARKUP = ("<i>", "</i>", "<b></b>", "<!-- -->", "\u200b", "\ufeff", "\u202e")
+_NAMED = (
+    "export GITHUB_TOKEN={}",
+    "password={}",
+    "aws_secret_access_key = {}",
+    "mysql -u root -p{}",
+    "the password is {}",
+    "--token {}",
+)
+
+
+@settings(max_examples=int(os.environ.get("OSMIA_FUZZ_EXAMPLES", "300")), deadline=None)
+@given(
+    st.sampled_from(_NAMED),
+    st.lists(st.tuples(st.integers(min_value=0, max_value=60), st.sampled_from(_MARKUP)), max_size=3),
+)
+def test_markup_inside_a_secret_does_not_leave_part_of_it_shown(
+    shape: str, inserts: list[tuple[int, str]]
+) -> None:
+    """Tags, comments and invisible characters anywhere (in the name, in the value) are dropped
+    before redaction reads the field, as cleaning drops them after: no run of the secret is shown."""
+    text = shape.format(RANDOM[:24])
+    for at, piece in sorted(inserts, reverse=True):
+        text = text[: min(at, len(text))] + piece + text[min(at, len(text)) :]
+    shown = cleaned_for_prompt(stored_text(text))
+    assert all(RANDOM[i : i + 8] not in shown for i in range(17)), (text, shown)
+
+
+def test_a_tag_inside_a_token_is_dropped_before_it_is_redacted() -> None:
+    shown = stored_text(f"export GITHUB_TOKEN={RANDOM[:4]}<i>{RANDOM[4:12]}</i>{RANDOM[12:24]}")
+    assert shown == "export GITHUB_TOKEN=[redacted]"
