@@ -5,8 +5,9 @@ Memory calls :func:`sanitized` once, where a run is ingested
 extractor's facts, the runs table, patterns and profiles built from it, the
 CLI printing them) sees a secret, and no extraction rule needs a redaction
 call of its own. Fields are redacted whole, across lines, after invisible
-characters and markup are dropped (a zero-width space or a tag inside a token must not hide it) and a token
-that mixes in look-alike letters is written in Latin ones (nor must a Cyrillic ``һ``).
+characters and the markup inside a word are dropped (a zero-width space or an ``<i>`` inside a
+token must not hide it) and a token that mixes in look-alike letters is written in Latin ones
+(nor must a Cyrillic ``һ``).
 
 Not redacted: the run's identity (namespace, name, uid: Kubernetes names that
 key exactly-once extraction; redacting them could make two runs one), its
@@ -31,10 +32,10 @@ _LANGUAGE = linear(r"^[a-z0-9.+#-]+(?: [a-z0-9.+#-]+){0,3}$")
 
 
 def redacted(text: str) -> str:
-    """One field's text as it may be stored: invisible characters, HTML comments and tags dropped
-    (cleaning drops them too: :func:`~osmia.memory.cleaning.drop_markup`), tokens that mix in
-    look-alike letters written in Latin ones (:func:`~osmia.memory.secret_views.latin_tokens`),
-    secrets redacted.
+    """One field's text as it may be stored: invisible characters dropped, and formatting tags and
+    comments inside a word (cleaning drops them too: :func:`~osmia.memory.cleaning.drop_markup`),
+    tokens that mix in look-alike letters written in Latin ones
+    (:func:`~osmia.memory.secret_views.latin_tokens`), secrets redacted.
 
     Line breaks are kept; cleaning for the prompt (one line, no markup) is
     :func:`stored_text` / :func:`osmia.memory.cleaning.clean_text`.

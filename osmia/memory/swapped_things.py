@@ -16,11 +16,11 @@ cache" / "Wipe the build cache"), so the rule reads where the swap is, not only 
   letter past a sentence's first word, a digit, an inner ``-``, ``.``, ``_``: ``Postgres``,
   ``eu-west-1``, ``settings.py``).
 
-Measured on three sets of single-swap pairs written for it (docs/memory.md, "Lessons that differ
-in one thing"): hard negatives kept apart 6 → 54 of 60, single-swap paraphrases kept together
-60 → 55 of 60 (a synonym after ``the`` reads as another thing: "in the teardown" / "in the
-cleanup"). No pair of the labelled or blind paraphrase sets is a single swap; every pair they
-hold is decided as before.
+Measured on three sets of single-swap pairs written for it (``python -m benchmarks.swap_pairs``;
+docs/memory.md, the rule marked *(33)*): hard negatives kept apart 6 → 54 of 60, single-swap
+paraphrases kept together 60 → 55 of 60 (a synonym after ``the`` reads as another thing: "in
+the teardown" / "in the cleanup"). No pair of the labelled or blind paraphrase sets is a single
+swap; every pair they hold is decided as before.
 """
 
 from __future__ import annotations
