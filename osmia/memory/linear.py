@@ -10,6 +10,15 @@ no back-references; the patterns are written without them.
 Text is given to RE2 as UTF-8; a lone surrogate (valid in a Python ``str``,
 invalid in UTF-8, and possible in JSON) becomes ``U+FFFD`` first instead of
 raising.
+
+ASCII text (nearly all of it) goes to RE2's compiled pattern directly: its byte
+offsets are the string's, so a match is read off RE2's spans. The ``re2``
+module's own wrapper converts every offset between bytes and characters, a few
+microseconds a call and per match, which was most of the time of a search that
+found nothing and of every word found by ``finditer`` (docs/performance.md
+§41). Other text, and an ``re2`` release without the compiled pattern where it
+is looked for, take the wrapper's path; tests/memory/test_linear_fast_path.py
+checks both paths give the same answers.
 """
 
 from __future__ import annotations
@@ -49,10 +58,42 @@ def encodable(text: str) -> str:
     return text
 
 
+class _AsciiMatch:
+    """A match in ASCII text, read off RE2's spans (byte offsets, which are the string's there)."""
+
+    __slots__ = ("_spans", "_text")
+
+    def __init__(self, text: str, spans: list[tuple[int, int]]) -> None:
+        self._text = text
+        self._spans = spans
+
+    def group(self, index: int = 0, /) -> str | None:
+        """The text of group ``index`` (``None`` when it did not take part)."""
+        start, end = self._spans[index]
+        return None if start < 0 else self._text[start:end]
+
+    def start(self, index: int = 0, /) -> int:
+        """Where group ``index`` starts (-1 when it did not take part)."""
+        return self._spans[index][0]
+
+    def end(self, index: int = 0, /) -> int:
+        """Where group ``index`` ends (-1 when it did not take part)."""
+        return self._spans[index][1]
+
+
+# RE2's anchors, as the compiled pattern takes them; None: this ``re2`` has no compiled pattern
+# where the fast path looks for it, and every call takes the wrapper's path.
+_ANCHORS = getattr(re2, "_Anchor", None)
+_UNANCHORED = getattr(_ANCHORS, "UNANCHORED", None)
+_ANCHOR_START = getattr(_ANCHORS, "ANCHOR_START", None)
+_ANCHOR_BOTH = getattr(_ANCHORS, "ANCHOR_BOTH", None)
+_FAST = None not in (_UNANCHORED, _ANCHOR_START, _ANCHOR_BOTH)
+
+
 class LinearPattern:
     """A compiled RE2 pattern with the ``re`` methods Osmia needs, typed."""
 
-    __slots__ = ("_compiled", "pattern")
+    __slots__ = ("_compiled", "_regexp", "pattern")
 
     def __init__(self, pattern: str, *, capture: bool = True, max_mem: int = 8 << 20) -> None:
         self.pattern = pattern
@@ -61,24 +102,38 @@ class LinearPattern:
         options.never_capture = not capture
         options.max_mem = max_mem
         self._compiled = re2.compile(pattern, options)
+        # The compiled pattern the wrapper drives (the fast path for ASCII text), if it is there.
+        self._regexp = getattr(self._compiled, "_regexp", None) if _FAST else None
+
+    def _first(self, anchor: object, text: str) -> Match | None:
+        """The first match in ASCII ``text`` with ``anchor``, from RE2's spans."""
+        assert self._regexp is not None
+        spans = self._regexp.Match(anchor, text.encode("ascii"), 0, len(text))
+        return None if spans[0][0] < 0 else _AsciiMatch(text, spans)
 
     def search(self, text: str) -> Match | None:
         """The first match in ``text``, or ``None``."""
+        if self._regexp is not None and text.isascii():
+            return self._first(_UNANCHORED, text)
         return cast("Match | None", self._compiled.search(encodable(text)))
 
     def match(self, text: str) -> Match | None:
         """A match at the start of ``text``, or ``None``."""
+        if self._regexp is not None and text.isascii():
+            return self._first(_ANCHOR_START, text)
         return cast("Match | None", self._compiled.match(encodable(text)))
 
     def fullmatch(self, text: str) -> Match | None:
         """A match of the whole of ``text``, or ``None``."""
+        if self._regexp is not None and text.isascii():
+            return self._first(_ANCHOR_BOTH, text)
         return cast("Match | None", self._compiled.fullmatch(encodable(text)))
 
     def split(self, text: str) -> list[str]:
         """``text`` cut at every match (the pieces between; groups are not kept)."""
         text = encodable(text)
         pieces, end = [], 0
-        for m in self._compiled.finditer(text):
+        for m in self.finditer(text):
             pieces.append(text[end : m.start()])
             end = m.end()
         pieces.append(text[end:])
@@ -86,21 +141,43 @@ class LinearPattern:
 
     def finditer(self, text: str) -> Iterator[Match]:
         """Every non-overlapping match, left to right."""
+        if self._regexp is not None and text.isascii():
+            return self._ascii_matches(text)
         return cast("Iterator[Match]", self._compiled.finditer(encodable(text)))
 
+    def _ascii_matches(self, text: str) -> Iterator[Match]:
+        """Every match in ASCII ``text``, stepping as the wrapper does (past an empty match by one)."""
+        assert self._regexp is not None
+        encoded, position, end = text.encode("ascii"), 0, len(text)
+        unanchored, find = _UNANCHORED, self._regexp.Match
+        while True:
+            spans = find(unanchored, encoded, position, end)
+            start, stop = spans[0]
+            if start < 0:
+                return
+            yield _AsciiMatch(text, spans)
+            if position == end:
+                return
+            position = stop if stop != position else position + 1
+
     def findall(self, text: str) -> list[str]:
-        """The text of every non-overlapping match (group 1 when the pattern has groups)."""
-        return [str(m.group(1) if self._compiled.groups else m.group(0)) for m in self.finditer(text)]
+        """The text of every non-overlapping match (group 1 when the pattern has groups; empty
+        where that group took no part, as ``re`` has it)."""
+        index = 1 if self._compiled.groups else 0
+        return [m.group(index) or "" for m in self.finditer(text)]
 
     def sub(self, replacement: str | Callable[[Match], str], text: str) -> str:
         """``text`` with every match replaced (a string is used literally, without group references)."""
         text = encodable(text)
-        if self._compiled.search(text) is None:
+        if self.search(text) is None:
             return text
-        if isinstance(replacement, str):
-            literal = replacement
-            return cast(str, self._compiled.sub(lambda _m: literal, text))
-        return cast(str, self._compiled.sub(replacement, text))
+        pieces, end = [], 0
+        for m in self.finditer(text):
+            pieces.append(text[end : m.start()])
+            pieces.append(replacement if isinstance(replacement, str) else replacement(m))
+            end = m.end()
+        pieces.append(text[end:])
+        return "".join(pieces)
 
 
 def linear(pattern: str) -> LinearPattern:
