@@ -64,18 +64,33 @@ def words(text: str) -> list[str]:
 
 _MAX_IDENTIFIER = 128
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
 
 
+def _one_piece(token: str) -> bool:
+    """Whether :data:`_CAMEL` finds one piece only in ``token`` (ASCII letters and digits): digits
+    only, or letters that are all one case after the first (``refund``, ``Refund``, ``HTTP``)."""
+    return token.isdigit() or (
+        token.isalpha() and (len(token) == 1 or token[1:].islower() or token.isupper())
+    )
+
+
+@functools.lru_cache(maxsize=256)
 def search_terms(text: str) -> str:
     """Extra words for full-text search: identifiers split at case, ``_``, ``-``, ``.`` and ``/``.
 
     ``TestConcurrentLogin`` → ``test concurrent login``, so a ticket that talks
     about "concurrent login" finds the flaky test.
+
+    Cached for a few texts: a written fact asks it for its ``terms`` column and again for its
+    vocabulary words, a query for its ticket's terms and stems.
     """
     parts: list[str] = []
-    for token in re.findall(r"[A-Za-z0-9]+", text):
+    for token in _TOKEN.findall(text):
         if len(token) > _MAX_IDENTIFIER:
             continue  # not an identifier, and splitting it would backtrack (quadratic in its length)
+        if _one_piece(token):
+            continue  # most words: a number, or letters in one case (after a capital), split in one piece
         pieces = _CAMEL.findall(token)
         if len(pieces) > 1:
             parts.extend(p.lower() for p in pieces if p.lower() not in STOPWORDS)

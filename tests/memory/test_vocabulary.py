@@ -8,13 +8,18 @@ migration of a v8 store. A learning's spread is the repositories stating its sen
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store.query_reads import QueryReads
+from osmia.memory.text import STOPWORDS, search_terms
 from osmia.memory.vocabulary import NODES_WORD, sentence_key, vocabulary_words, words_column
 from tests.memory.conftest import T0, Clock, make_run
 from tests.memory.histories import history, play, played_store_at_version
@@ -219,3 +224,19 @@ async def test_a_rewritten_fact_moves_only_the_words_it_lost_and_gained(tmp_path
     finally:
         conn.close()
     assert kept(settings.store_path) == recount(settings.store_path)
+
+
+# The split as it was before single-piece words were skipped: the reference the shortcut must match.
+_CAMEL_REFERENCE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="aZbYc09 _-./:,%()\n", max_size=80))
+def test_search_terms_skip_only_words_the_split_leaves_whole(text: str) -> None:
+    """``search_terms`` skips a word without splitting it only where the split finds one piece."""
+    expected: list[str] = []
+    for token in re.findall(r"[A-Za-z0-9]+", text):
+        pieces = _CAMEL_REFERENCE.findall(token)
+        if len(pieces) > 1:
+            expected.extend(p.lower() for p in pieces if p.lower() not in STOPWORDS)
+    assert search_terms(text) == " ".join(dict.fromkeys(expected))
