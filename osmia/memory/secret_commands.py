@@ -144,8 +144,9 @@ COMMAND_RULES: tuple[Rule, ...] = (
     # login TOKEN``, ``snyk auth TOKEN``, ``poetry config pypi-token.REPO TOKEN``, ``poetry|composer
     # config http-basic.REPO USER PASSWORD``, the secret pairs of ``rclone config create|update NAME
     # TYPE key value``, SonarQube's ``sonar.login``/``sonar.token`` property (``-Dsonar.login=…``),
-    # ``rdesktop -p …``; then ``vault login TOKEN`` (a token given as its argument; the pairs of
-    # ``-method=userpass username=… password=…`` are the named-value rules') and ``xfreerdp /p:…``.
+    # ``rdesktop -p …``, ``openssl … -k PASSPHRASE`` (``-K``: the key in hex); then ``vault login
+    # TOKEN`` (a token given as its argument; the pairs of ``-method=userpass username=…
+    # password=…`` are the named-value rules') and ``xfreerdp /p:…``.
     _rule(
         "cli-argument-secret",
         r"(?:\b(?:cargo[ \t]+login|snyk[ \t]+auth)"
@@ -154,7 +155,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"|\brclone[ \t]+config[ \t]+(?:create|update)\b[^\n|;&]*?[ \t]"
         r"(?:secret_access_key|pass|password|token|client_secret|key|account_key|sas_url)"
         r"|(?:\b|-D)(?i:sonar\.(?:login|token|password))"
-        r"|\brdesktop\b[^\n|;&]*?[ \t]-p)"
+        r"|\brdesktop\b[^\n|;&]*?[ \t]-p"
+        r"|\bopenssl\b[^\n|;&]*?[ \t]-[kK])"
         r"(?:[ \t]+|[ \t]*=[ \t]*)[\"']?([^\s\"'-][^\s\"']{5,})",
         1,
         _secret_like,

@@ -121,10 +121,12 @@ RULES: tuple[Rule, ...] = (
         1,
         random_value(16),
     ),
-    # ``user:password`` after curl's and wget's ``-u``/``--user``, Jenkins CLI's ``-auth``, ``--basic-auth``.
+    # ``user:password`` after curl's and wget's ``-u``/``--user``, Jenkins CLI's ``-auth``, ``--basic-auth``
+    # (not a URL given as the user: ``az login -u http://app``).
     _rule(
         "curl-user",
-        r"(?:^|\s)(?:-u|--user|-auth|--auth|--basic-auth)(?:[ \t]+|=)[\"']?[^\s:\"'=@]+:([^\s\"']{3,})",
+        r"(?:^|\s)(?:-u|--user|-auth|--auth|--basic-auth)(?:[ \t]+|=)[\"']?[^\s:\"'=@]+:"
+        r"([^\s\"'/][^\s\"']{2,}|/[^\s\"'/][^\s\"']+)",
         1,
         not_placeholder,
     ),

@@ -208,10 +208,20 @@ def test_a_cli_argument_or_a_prefixed_provider_token_is_redacted(text: str, kept
             'client = ApiClient("3f2b8c9e-1d4a-4b6f-9e2a-7c8d9e0f1a2b")',
         ),
         (f'c = SdkClient.create("{RANDOM}")', 'client = HttpClient("my-service-name-for-tests")'),
+        # Thirty-fourth session: a URL given as curl's or az's user is a user, not a user and a
+        # password.
+        (f"openssl enc -aes-128-cbc -K {RANDOM} -in f", "az login --service-principal -u http://app"),
     ],
 )
 def test_a_signing_key_or_a_login_argument_is_redacted(text: str, kept: str) -> None:
     redacted_and_kept(text, kept)
+
+
+def test_an_openssl_passphrase_argument_is_redacted() -> None:
+    """``openssl enc -k`` takes a passphrase, which need not look random to be one."""
+    redacted_and_kept(
+        "openssl enc -aes-256-cbc -k S3cr3tPassw0rd -in plan.txt", "openssl req -key key.pem", ("S3cr3t",)
+    )
 
 
 _MARKUP = ("<i>", "</i>", "<b></b>", "<!-- -->", "\u200b", "\ufeff", "\u202e")
