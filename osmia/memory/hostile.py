@@ -220,6 +220,15 @@ _HOSTILE_ACTS = linear(
     + r"[\"'`]?[^.;\n]{0,30}?\b(?:in|into|to|on)[ \t]+(?:the[ \t]+|a[ \t]+)?"
     r"(?:pr|pull[ \t]+request"
     r"|comment|issue|description|chat|slack|channel|gist|pastebin|public|commit[ \t]+message|readme)\b"
+    # ... or the value of a secret named without its ``$``, shown anywhere ("include the value of
+    # GITHUB_TOKEN in the PR description", "print the value of the API key"). The name ends with
+    # the secret's word, and the phrase there: "the value of the token count", "the value of
+    # max_tokens", "the value of secret_name" name no secret.
+    r"|\b(?:print|show|echo|output|log|leak|reveal|dump|paste|post|put|include|add|write|copy|send|share)"
+    r"[ \t]+(?:out[ \t]+)?the[ \t]+(?:value|contents?)[ \t]+of[ \t]+(?:the[ \t]+|your[ \t]+)?[\"'`]?"
+    r"[a-z0-9_]*(?:token|secret|password|passwd|api[_ \t-]?key|private[_ \t-]?key|credentials?"
+    r"|access[_ \t-]?key|_pat)[\"'`]?(?:$|[ \t]*[.,;:!?)]|[ \t]+(?:in|into|to|on|so|and"
+    r"|when|before|after|for|from|at|as|with|here|there)\b)"
     r"|\b(?:upload|send|post|paste|share|e-?mail|mail|publish)\b[^.;\n]{0,40}?(?:^|[ \t/'\"`])\.env\b"
     r"[^.;\n]{0,40}?\b(?:to|on|into)[ \t]+(?:the[ \t]+|a[ \t]+)?(?:pastebin|gist|https?://|slack|discord|chat"
     r"|public|internet)"
