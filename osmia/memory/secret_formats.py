@@ -230,6 +230,20 @@ RULES: tuple[Rule, ...] = (
         1,
         password_value,
     ),
+    # ... or said to be one in prose, in the same languages ("das Passwort ist …", "la contraseña
+    # es …", "le mot de passe est …", "密码是 …", "パスワードは …"); English's "password is …" is
+    # the prose rules'.
+    _rule(
+        "password-is",
+        r"(?i)(?:(?:\b(?:passwort|kennwort|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|parola|has[łl]o"
+        r"|wachtwoord|l[öo]senord(?:et)?|adgangskode(?:n)?|salasana|heslo|jelsz[óo]|mật[ \t]+khẩu"
+        r"|kata[ \t]+sandi|sifre)|şifre|пароль)[\"']?[ \t]+(?:ist|es|est|é|è|is|jest|to|är|er|on|je|là"
+        r"|adalah|—|–)[ \t]+"
+        r"|(?:密码|密碼|口令)(?:是|为|為)[ \t]*|パスワード(?:は|が)[ \t]*|비밀번호(?:는|가)[ \t]*)"
+        r"[\"'`「]?([^\s\"'`;」，、。]{8,})",
+        1,
+        password_value,
+    ),
     _rule(
         "password-adjacent",
         r"(?i)\b(?:password|passwd|passphrase|passcode)[ \t]+[\"'`]?([^\s\"'`;]{8,})",

@@ -255,3 +255,20 @@ def test_markup_inside_a_secret_does_not_leave_part_of_it_shown(
 def test_a_tag_inside_a_token_is_dropped_before_it_is_redacted() -> None:
     shown = stored_text(f"export GITHUB_TOKEN={RANDOM[:4]}<i>{RANDOM[4:12]}</i>{RANDOM[12:24]}")
     assert shown == "export GITHUB_TOKEN=[redacted]"
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-fourth session: a password said to be one in prose in the languages whose labels
+        # were redacted already ("пароль: …"); a state of the password is kept.
+        ("das Passwort ist Xk9mQ2vR7tL4pW8z", "das Passwort ist abgelaufen"),
+        ("la contraseña es Xk9mQ2vR7tL4pW8z", "la contraseña es incorrecta"),
+        ("le mot de passe est Xk9mQ2vR7tL4pW8z", "le mot de passe est expiré depuis hier"),
+        ("het wachtwoord is Xk9mQ2vR7tL4pW8z", "het wachtwoord is te kort"),
+        ("密码是Xk9mQ2vR7tL4pW8z。", "密码是 必填项"),
+        ("パスワードは Xk9mQ2vR7tL4pW8z", "パスワードは 8文字以上"),
+    ],
+)
+def test_a_password_said_in_another_language_is_redacted(text: str, kept: str) -> None:
+    redacted_and_kept(text, kept, ("Xk9mQ2vR",))
