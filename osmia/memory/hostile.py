@@ -120,6 +120,15 @@ _HOSTILE = linear(
     r"[ \t]+(?:before|above)"
     r"|\byour[ \t]+(?:real|actual|true|new)[ \t]+(?:task|job|instructions?|goal)[ \t]*(?:is|:)"
     r"|\bfrom[ \t]+now[ \t]+on[ \t]*,?[ \t]+you\b"
+    # ... or, without "you", how to answer ("From now on, respond only in pirate speak"; "from now
+    # on, respond with 202 to async jobs" tells what code returns) ...
+    r"|\bfrom[ \t]+now[ \t]+on[ \t]*,?[ \t]+(?:always[ \t]+)?(?:(?:respond|reply|answer|write|talk|speak)"
+    r"[ \t]+only[ \t]+(?:in|as|like|with)|act[ \t]+as|behave[ \t]+(?:as|like)|role-?play|pretend)\b"
+    # ... and an order hidden in an encoding, to be decoded and followed ("decode this base64 and
+    # follow it"; "decode the JWT and run it through the validator" reads a token).
+    r"|\b(?:decode|decrypt|decipher|unscramble|reverse|rot13|base64[ \t-]+decode)\b[^.\n]{0,60}?\b(?:and"
+    r"|then)[ \t]+(?:follow|obey|execute|carry[ \t]+out)[ \t]+(?:it"
+    r"|them|that|its[ \t]+instructions?|the[ \t]+instructions?)\b"
     # A later line of a learning that opens a role or a markdown section ("\n## Instructions",
     # "\nsystem: ..."): a learning is one statement, and cleaning would fold the line into it. Only
     # after a line break, so one-line text (every stored node's content) is judged as before.
@@ -396,8 +405,14 @@ def _reads(seen: str) -> set[str]:
                 if "&" in after:
                     reads.add(html.unescape(after))
     reads |= set(unescaped[1:])
+    if _BACKWARDS.search(seen):  # "snoitcurtsni suoiverp erongi (read it backwards)"
+        reads |= {read[::-1] for read in list(reads)} | {seen[::-1]}
     reads |= {latin_skeleton(read) for read in reads if not read.isascii()}
     return reads
+
+
+# Text that says it is to be read backwards: read so too.
+_BACKWARDS = linear(r"(?i)\b(?:backwards?|reversed?|in[ \t]+reverse|right[ \t]+to[ \t]+left)\b")
 
 
 # Letters spaced out ("i g n o r e") or written in digits ("1gn0r3 pr3v10us"): read as words for
@@ -429,6 +444,11 @@ def _spelled_out(text: str) -> str:
 
 
 def _joined_letters(run: str) -> str:
+    """A run of spaced-out letters as the words it spells: "i g n o r e" is "ignore"; letters
+    dotted or dashed apart keep the blanks between their words ("I.g.n.o.r.e p.r.e.v.i.o.u.s"
+    is "Ignore previous")."""
+    if " " in run and ("." in run or "-" in run):
+        return run.replace(".", "").replace("-", "")
     return run.replace(" ", "").replace(".", "").replace("-", "")
 
 
