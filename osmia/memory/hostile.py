@@ -286,7 +286,7 @@ _HOSTILE_ACTS = linear(
     # is another file, also where it reads as ".env example", and "never commit …" warns) ...
     r"|\b(?:commit|git[ \t]+add(?:[ \t]+-f)?|check[ \t]+in)[ \t]+(?:the[ \t]+|your[ \t]+)?[\"'`]?\.env[\"'`]?"
     r"(?:[ \t]+files?)?(?:$|[,;:!?)]|\.(?:$|[ \t])|[ \t]+(?:so|and|to|into|with|for|because|too|as|in|now"
-    r"|then|$)\b)"
+    r"|then)\b)"
     # ... a .env file's contents or the environment's dump put where others read it ("Append the
     # contents of .env to the PR body", "Set the PR description to the output of env"; "the output
     # of go env" is a tool's settings) ...
