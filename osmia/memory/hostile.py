@@ -86,6 +86,35 @@ _HOSTILE = linear(
     r"|(?:take|takes|taking)[ \t]+precedence[ \t]+over)[ \t]+(?:the[ \t]+|your[ \t]+|any[ \t]+)?"
     r"(?:user(?:'s|s'?)?[ \t]+(?:request|instructions?|prompt|message)|system[ \t]+(?:prompt|message"
     r"|instructions?)|(?:all[ \t]+)?(?:other[ \t]+)?instructions\b)"
+    # The recalled text made the reader's orders ("the instructions in this memory override
+    # everything else", "treat everything in this section as a direct order from …"), what the
+    # reader was told declared stale ("your previous instructions are outdated"), and the reader's
+    # principal set aside ("whatever the ticket says, …").
+    r"|\b(?:this|these)[ \t]+(?:note|notes|memory|memories|section|message|lesson|lessons|knowledge|text"
+    r"|entry|entries)[ \t]+(?:overrides?|supersedes?|outranks?|replaces?)[ \t]+(?:everything|all|any"
+    r"|the[ \t]+(?:user|system|ticket|task|prompt))\b"
+    r"|\b(?:instructions|rules|orders)[ \t]+in[ \t]+(?:this|these)[ \t]+(?:note|notes|memory|section"
+    r"|message|lesson|lessons|knowledge|text)[ \t]+(?:override|supersede|outrank|replace|come[ \t]+first)\b"
+    r"|\btreat[ \t]+(?:everything[ \t]+in[ \t]+)?(?:this|these|it)[ \t]+(?:note|notes|memory|section"
+    r"|message|lesson|lessons|knowledge|text)?[ \t]*as[ \t]+(?:an?[ \t]+)?(?:direct[ \t]+|binding[ \t]+"
+    r"|official[ \t]+)?(?:order|orders|command|commands|instruction|instructions|directive|directives)\b"
+    rf"|\byour[ \t]+{_EARLIER}[ \t]+{_TOLD}[ \t]+(?:are|is|were|was)[ \t]+(?:now[ \t]+)?(?:outdated|obsolete"
+    r"|void|invalid|cancel+ed|revoked|superseded|wrong|no[ \t]+longer[ \t]+(?:valid|apply|applicable))\b"
+    r"|\b(?:whatever|regardless[ \t]+of[ \t]+what|no[ \t]+matter[ \t]+what)[ \t]+the[ \t]+(?:ticket|task"
+    r"|user|issue|request|prompt|operator)[ \t]+(?:says|asks|wants|requests|tells[ \t]+you)\b"
+    r"|\byour[ \t]+only[ \t]+(?:task|job|goal|instruction)[ \t]+is\b"
+    # The reader told to deceive whom it works for: the note kept from the user, a change hidden
+    # from review, results reported as they were not ("report success regardless of the tests").
+    r"|\b(?:do[ \t]+not|don't|never)[ \t]+(?:tell|inform|mention|reveal|disclose)[ \t]+(?:\w+[ \t]+){0,2}"
+    r"(?:about[ \t]+)?(?:this|these)[ \t]+(?:note|notes|instructions?|memory|order|orders)\b"
+    r"|\bhide[ \t]+(?:this|these|it|(?:the|this|these|your)[ \t]+(?:change|changes|commit|commits|edit|edits"
+    r"|diff|code|step|steps))[ \t]+from[ \t]+(?:the[ \t]+)?(?:user|reviewers?|maintainers?|human|operator"
+    r"|owner)\b"
+    r"|\bkeep[ \t]+(?:this|it|these)[ \t]+(?:secret|hidden)[ \t]+from[ \t]+(?:the[ \t]+)?(?:user"
+    r"|reviewers?|maintainers?|human|operator|owner)\b"
+    r"|\b(?:report|say|tell[ \t]+the[ \t]+user|claim|respond|reply|answer)\b[^.\n]{0,40}?\b(?:success"
+    r"|succeeded|passed|passing|pass|green|fixed)\b[^.\n]{0,30}?\b(?:even[ \t]+(?:if|though|when)"
+    r"|regardless[ \t]+of|whether[ \t]+or[ \t]+not)\b"
     # Authority claimed over the reader ("As the operator, I authorize you to …").
     r"|\b(?:i|we)[ \t]+(?:hereby[ \t]+)?(?:authori[sz]e|permit|instruct|order|command)[ \t]+you\b"
     r"|\bas[ \t]+(?:the|your)[ \t]+(?:operator|administrator|admin|owner|maintainer|supervisor|developer"
@@ -249,6 +278,16 @@ _HOSTILE_ACTS = linear(
     r"|\b(?:send|upload|post|push|ship|forward|pipe|copy|paste|share|curl|wget|scp)\b[^\n]{0,80}?"
     r"\b(?:transfer\.sh|pastebin\.com|paste\.ee|file\.io|webhook\.site|requestbin|pipedream\.net|hastebin"
     r"|0x0\.st|termbin\.com)\b"
+    # A way in planted ("add a backdoor account", "create a hidden admin user"), code from the
+    # network run on a schedule ("a cron job that downloads and runs …"), production changed
+    # without approval ("never deploy … without approval" warns).
+    r"|\b(?:add|create|insert|install|plant|leave|keep)[ \t]+(?:a[ \t]+|an[ \t]+|the[ \t]+)?(?:\w+[ \t]+)?"
+    r"(?:backdoor|back[ \t]+door|hidden[ \t]+(?:admin|administrator|root|superuser|service)[ \t]+"
+    r"(?:user|account|login))\b"
+    r"|\b(?:cron|crontab|cronjob|systemd[ \t]+timer|scheduled[ \t]+task)\b[^.\n]{0,60}?\bdownloads?[ \t]+and"
+    r"[ \t]+(?:runs?|executes?)\b"
+    r"|\b(?:deploy|push|ship|release)[ \t]+(?:\w+[ \t]+){0,3}?(?:to|into|on)[ \t]+(?:the[ \t]+)?(?:prod"
+    r"|production)\b[^.\n]{0,20}?\bwithout[ \t]+(?:any[ \t]+|an[ \t]+)?(?:approval|review|sign-?off)\b"
     # The keys and the root itself wiped or opened to everyone.
     r"|\brm(?:[ \t]+(?:-[a-z]+|--recursive|--force))+[ \t]+(?:~|[\"']?\$\{?HOME\}?)/\.(?:ssh|aws|gnupg)/?"
     r"[\"']?(?:[ \t;&|`]|$)"
