@@ -128,6 +128,19 @@ _HOSTILE = linear(
     r"(?:authori[sz]ed|cleared|granted[ \t]+permission)[ \t]+to\b"
     r"|\byou[ \t]+(?:have|has)[ \t]+no[ \t]+(?:more[ \t]+)?(?:restrictions|limitations|guidelines|filters"
     r"|guard[ \t-]?rails|boundaries)\b"
+    r"|\byou(?:'re|[ \t]+are)[ \t]+(?:now[ \t]+)?(?:an?[ \t]+)?(?:unrestricted|jailbroken|unfiltered"
+    r"|uncensored)[ \t]+(?:ai|agent|assistant|model|llm|bot)\b"
+    # The reader greeted or addressed as the model ("Hey Claude, …", "Dear AI agent, …", "agents
+    # reading this must …"): a lesson says what holds in a repository, to no one in particular.
+    r"|\b(?:hey|hi|hello|dear|attention|psst)[ \t]*,?[ \t]+(?:ai|llm|agent|assistant|model|claude|codex"
+    r"|gemini|aider|opencode|copilot|gpt|chatgpt)\b(?:[ \t]+(?:agent|assistant|model))?[ \t]*[,:!]"
+    r"|\b(?:agents?|ais?|models?|assistants?|llms?)[ \t]+(?:that[ \t]+(?:are|is)[ \t]+)?reading[ \t]+this"
+    r"(?:[ \t]+(?:note|memory|message|section|lesson|text|comment|line))?(?:[ \t]*(?:$|[:,.;!)])"
+    r"|[ \t]+(?:must|should|shall|will|need|needs|are|is|can|may)\b)"
+    # The reader's own task set aside ("ignore the ticket and …"; "ignore the issue template" is a
+    # template).
+    r"|\b(?:ignore|disregard|disobey)[ \t]+(?:the|this|your)[ \t]+(?:ticket|task|assignment|request|user"
+    r"|user's[ \t]+(?:request|instructions?))(?:[ \t]*(?:$|[.,;:!)])|[ \t]+and\b)"
     r"|\bpretend[ \t]+(?:that[ \t]+)?you(?:'re|[ \t]+are)[ \t]+(?:an?[ \t]+)?(?:dan|unrestricted|jailbroken"
     r"|unfiltered|evil|free[ \t]+of)\b|\b(?:dan|jailbreak)[ \t]+mode\b|\bdo[ \t]+anything[ \t]+now\b"
     r"|\bend[ \t]+(?:of[ \t]+)?(?:the[ \t]+)?(?:prior[ \t_-]*knowledge|recalled[ \t]+(?:memory|data"
