@@ -250,6 +250,16 @@ COMMAND_RULES: tuple[Rule, ...] = (
         1,
         lambda value: not_placeholder(value) and not plain_words(value),
     ),
+    # A directory bind's password given as a literal after the bound name, whatever that is
+    # (``ldap.simple_bind_s(dn, "…")``, ``conn.bind_s(who, "…")``), and JNDI's
+    # ``env.put(Context.SECURITY_CREDENTIALS, "…")``.
+    _rule(
+        "directory-bind",
+        r"(?i)(?:\b(?:simple_bind(?:_s)?|bind_s)[ \t]*\([ \t]*(?:[\w.]+|\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*,"
+        r"|\bsecurity_credentials[ \t]*,)[ \t]*[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        lambda value: not_placeholder(value) and not plain_words(value),
+    ),
     # A cloud SDK's static credentials, the key id a variable or a literal and the secret a literal:
     # ``BasicAWSCredentials(accessKey, "…")``, ``AwsBasicCredentials.create(id, "…")``, Go's
     # ``credentials.NewStaticCredentials(id, "…", "")``, ``new AWS.Credentials(id, "…")``.

@@ -209,8 +209,10 @@ def test_a_cli_argument_or_a_prefixed_provider_token_is_redacted(text: str, kept
         ),
         (f'c = SdkClient.create("{RANDOM}")', 'client = HttpClient("my-service-name-for-tests")'),
         # Thirty-fourth session: a URL given as curl's or az's user is a user, not a user and a
-        # password.
+        # password; a directory bind's password after the bound name, whatever that is.
         (f"openssl enc -aes-128-cbc -K {RANDOM} -in f", "az login --service-principal -u http://app"),
+        (f'ldap.simple_bind_s(dn, "{RANDOM}")', "ldap.simple_bind_s(dn, password)"),
+        (f'env.put(Context.SECURITY_CREDENTIALS, "{RANDOM}");', "env.put(Context.SECURITY_CREDENTIALS, pw);"),
     ],
 )
 def test_a_signing_key_or_a_login_argument_is_redacted(text: str, kept: str) -> None:
