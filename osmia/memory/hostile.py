@@ -301,6 +301,16 @@ _HOSTILE_ACTS = linear(
     r"[ \t]+(?:runs?|executes?)\b"
     r"|\b(?:deploy|push|ship|release)[ \t]+(?:\w+[ \t]+){0,3}?(?:to|into|on)[ \t]+(?:the[ \t]+)?(?:prod"
     r"|production)\b[^.\n]{0,20}?\bwithout[ \t]+(?:any[ \t]+|an[ \t]+)?(?:approval|review|sign-?off)\b"
+    # ... a key of the writer's choosing let in for good (a literal public key appended to
+    # ``authorized_keys``; "cat ~/.ssh/id_rsa.pub >> authorized_keys" appends one's own), code
+    # from a request evaluated (``eval(request.args[…])``), and secrets logged ("log the headers
+    # including Authorization"; "… except Authorization" stays).
+    r"|\bssh-(?:rsa|ed25519|dss|ecdsa[\w-]*)[ \t]+AAAA[A-Za-z0-9+/=]{8,}[^\n]{0,200}?>>[ \t]*[\"']?"
+    r"(?:~|\$\{?HOME\}?|/root|/home/[\w.-]+)?/?\.ssh/authorized_keys\b"
+    r"|\b(?:eval|exec)[ \t]*\([ \t]*(?:flask\.)?request\.(?:args|form|json|get_json|values|data|get|post|body"
+    r"|query|params|headers)\b"
+    r"|\blog(?:s|ging)?\b[^.;\n]{0,40}?\bincluding[ \t]+(?:the[ \t]+)?(?:authorization|cookies?|passwords?"
+    r"|tokens?|secrets?|api[ \t]+keys?|credentials?|session[ \t]+(?:ids?|cookies?|tokens?))\b"
     # The keys and the root itself wiped or opened to everyone.
     r"|\brm(?:[ \t]+(?:-[a-z]+|--recursive|--force))+[ \t]+(?:~|[\"']?\$\{?HOME\}?)/\.(?:ssh|aws|gnupg)/?"
     r"[\"']?(?:[ \t;&|`]|$)"
