@@ -130,6 +130,14 @@ RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
     ),
+    # Oracle's ``user/password@database`` (JDBC's thin and OCI URLs, ``sqlplus``, ``rman``, ``expdp``).
+    _rule(
+        "oracle-login",
+        r"(?i)(?:\bjdbc:oracle:(?:thin|oci8?):|\b(?:sqlplus|rman|expdp|impdp|sqlldr|exp|imp)[ \t]+"
+        r"(?:-[a-z]+[ \t]+)*(?:(?:target|userid)=)?)[\"']?[\w$#.-]+/([^\s@\"'/]{3,})@",
+        1,
+        not_placeholder,
+    ),
     # .netrc: machine HOST login USER password SECRET
     _rule("netrc", r"(?i)\blogin[ \t]+\S+[ \t]+password[ \t]+(\S+)", 1, not_placeholder),
     # A Docker config, base64: {"auths": ... } in a Kubernetes Secret or a CI variable.
