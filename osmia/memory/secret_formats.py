@@ -96,10 +96,12 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule("bearer", r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)", 1),
     _rule("basic-auth", r"(?i)\bbasic[ \t]+([A-Za-z0-9+/]{8,}={0,2})", 1, basic_credentials),
-    # scheme://user:password@host — the password may hold '/', the user may be empty.
+    # scheme://user:password@host — the password may hold '/', the user may be empty; and '@' (the
+    # last one before the host ends it, as clients read it: ``p@ss@host``, and ``p%40ss@host`` once
+    # its escape is read).
     _rule(
         "url-password",
-        r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@?#]*:([^\s@]+)@[A-Za-z0-9\[]",
+        r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@?#]*:([^\s@]+(?:@[^\s@/?#]+)*)@[A-Za-z0-9\[]",
         1,
         url_password,
     ),

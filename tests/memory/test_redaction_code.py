@@ -213,6 +213,9 @@ def test_a_cli_argument_or_a_prefixed_provider_token_is_redacted(text: str, kept
         (f"openssl enc -aes-128-cbc -K {RANDOM} -in f", "az login --service-principal -u http://app"),
         (f'ldap.simple_bind_s(dn, "{RANDOM}")', "ldap.simple_bind_s(dn, password)"),
         (f'env.put(Context.SECURITY_CREDENTIALS, "{RANDOM}");', "env.put(Context.SECURITY_CREDENTIALS, pw);"),
+        # ... a URL's password holding an '@', raw or escaped (the last '@' before the host ends it) ...
+        (f"https://admin:p%40{RANDOM}@host/x", "git@github.com:o/r.git and mailto:z@example.com"),
+        (f"https://user:p@ss{RANDOM}@host/x", "https://example.com/a@b/c"),
         # ... and Oracle's user/password@database.
         (f"jdbc:oracle:thin:scott/{RANDOM}@//db:1521/ORCL", "jdbc:oracle:thin:@//db:1521/ORCL"),
         (f"sqlplus -s app/{RANDOM}@PROD @run.sql", "sqlplus / as sysdba"),
