@@ -49,6 +49,7 @@ CLEANING_MODULES = (
     "osmia.memory.clean_stamp",
     "osmia.memory.confusables",
     "osmia.memory.hostile",
+    "osmia.memory.hostile_rules",
     "osmia.memory.linear",
     "osmia.memory.prompt",
     "osmia.memory.redaction",
