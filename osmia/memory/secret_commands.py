@@ -156,7 +156,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"(?:secret_access_key|pass|password|token|client_secret|key|account_key|sas_url)"
         r"|(?:\b|-D)(?i:sonar\.(?:login|token|password))"
         r"|\brdesktop\b[^\n|;&]*?[ \t]-p"
-        r"|\bopenssl\b[^\n|;&]*?[ \t]-[kK])"
+        r"|\bopenssl\b[^\n|;&]*?[ \t]-[kK]"
+        r"|\bngrok[ \t]+(?:config[ \t]+add-)?authtoken)"
         r"(?:[ \t]+|[ \t]*=[ \t]*)[\"']?([^\s\"'-][^\s\"']{5,})",
         1,
         _secret_like,
@@ -188,7 +189,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
     _rule(
         "shell-default",
         r"(?i)\$\{[A-Za-z0-9_]*(?:password|passwd|secret|token|api_?key|access_?key|private_?key|credentials?)"
-        r"[A-Za-z0-9_]*:?[-=]([^}\s\"']{4,})\}",
+        r"[A-Za-z0-9_]*(?::?[-=]|:)([^}\s\"']{4,})\}",
         1,
         lambda value: generated_value(value) or password_value(value),
     ),
@@ -197,6 +198,19 @@ COMMAND_RULES: tuple[Rule, ...] = (
     # and Redis' ``AUTH [user] password`` at its prompt.
     _rule(
         "net-user", r"(?i)\bnet[ \t]+user[ \t]+\S+[ \t]+[\"']?([^\s\"'/*-][^\s\"']{2,})", 1, not_placeholder
+    ),
+    # ``net use \\host\share /user:DOMAIN\name PASSWORD``, and the password before the switch.
+    _rule(
+        "net-use",
+        r"(?i)\bnet[ \t]+use\b[^\n|;&]*?/user:\S+[ \t]+[\"']?([^\s\"'/*][^\s\"']{3,})",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "net-use-before-user",
+        r"(?i)\bnet[ \t]+use\b[^\n|;&]*?[ \t]\\\\\S+[ \t]+[\"']?([^\s\"'/*][^\s\"']{3,})[\"']?[ \t]+/user:",
+        1,
+        not_placeholder,
     ),
     _rule("sqlplus", r"(?i)\bsqlplus[ \t]+(?:-\S+[ \t]+)*[^\s/@\"']+/([^\s@\"'/]{3,})", 1, not_placeholder),
     _rule(
@@ -242,11 +256,18 @@ COMMAND_RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "login-call",
-        r"(?i)(?:\b(?:login|authenticate|set_?basic_?auth|basic_?auth|http(?:basic|digest)auth|networkcredential"
+        r"(?i)(?:\b(?:login|authenticate|set_?basic_?auth|basic_?auth|http(?:basic|digest)auth"
         r"|passwordauthentication|usernamepasswordcredentials|getconnection)[ \t]*\("
         r"|\bauth[ \t]*=[ \t]*[(\[])"
         r"[ \t]*(?:(?:[\w.]+|\"[^\"\r\n]*\")[ \t]*,[ \t]*)?[\"'][^\"'\r\n]*[\"'][ \t]*,[ \t]*"
         r"[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        lambda value: not_placeholder(value) and not plain_words(value),
+    ),
+    # .NET's ``NetworkCredential(user, password[, domain])``: the password is always the second.
+    _rule(
+        "network-credential",
+        r"(?i)\bnetworkcredential[ \t]*\([ \t]*(?:[\w.]+|\"[^\"\r\n]*\")[ \t]*,[ \t]*\"([^\"\r\n]{4,})\"",
         1,
         lambda value: not_placeholder(value) and not plain_words(value),
     ),

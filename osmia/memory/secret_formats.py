@@ -21,6 +21,7 @@ from osmia.memory.secret_values import (
     camel_word,
     code_value,
     codes_list,
+    env_name,
     generated_value,
     looks_random,
     mixed_value,
@@ -42,7 +43,7 @@ _ATTRIBUTE = linear(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
 
 
 def _named_value(value: str) -> bool:
-    return (value.isalpha() and camel_word(value)) or _ATTRIBUTE.search(value) is not None
+    return (value.isalpha() and camel_word(value)) or _ATTRIBUTE.search(value) is not None or env_name(value)
 
 
 _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
@@ -235,7 +236,7 @@ RULES: tuple[Rule, ...] = (
         r"|mot[ \t]+de[ \t]+passe|parola|has[łl]o|wachtwoord|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]"
         r"|mật[ \t]+khẩu|kata[ \t]+sandi|sifre)|şifre|пароль|密码|密碼|口令|パスワード|비밀번호"
         r"|كلمة[ \t]+المرور|סיסמה|पासवर्ड)[\"']?"
-        r"(?:[ \t]*(?:[:=：]|=>|->|→|⇒)|[ \t]+[–—-])[ \t]*"
+        r"(?:[ \t]*(?:[:=：]|=>|->|→|⇒)|[ \t]+[–—-]|(?:[ \t]+[^\s:=：]+){1,4}?[ \t]*[:：])[ \t]*"
         r"[\"'`]?([^\s\"'`;]{8,})",
         1,
         password_value,
@@ -247,12 +248,55 @@ RULES: tuple[Rule, ...] = (
         "password-is",
         r"(?i)(?:(?:\b(?:passwort|kennwort|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|parola|has[łl]o"
         r"|wachtwoord|l[öo]senord(?:et)?|adgangskode(?:n)?|salasana|heslo|jelsz[óo]|mật[ \t]+khẩu"
-        r"|kata[ \t]+sandi|sifre)|şifre|пароль)[\"']?[ \t]+(?:ist|es|est|é|è|is|jest|to|är|er|on|je|là"
-        r"|adalah|—|–)[ \t]+"
+        r"|kata[ \t]+sandi|sifre)|şifre|пароль)[\"']?(?:[ \t]+[^\s:=]+){0,5}?[ \t]+"
+        r"(?:ist|lautet|heißt|heisst|es|est|é|è|is|jest|to|är|er|on|je|là|adalah|—|–)[ \t]+"
         r"|(?:密码|密碼|口令)(?:是|为|為)[ \t]*|パスワード(?:は|が)[ \t]*|비밀번호(?:는|가)[ \t]*)"
         r"[\"'`「]?([^\s\"'`;」，、。]{8,})",
         1,
         password_value,
+    ),
+    # A key said to be one in the languages above ("der API-Schlüssel lautet …", "la clave de API
+    # es …", "la clé API est …", "API-ключ: …"): a value that looks generated.
+    _rule(
+        "key-is",
+        r"(?i)(?:\b(?:api[ \t-]?)?(?:schlüssel|schluessel|clave|clé|cle|chave|chiave|klucz|sleutel"
+        r"|nyckel|nøgle|avain)|(?:api[ \t-]?)?(?:ключ|токен))"
+        r"(?:[ \t]+(?:de|d'|du|da|do|del|della|la|l'|für|fur|para|per|pour|api|от|для)){0,3}"
+        r"(?:[ \t]+api)?[\"']?(?:[ \t]*[:=：]|[ \t]+(?:ist|lautet|es|est|é|è|is|jest|to|är|er|on|je|—|–))"
+        r"[ \t]*[\"'`]?([^\s\"'`;]{16,})",
+        1,
+        generated_value,
+    ),
+    # A web form's password field with its value, in either order of the attributes.
+    _rule(
+        "password-input",
+        r"(?i)<input\b[^>]*?\btype[ \t]*=[ \t]*[\"']?password\b[^>]*?\bvalue[ \t]*=[ \t]*"
+        r"[\"']([^\"'\r\n>]{4,})[\"']",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "password-input-value-first",
+        r"(?i)<input\b[^>]*?\bvalue[ \t]*=[ \t]*[\"']([^\"'\r\n>]{4,})[\"'][^>]*?\btype[ \t]*=[ \t]*"
+        r"[\"']?password\b",
+        1,
+        not_placeholder,
+    ),
+    # A wallet's recovery words after their label and a colon (12 to 24 lower-case words).
+    _rule(
+        "seed-phrase",
+        r"(?i)\b(?:seed|mnemonic|recovery|secret)[ \t]+(?:phrase|words)[\"']?[ \t]*[:=][ \t]*[\"']?"
+        r"((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b",
+        1,
+    ),
+    # A service account key's id (40 hex): it names the key to revoke, and no lesson needs it.
+    _rule("private-key-id", r"(?i)\bprivate_key_id[\"']?[ \t]*[:=][ \t]*[\"']?([a-f0-9]{40})\b", 1),
+    # An API key in a query string under a name of its own (``?appid=…``, ``&apikey=…``, ``&key=…``).
+    _rule(
+        "query-key",
+        r"(?i)[?&](?:appid|app_?key|api_?key|apikey|key|access_?key)=([A-Za-z0-9_.~-]{16,})",
+        1,
+        generated_value,
     ),
     _rule(
         "password-adjacent",

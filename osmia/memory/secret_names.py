@@ -89,6 +89,8 @@ _NAME_ONLY = (
     "tokenize",
     "tokenized",
     "tokenization",
+    "existingsecret",  # a Helm chart's name of a Kubernetes Secret (``auth.existingSecret: pg-auth``)
+    "manager",  # a service: ``arn:aws:secretsmanager:…``
 )
 # A quote escaped in JSON inside a JSON string ({\"api_key\":\"…\"}, \\\" twice escaped, \u0022) or
 # in a URL (%22password%22%3A%22…%22); the name's closing quote may be one, and the colon %3A after

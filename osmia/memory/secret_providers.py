@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_rule import rule as _rule
-from osmia.memory.secret_values import aws_secret_key, key_shaped, mixed_token, random_value, vault_legacy
+from osmia.memory.secret_values import (
+    aws_secret_key,
+    base32_token,
+    key_shaped,
+    mixed_token,
+    random_value,
+    vault_legacy,
+)
 
 __all__ = ["PROVIDER_RULES"]
 
@@ -184,4 +191,14 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("buildkite", r"\bbkua_[a-f0-9]{40}\b"),
     _rule("yandex-oauth", r"\by0_[A-Za-z0-9_-]{50,}"),
     _rule("launchdarkly", r"\b(?:sdk|api)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b"),
+    # Thirty-fifth session: a probe of 315 secret lines found these unredacted.
+    # Braintree's access token (``access_token$production$<merchant>$<32 hex>``).
+    _rule("braintree", r"\baccess_token\$(?:production|sandbox|development)\$[a-z0-9]{16}\$[a-f0-9]{32}\b"),
+    # An Azure DevOps personal access token: 52 characters of lower-case base32 (a hex digest has
+    # 0, 1, 8 or 9 among them; a word has no digit), written bare after "PAT:".
+    _rule("azure-devops-pat", r"\b[a-z2-7]{52}\b", 0, base32_token),
+    # A Fernet key given to its constructor (32 bytes, url-safe base64).
+    _rule("fernet", r"\bFernet\([ \t]*b?[\"']([A-Za-z0-9_-]{43}=)[\"']", 1),
+    # Datadog's 32-hex API key written after the vendor's name and a colon ("Datadog: 5fe0…").
+    _rule("datadog-named", r"(?i)\b(?:datadog|dd)\b[\"']?[ \t]*[:=][ \t]*[\"']?([a-f0-9]{32})\b", 1),
 )

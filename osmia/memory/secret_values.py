@@ -63,6 +63,8 @@ def is_placeholder(value: str) -> bool:
         return True
     if set(v) <= set("*xX.-_#•"):
         return True
+    if v[0] == "!" and v[1:].isalpha():
+        return True  # a YAML tag: the value is elsewhere (``password: !vault |``, ``!Ref DbPassword``)
     return v.lower() in _NOT_VALUES
 
 
@@ -135,6 +137,20 @@ def codes_list(value: str) -> bool:
 def uuid_shaped(value: str) -> bool:
     """A UUID as written (``3f2a…-…``): an id, which a name may call a key (an idempotency key)."""
     return _UUID.search(value) is not None
+
+
+def base32_token(value: str) -> bool:
+    """Lower-case base32 as a token generator writes it: several of the digits 2-7 among letters."""
+    digits = sum(c.isdigit() for c in value)
+    return 3 <= digits <= len(value) // 2 and len(set(value)) >= 16
+
+
+_ENV_NAME = linear(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+
+
+def env_name(value: str) -> bool:
+    """An environment variable's name in upper snake case (``DJANGO_SECRET_KEY``): a reference."""
+    return _ENV_NAME.search(value) is not None
 
 
 def generated_value(value: str) -> bool:

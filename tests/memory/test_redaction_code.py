@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osmia.memory.prompt import cleaned_for_prompt
+from osmia.memory.redaction import redact
 from osmia.memory.sanitize import stored_text
 from tests.memory.planted_secret import RANDOM, redacted_and_kept
 
@@ -280,3 +281,83 @@ def test_a_tag_inside_a_token_is_dropped_before_it_is_redacted() -> None:
 )
 def test_a_password_said_in_another_language_is_redacted(text: str, kept: str) -> None:
     redacted_and_kept(text, kept, ("Xk9mQ2vR",))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Thirty-fifth session: a probe of 315 secret lines written before the rules were read.
+        # Words between the noun and its verb or colon, another verb, a key in another language.
+        (
+            "La contraseña de la base de datos es Xk9mQ2vR7tL4%6.P",
+            "La contraseña de la base de datos es incorrecta",
+        ),
+        ("Das Passwort für den Staging-Server lautet Xk9mQ2vR7tL4#4.J", "Das Passwort lautet wie immer"),
+        ("пароль от БД: Xk9mQ2vR7tL4%9-X", "пароль от БД: в хранилище"),
+        ("Der API-Schlüssel lautet Xk9mQ2vR7tL4pW8zEYffelGBgV0K1Hqx", "Der API-Schlüssel lautet wie im Wiki"),
+        ("La clave de API es Xk9mQ2vR7tL4pW8zEYffelGBgV0K1Hqx", "La clave de API es obligatoria"),
+        ("API-ключ: Xk9mQ2vR7tL4pW8zEYffelGBgV0K1Hqx", "API-ключ: в настройках проекта"),
+        # Provider formats with no name in front of them.
+        (
+            "ngrok config add-authtoken 2QOnc3ryOqEysBnjbapOHkEzGze_Xk9mQ2vR7tL4pW8z",
+            "ngrok config add-authtoken $NGROK_TOKEN",
+        ),
+        (
+            "Azure DevOps PAT for the pipeline: qfimvx2nnikoerrmqr453egbvjfnvrqc3presnt2kmkdi64flgle",
+            "PAT: see the vault",
+        ),
+        (
+            "braintree access_token$production$kpqk8q4x7mjwrkub$c345049c4e5b44696e74fa67fe0669f1",
+            "braintree access_token",
+        ),
+        ("Datadog: 5fe07c17f4bc839d3491a00b21ae2dfe", "Datadog: the monitor is muted"),
+        ("GET /weather?q=Berlin&appid=Xk9mQ2vR7tL4pW8z5d054f2b", "GET /weather?q=Berlin&units=metric"),
+        ("Fernet(b'Xk9mQ2vR7tL4pW8zAazRcjdt5rj5ZT9QkmFRagFk9Rd=')", "Fernet(key) wraps the token"),
+        (
+            "seed phrase: absent abuse addict access warfare absent acquire access abstract absurd action"
+            " actress",
+            "The seed phrase is never stored in the repository",
+        ),
+        (
+            '"private_key_id": "796df91dfce0a7d2dcd91441995039bf33fa4b18"',
+            '"client_email": "ci@acme.iam.gserviceaccount.com"',
+        ),
+        # Code and commands.
+        (
+            'new NetworkCredential("svc", "Xk9mQ2vR7tL4!0_E", "ACME")',
+            'new NetworkCredential(user, password, "ACME")',
+        ),
+        (r"net use \\fs01\share /user:ACME\bob Xk9mQ2vR7tL4!5-Z", r"net use Z: \\fs01\share /persistent:yes"),
+        (
+            r"net use Z: \\fs01\share Xk9mQ2vR7tL4!5-Z /user:ACME\bob",
+            r"net use Z: \\fs01\share /user:ACME\bob",
+        ),
+        ("spring.datasource.password=${DB_PASSWORD:Xk9mQ2vR7tL4*7-F}", "server.port=${PORT:8080}"),
+        ('<input type="password" name="pw" value="Xk9mQ2vR7tL4^3.I">', '<input type="password" name="pw">'),
+        ('<input value="Xk9mQ2vR7tL4^3.I" type="password">', '<input value="Search" type="text">'),
+    ],
+)
+def test_a_secret_without_a_name_of_its_own_is_redacted(text: str, kept: str) -> None:
+    redacted_and_kept(
+        text,
+        kept,
+        ("Xk9mQ2vR", "qfimvx2nnik", "c345049c4e5b", "5fe07c17f4bc", "796df91dfce0", "abuse addict"),
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The name of a secret, not its value: an ARN of the secrets service, a variable's name, a
+        # Helm chart's existing Secret, a YAML tag that says where the value is.
+        "The secret arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/payments/db-AbCdEf holds it.",
+        "Renamed the env var from SECRET_KEY to DJANGO_SECRET_KEY and updated the chart values.",
+        "Set the api key to STRIPE_RESTRICTED_KEY in the chart",
+        "helm upgrade pg bitnami/postgresql --set auth.existingSecret=pg-auth",
+        "existingSecret: pg-auth",
+        "password: !vault |",
+        "DbPassword: !Ref DatabasePasswordParameter",
+    ],
+)
+def test_a_name_or_a_reference_of_a_secret_is_kept(text: str) -> None:
+    assert redact(text) == text
