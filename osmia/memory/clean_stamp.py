@@ -51,6 +51,7 @@ CLEANING_MODULES = (
     "osmia.memory.hostile",
     "osmia.memory.hostile_rules",
     "osmia.memory.linear",
+    "osmia.memory.payloads",
     "osmia.memory.prompt",
     "osmia.memory.redaction",
     "osmia.memory.secret_commands",

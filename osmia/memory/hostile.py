@@ -28,6 +28,7 @@ from osmia.memory.hostile_rules import (
     WARNING,
 )
 from osmia.memory.linear import linear
+from osmia.memory.payloads import decoded
 
 __all__ = ["looks_hostile"]
 
@@ -85,10 +86,19 @@ def _reads(seen: str) -> set[str]:
     reads |= set(unescaped[1:])
     if _BACKWARDS.search(seen):  # "snoitcurtsni suoiverp erongi (read it backwards)"
         reads |= {read[::-1] for read in list(reads)} | {seen[::-1]}
+    # Words cut by hyphens ("Ig-nore all pre-vious in-struc-tions"), and what encoded runs say.
+    if "-" in seen:
+        joined = _HYPHENATED.sub(lambda m: f"{m.group(1)}{m.group(2)}", seen)
+        if joined != seen:
+            reads.add(joined)
+    for plain in decoded(seen):
+        reads |= {plain, _spelled_out(plain)}
     reads |= {latin_skeleton(read) for read in reads if not read.isascii()}
     return reads
 
 
+# A hyphen between two lower-case letters of one word, read as none (the check's extra reading).
+_HYPHENATED = linear(r"([A-Za-z])-([a-z])")
 # Text that says it is to be read backwards: read so too.
 _BACKWARDS = linear(r"(?i)\b(?:backwards?|reversed?|in[ \t]+reverse|right[ \t]+to[ \t]+left)\b")
 
@@ -163,7 +173,7 @@ def _acts(text: str) -> bool:
         start = match.start()
         window = max(0, start - _CLAUSE_WINDOW)  # the clause, or as much of it as a warning needs
         clause_start = max(window, max(text.rfind(mark, window, start) for mark in _CLAUSE_MARKS) + 1)
-        if _warns(text[clause_start:start]) or WARNED_AFTER.search(text[match.end() : match.end() + 120]):
+        if _warns(text[clause_start:start]) or _warned_after(text[match.end() : match.end() + 120]):
             continue
         sentence_start = max(window, max(text.rfind(mark, window, start) for mark in _SENTENCE_MARKS) + 1)
         # A clause that is a warning alone governs what follows it ("Never, under any circumstances,
@@ -178,6 +188,17 @@ def _acts(text: str) -> bool:
         ):
             return True
     return False
+
+
+def _warned_after(after: str) -> bool:
+    """Whether the words after an act warn against it ("… is blocked by branch protection"), not
+    against something a condition names ("… when the PR is blocked by review": a reason to do it)."""
+    warned = WARNED_AFTER.search(after)
+    return warned is not None and _CONDITION.search(after[: warned.end()]) is None
+
+
+# A clause of its own between an act and a warning word: the warning is about what it names.
+_CONDITION = linear(r"(?i)\b(?:when|whenever|if|once|unless|while|because|since|in[ \t]+case|so[ \t]+that)\b")
 
 
 def _warns(clause: str) -> bool:
