@@ -24,7 +24,7 @@ def test_the_held_out_sets_are_told_apart() -> None:
     figures = evaluate()
     caught, advice = figures["held-out advice"]
     assert advice == 60 and caught >= 0.7 * advice  # measured: 45 of 60 (37 before the process words)
-    assert figures["held-out plain lessons"][0] <= 2  # measured: 1 of 60
+    assert figures["held-out plain lessons"][0] <= 2  # measured: 0 of 60 (1 before a consequence counted)
     assert figures["held-out named lessons"] == (0, 30)
 
 
@@ -57,6 +57,28 @@ def test_a_lesson_is_no_advice(text: str) -> None:
 )
 def test_words_of_the_process_name_nothing(text: str) -> None:
     assert universal_advice(text)
+
+
+@pytest.mark.parametrize(
+    ("lesson_text", "advice_text"),
+    [
+        # Thirty-fifth session: a lesson in common words that says how one system behaves and what
+        # follows (a consequence, a condition, a contrast, a state that still holds) is no advice;
+        # the same words said without it are. Of 50 plain lessons written blind, 15 were advice.
+        (
+            "The night job clears the list of late orders, so new orders must be added again in the morning",
+            "Orders take a long time to check",
+        ),
+        ("Old orders keep the first price unless someone opens them again", "Keep orders simple"),
+        ("The home page still reads the old list of offers", "Read the page before changing it"),
+        ("New users start with a free plan; the change happens after the first payment", "Test new users"),
+        ("The mobile build signs with the team key, but not on forks", "Sign your builds"),
+        ("Payments are slow because the bank sends them once a day", "Be patient with slow tests"),
+    ],
+)
+def test_a_behaviour_told_with_what_follows_is_no_advice(lesson_text: str, advice_text: str) -> None:
+    assert not universal_advice(lesson_text)
+    assert universal_advice(advice_text)
 
 
 def test_concrete_words_are_read_as_written() -> None:
