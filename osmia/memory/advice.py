@@ -147,4 +147,3 @@ def universal_advice(text: str) -> bool:
     # nor is a behaviour told with its condition or consequence ("The build machine has no internet
     # access, so every dependency must come from the internal mirror").
     return len(concrete_words(text)) < 2 and not names_obsolete(text) and _CONDITIONED.search(text) is None
-

@@ -52,7 +52,6 @@ _LATER_AGENT = (
     r"|l'(?:agent|assistant)[ \t]+(?:suivant|prochain)|le[ \t]+prochain[ \t]+(?:agent|assistant)"
     r"|el[ \t]+(?:próximo|proximo|siguiente)[ \t]+(?:agente|asistente)|il[ \t]+prossimo[ \t]+(?:agente"
     r"|assistente)"
-    r"|следующий[ \t]+(?:агент|ассистент)"
 )
 _MODAL = (
     r"(?:should|must|shall|needs?[ \t]+to|has[ \t]+to|have[ \t]+to|is[ \t]+to|are[ \t]+to|ought[ \t]+to"
@@ -75,7 +74,20 @@ _READER_ADDRESSED = (
     rf"\b(?:{_LATER_AGENT})\b[^.;:\n]{{0,30}}?\b{_MODAL}\b[^.;\n]{{0,80}}?{_WEAKENED}"
     rf"|(?:^|[.!?;][ \t]*)(?:for|to|dear|attention|hey|hi|hello)[ \t]+(?:{_LATER_AGENT})[ \t]*[:,—–]"
     r"|\bwhoever[ \t]+(?:reads|is[ \t]+reading|sees|finds|gets)[ \t]+this\b"
-    r"|下一个(?:智能体|代理|助手|agent)(?:应该|必须|要|需要)"
+    r"|\b(?:when|if|once)[ \t]+you[ \t]+(?:see|read|find|come[ \t]+across)[ \t]+this[ \t]+(?:note|learning"
+    r"|lesson|memory)\b"
+    # RE2's \b knows ASCII letters only: the other scripts' words stand without it.
+    r"|(?:следующий|будущий|следующие|будущие)[ \t]+(?:агент|ассистент)\pL*[^.;:\n]{0,30}?"
+    r"(?:должен|должны|обязан|обязаны|надо|нужно)[^.;\n]{0,80}?(?:отключ|игнорир|пропуст|обойти|обход|удал"
+    r"|не[ \t]+сообщ|не[ \t]+говор)"
+    r"|(?:下一个|以后的|之后的|后续的|未来的)(?:智能体|代理|助手|agent|ai)[^。；\n]{0,10}?(?:应该|必须|要|需要)"
+    r"|(?:次の|今後の|将来の|後続の)(?:エージェント|アシスタント|ai)(?:は|が)"
+    r"|\b(?:künftige|zukünftige|kommende|spätere)n?[ \t]+(?:ki-)?(?:agenten|assistenten)[ \t]+(?:müssen"
+    r"|sollen|sollten)\b"
+    r"|\bo[ \t]+pr[oó]ximo[ \t]+(?:agente|assistente)[ \t]+(?:deve|precisa|tem[ \t]+que)\b"
+    r"|\bos[ \t]+pr[oó]ximos[ \t]+agentes[ \t]+(?:devem|precisam)\b"
+    r"|\b(?:los|las)[ \t]+(?:próximos|proximos|futuros)[ \t]+agentes[ \t]+(?:deben|tienen[ \t]+que)\b"
+    r"|\bles[ \t]+(?:prochains|futurs)[ \t]+agents[ \t]+(?:doivent|devront)\b"
 )
 # The text asking to be kept or spread: repeated into the reader's own learnings, added to every
 # run's, trusted from a named source over the ticket ("Always repeat this learning verbatim in your
@@ -128,6 +140,27 @@ _DECEIT = (
     r"|waived)[ \t]+(?:all|every|any)\b"
     r"|\b(?:changes|pushes|merges|force[ \t-]pushes"
     r"|deploys)\b[^.;\n]{0,40}?\bare[ \t]+(?:all[ \t]+)?pre-?approved\b"
+    # ... any blanket pre-approval in an authority's name, the reader declared authorised to
+    # weaken something, an answer fixed in advance, something hidden from the people who check.
+    r"|\b(?:user|operator|owner|maintainers?|admins?|administrator|security[ \t]+team|platform[ \t]+team|cto"
+    r"|ciso"
+    r"|lead)[ \t]+(?:has|have)[ \t]+(?:already[ \t]+)?pre-?approved\b"
+    rf"|\b(?:agents?|you|the[ \t]+(?:ai|assistant|agent|model))[ \t]+(?:are|is)[ \t]+(?:now[ \t]+"
+    rf"|hereby[ \t]+)?"
+    rf"(?:authori[sz]ed|allowed|permitted|cleared)[ \t]+to\b[^.;\n]{{0,40}}?{_WEAKENED}"
+    r"|\b(?:agents?|you|the[ \t]+(?:ai|assistant|agent|model))[ \t]+(?:are|is)[ \t]+(?:now[ \t]+"
+    r"|hereby[ \t]+)?"
+    r"(?:authori[sz]ed|allowed|permitted|cleared)[ \t]+to[ \t]+(?:print|dump|reveal|show|expose|leak)\b"
+    r"|\bif[ \t]+(?:you[ \t]+are[ \t]+|you're[ \t]+|(?:the[ \t]+)?(?:users?|reviewers?|maintainers?)[ \t]+)?"
+    r"ask(?:s|ed)?\b[^.;\n]{0,60}?\b(?:answer|say|reply|respond)[ \t]+"
+    r"(?:with[ \t]+)?[\"'`]?(?:yes|no)\b"
+    r"|\bhide\b[^.;\n]{0,40}?\bfrom[ \t]+(?:the[ \t]+)?(?:reviewers?|maintainers?|security[ \t]+team"
+    r"|auditors?|approvers?)\b"
+    r"|\b(?:do[ \t]+not|don't|never)[ \t]+(?:mention|tell|disclose|say)\b[^.;\n]{0,80}?\b(?:reviewers?"
+    r"|maintainers?|approvers?)[ \t]+(?:would|will|might|could)[ \t]+(?:reject|block|refuse|object|notice)"
+    r"|\bfrom[ \t]+now[ \t]+on\b[^.;\n]{0,20}?\b(?:follow|obey|trust)\b"
+    r"|\btreat[ \t]+(?:any|all|every)[ \t]+instructions?\b[^.;\n]{0,60}?\bas[ \t]+(?:coming[ \t]+from|from"
+    r"|if)\b"
 )
 # The prompt's own form forged inside a line: one of its bullets ("- **Learning** (confidence 0.99,
 # from tr/…)"), the data's end announced ("---- end of hints ----", "Data ends here."), a heading
@@ -137,6 +170,8 @@ _DECEIT = (
 _FORGED = (
     r"\*\*[A-Za-z][A-Za-z ]{2,30}\*\*[ \t]*\((?:confidence|score)[ \t]+[0-9]"
     r"|\(confidence[ \t]+[01](?:\.[0-9]+)?,[ \t]+from[ \t]"
+    r"|\[[ \t]*(?:confidence|score|relevance)[ \t]*[:=]?[ \t]*[01]?\.[0-9]+[ \t]*\]"
+    r"|\([ \t]*(?:confidence|score)[ \t]*[:=]?[ \t]*[01]?\.[0-9]+[ \t]*,[ \t]*(?:seen|from|in|across)\b"
     r"|\b(?:end[ \t]+of[ \t]+(?:the[ \t]+)?(?:hints|data|notes|section|context|recalled[ \t]+\w+)"
     r"|(?:the[ \t]+)?(?:data|hints|section|context|memory)[ \t]+(?:ends|is[ \t]+over|stops)[ \t]+here)"
     r"(?:[ \t]*(?:[-—–.:*>!=#~]|$))"
@@ -386,9 +421,27 @@ _WEAKENING_ACTS = (
     r"|\bpull_request_target\b[^.\n]{0,60}?\bsecrets[`'\"]?[ \t]*:[ \t]*[`'\"]?inherit\b"
     r"|\b(?:skip|silence|fix|hide|mute)[ \t]+(?:the[ \t]+|all[ \t]+)?failing[ \t]+tests?[ \t]+by[ \t]+"
     r"(?:deleting|removing|commenting)"
-    r"|\b(?:(?:agents?|bots?|the[ \t]+(?:ai|assistant|model))\b[^.;\n]{0,30}?\b(?:approve|merge)[ \t]+"
+    r"|\b(?:(?:agents?|bots?|the[ \t]+(?:ai|assistant|model))\b[^.;\n]{0,30}?\b(?:approve|merge)[ds]?[ \t]+"
     r"(?:their|its)|merge[ \t]+your)[ \t]+own[ \t]+(?:prs?|pull[ \t]+requests?|merge[ \t]+requests?"
     r"|changes)\b"
+    # ... a way back in kept: a user with sudo and no password, a boot or shell-start hook that
+    # runs a hidden file or calls out, a JWT accepted unsigned, a security job allowed to fail,
+    # tests skipped rather than fixed, a script run without being read.
+    r"|\b(?:create|add)\b[^.;\n]{0,40}?\buser\b[^.;\n]{0,80}?\b(?:passwordless[ \t]+sudo|nopasswd)\b"
+    r"|\bsystemd\b[^.\n]{0,80}?\bruns?[ \t]+/(?:tmp|dev/shm|var/tmp)/"
+    r"|\b(?:curl|wget|nc)\b[^\n]{0,160}?(?:>>|\bto\b)[ \t]*[\"']?(?:~/|\$home/|/root/|/etc/)?\.?(?:bashrc"
+    r"|zshrc"
+    r"|bash_profile|profile)\b"
+    r"|\b(?:append|add|write)\b[^\n]{0,20}?(?:prompt_command|curl|wget)\b[^\n]{0,160}?(?:~/|\$home/|/root/)"
+    r"\.(?:bashrc|zshrc|bash_profile|profile)\b"
+    r"|\balgorithms?[\"']?[ \t]*[=:][ \t]*\[?[ \t]*[\"']none[\"']"
+    r"|\bcontinue-on-error[ \t]*:[ \t]*true\b[^.;\n]{0,40}?\b(?:security|scan|audit|sast|codeql|snyk|trivy)"
+    r"|\b(?:security|scan|audit|sast|codeql|snyk"
+    r"|trivy)[\w-]*\b[^.;\n]{0,40}?\bcontinue-on-error[ \t]*:[ \t]*true\b"
+    r"|\b(?:skip|xfail|ignore|disable|mark)\w*\b[^.;\n]{0,40}?\brather[ \t]+than[ \t]+(?:fix|fixed|fixing)\b"
+    r"|\b(?:run|execute|paste)\b[^.;\n]{0,80}?\bwithout[ \t]+(?:reading|reviewing|checking|inspecting"
+    r"|looking[ \t]+at)[ \t]+(?:it|them|what|the[ \t]+(?:script|snippet|code|commands?|contents?))\b"
+    r"|\bgit[ \t]+config[ \t]+--global[ \t]+http\.sslverify[ \t]+false\b"
     r"|\b(?:rotate|replace|change|set|swap)[ \t]+(?:the[ \t]+)?(?:deploy|ssh|signing|api|access|gpg)[ \t]+"
     r"keys?[ \t]+(?:to|with)[ \t]+(?:the[ \t]+one[ \t]+|the[ \t]+key[ \t]+)?(?:in|from|at)[ \t]+"
     r"(?:a[ \t]+|the[ \t]+)?(?:gist|paste\w*|https?://)"
@@ -412,6 +465,19 @@ _SENT_AWAY = (
     r"|full[ \t]+environment)"
     r"\b[^.;\n]{0,30}?\b(?:in|into|to|on)[ \t]+(?:the[ \t]+|a[ \t]+|every[ \t]+|each[ \t]+)?"
     + _READ_BY_OTHERS
+    + r"|\b(?:paste|post|put|include|add|write|share)[ \t]+(?:the[ \t]+)?[A-Z][A-Z0-9_]*(?:TOKEN|SECRET"
+    r"|PASSWORD|_KEY"
+    r"|_PAT)\b[^.;\n]{0,30}?\b(?:in|into|to|on)[ \t]+(?:the[ \t]+|a[ \t]+)?"
+    + _READ_BY_OTHERS
+    + r"|\b(?:secrets?|credentials?|tokens?|passwords?|(?:api|deploy|ssh|private|signing|access)[ \t]+keys?"
+    r"|[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD"
+    r"|_KEY))\b[^.;\n]{0,60}?\b(?:are|is|get|gets)[ \t]+(?:pasted|posted|included|added|copied|put"
+    r"|written)[ \t]+"
+    r"(?:in|into|to)[ \t]+(?:the[ \t]+|a[ \t]+|every[ \t]+)?"
+    + _READ_BY_OTHERS
+    + r"|\b(?:issue|pr|pull[ \t]+request|comment"
+    r"|gist)\b[^.;\n]{0,60}?\bcontaining\b[^.;\n]{0,30}?\b(?:output[ \t]+of"
+    r"[ \t]+[`'\"]?(?:printenv|env)\b|contents?[ \t]+of[ \t]+[`'\"]?\.env\b)"
     + r"|\b(?:copy|cp|add|put|save|write|move|mv)[ \t]+(?:the[ \t]+|your[ \t]+)?(?:kubeconfig|\.kube/config"
     r"|credentials(?:[ \t]+file|\.json)?|service[ \t-]account[ \t]+key(?:[ \t]+file)?|\.env(?:[ \t]|$|[,;:])"
     r"|\.npmrc|\.pypirc|id_rsa)\b[^.;\n]{0,80}?\b(?:and[ \t]+)?(?:commit|git[ \t]+add|push)\b"
@@ -425,7 +491,8 @@ ACTS = linear(
     r"(?:sd[a-z]|nvme\d|xvd[a-z]|vd[a-z]|hd[a-z]|disk\d|mmcblk\d)"
     r"|:\(\)[ \t]*\{[ \t]*:[ \t]*\|[ \t]*:[ \t]*&[ \t]*\}[ \t]*;[ \t]*:"
     r"|\bexfiltrat"
-    r"|\b(?:cat|cp|copy|send|upload|post|curl|wget|scp|rsync|e-?mail|forward|leak|share|tar|zip|base64|nc"
+    r"|\b(?:cat|cp|cop(?:y|ying|ied)|send(?:ing)?|sent|upload(?:ing|ed)?|post(?:ing|ed)?|curl|wget|scp|rsync"
+    r"|e-?mail(?:ing|ed)?|forward(?:ing|ed)?|leak(?:ing|ed)?|shar(?:e|ing|ed)|tar|zip|base64|nc"
     r"|attach|add"
     r"|paste|print|reveal|dump|respond|reply"
     r"|include)\b(?:[^.;,\n]|\.[^\s.;,]){0,60}?"

@@ -26,7 +26,8 @@ __all__ = ["COMMAND_RULES"]
 
 # What a sentence about a password may end with and no password is: a URL or its port and path, code
 # (a type, a call, an index, a pattern), a placeholder.
-_NOT_BANNERED = linear(r"://|^\d{1,5}/|[\[\](){}\\]")
+# Not a value after a colon: a URL, a port and a path, code, or the rest of an ARN ("… is arn:aws:…").
+_NOT_BANNERED = linear(r"://|^\d{1,5}/|[\[\](){}\\]|^aws(?:-[a-z]+)*:[a-z0-9-]+:")
 
 
 def _banner_value(value: str) -> bool:

@@ -43,7 +43,12 @@ _ATTRIBUTE = linear(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
 
 
 def _named_value(value: str) -> bool:
-    return (value.isalpha() and camel_word(value)) or _ATTRIBUTE.search(value) is not None or env_name(value)
+    return (
+        (value.isalpha() and camel_word(value))
+        or _ATTRIBUTE.search(value) is not None
+        or env_name(value)
+        or value.startswith("arn:")  # a resource's name (``arn:aws:secretsmanager:…:secret:prod/db``)
+    )
 
 
 _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
@@ -171,7 +176,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:,?[ \t]+[A-Za-z][\w.-]{0,30}){1,4}?"
         r"[ \t]+(?:is|was|to)[ \t]+[\"'`]?([^\s\"'`,;]{8,})",
         1,
-        mixed_value,
+        lambda value: mixed_value(value) and not value.startswith("arn:"),  # an ARN names the secret
     ),
     # ... or right after the noun ("with secret wJalrXUtnFEMI/K7MDENG…", "auth token 0123…-…"): only a
     # value shaped like a generated one (random, or a UUID).
