@@ -71,7 +71,7 @@ def _from_escapes(run: str) -> bytes:
 
 
 def _printable(raw: bytes) -> str:
-    """``raw`` as text if every byte is printable ASCII (escapes spell a word: ``\x63\x75…``)."""
+    """``raw`` as text if every byte is printable ASCII (escapes spell a word: ``\\x63\\x75…``)."""
     return raw.decode("ascii") if raw and all(32 <= b < 127 for b in raw) else ""
 
 
