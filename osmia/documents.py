@@ -78,10 +78,21 @@ def expand_paths(paths: Iterable[str]) -> list[str]:
     out: list[str] = []
     for raw in paths:
         path = Path(raw)
-        if raw != STDIN and not path.exists():
-            raise DocumentError(f"{raw}: no such file")
-        if raw != STDIN and path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.suffix.lower() in SUFFIXES and p.is_file())
+        if raw == STDIN:
+            out.append(raw)
+            continue
+        try:  # a path that cannot be looked up (no permission, a name too long, a loop) is bad input
+            is_dir = stat.S_ISDIR(path.stat().st_mode)
+            files = (
+                sorted(p for p in path.iterdir() if p.suffix.lower() in SUFFIXES and p.is_file())
+                if is_dir
+                else []
+            )
+        except FileNotFoundError:
+            raise DocumentError(f"{raw}: no such file") from None
+        except OSError as exc:
+            raise DocumentError(f"{raw}: cannot read: {exc.strerror or exc}") from None
+        if is_dir:
             if not files:
                 raise DocumentError(f"{raw}: no *.yaml, *.yml or *.json files in this directory")
             out.extend(str(p) for p in files)

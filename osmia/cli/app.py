@@ -56,6 +56,14 @@ def cmd_memory(args: argparse.Namespace) -> int:
         return asyncio.run(VERBS[args.verb](args, session))
     except (*USAGE_ERRORS, *FAILURES):
         raise
+    except UnicodeDecodeError as exc:
+        # SQLite handed back text that is not UTF-8: damaged bytes in a row or in the schema itself
+        # (an error message quoting a damaged trigger's SQL cannot even be decoded).
+        raise Failure(
+            f"{session.settings.store_path}: the database is damaged (bytes that are not UTF-8 at "
+            f"{exc.start}: {exc.reason}); move it aside and restore a backup with `osmia memory import` "
+            "(Osmia never overwrites it)"
+        ) from exc
     except Exception as exc:  # an admin tool's promise is one line, whatever went wrong
         # A row SQLite's checks pass but Osmia cannot read (damaged bytes inside it), or a bug.
         # The operator (``osmia run``) keeps its tracebacks: this is for the memory verbs only.

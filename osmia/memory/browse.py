@@ -275,7 +275,9 @@ def to_networkx(nodes: Iterable[Node], edges: Iterable[Edge]) -> nx.MultiDiGraph
 
     graph = nx.MultiDiGraph()
     for n in nodes:
-        graph.add_node(n.id, **node_attributes(n))
+        graph.add_node(
+            n.id, **{k: _xml_text(v) if isinstance(v, str) else v for k, v in node_attributes(n).items()}
+        )
     for e in edges:
         graph.add_edge(e.src, e.dst, key=e.relation.value, relation=e.relation.value, weight=e.weight,
                        created_at=e.created_at)  # fmt: skip
@@ -302,6 +304,18 @@ def node_attributes(n: Node) -> dict[str, Any]:
         "occurrences": int(n.occurrences),
         "sources": json.dumps(n.sources),
     }
+
+
+def _xml_text(text: str) -> str:
+    """``text`` without what XML 1.0 cannot hold (controls, surrogates, U+FFFE, U+FFFF): a store written
+    before cleaning dropped noncharacters would otherwise give a GraphML file that does not parse."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(
+        c
+        for c in text
+        if c in "\t\n\r" or " " <= c <= "\ud7ff" or "\ue000" <= c <= "\ufffd" or c >= "\U00010000"
+    )
 
 
 def _matches(n: Node, f: NodeFilter) -> bool:

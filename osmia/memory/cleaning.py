@@ -148,6 +148,10 @@ def _invisible_table(text: str, keep: str = "", space: str = "") -> dict[int, st
             table[ord(char)] = " "
         elif unicodedata.category(char) in _INVISIBLE_CATEGORIES or ord(char) in _INVISIBLE_EXTRA:
             table[ord(char)] = None
+        elif 0xFDD0 <= ord(char) <= 0xFDEF or ord(char) & 0xFFFE == 0xFFFE:
+            # Unicode's noncharacters (U+FFFE, U+FFFF, …): never text, and XML 1.0 forbids them, so
+            # a GraphML or GEXF export holding one would not parse.
+            table[ord(char)] = None
     return table
 
 

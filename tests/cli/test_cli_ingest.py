@@ -172,3 +172,18 @@ def test_ingest_skips_runs_that_opted_out_of_memory(osmia: Osmia, db: Path, tmp_
     outcome = osmia("memory", "--db", db, "ingest", source)
     assert outcome.code == 0
     assert "skipped tr/agents/private: memory is disabled for this run" in outcome.out
+
+
+def test_ingest_of_a_path_that_cannot_be_looked_up_is_bad_input(
+    osmia: Osmia, db: Path, tmp_path: Path
+) -> None:
+    """A name longer than the file system allows (or a folder that cannot be read) is bad input,
+    said in one line as ``context`` and ``import`` say it, not a failure of the tool."""
+    outcome = osmia("memory", "--db", db, "ingest", tmp_path / ("a" * 5000))
+    assert outcome.code == 2
+    assert "cannot read: File name too long" in outcome.err and len(outcome.err.strip().splitlines()) == 1
+    assert not db.exists()
+    loop = tmp_path / "loop.yaml"
+    loop.symlink_to(loop)
+    outcome = osmia("memory", "--db", db, "ingest", loop)
+    assert outcome.code == 2 and "cannot read: Too many levels of symbolic links" in outcome.err

@@ -82,3 +82,20 @@ def test_a_database_from_a_newer_osmia_fails_and_is_left_alone(osmia: Osmia, tmp
         assert str(newer) in outcome.err and "newer" in outcome.err
         assert newer.read_bytes() == original
     assert sorted(p.name for p in tmp_path.iterdir()) == ["newer.db", "r.yaml"]
+
+
+def test_text_sqlite_cannot_decode_is_a_damaged_database_in_one_line(
+    osmia: Osmia, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A corrupt schema can make SQLite's own error text undecodable (``UnicodeDecodeError``, not a
+    ``sqlite3.Error``); emulated here, as a real one needs bytes overwritten inside a trigger."""
+    from osmia.cli import app
+
+    async def damaged(*_args: object) -> int:
+        raise UnicodeDecodeError("utf-8", b"\xef\x00", 0, 1, "invalid continuation byte")
+
+    monkeypatch.setitem(app.VERBS, "status", damaged)
+    outcome = osmia("memory", "--db", db, "status")
+    assert outcome.code == 1
+    assert "the database is damaged" in outcome.err and "restore a backup" in outcome.err
+    assert len(outcome.err.strip().splitlines()) == 1

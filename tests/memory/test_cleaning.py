@@ -208,3 +208,11 @@ def test_ordinary_words_pass_unchanged(text: str) -> None:
     out = clean_text(text)
     if not any(w in normal.lower() for w in ROLE_WORDS):
         assert out == normal or "[redacted]" in out
+
+
+def test_unicodes_noncharacters_are_dropped() -> None:
+    """U+FFFE, U+FFFF, the U+FDD0 block and each plane's last two code points are never text (and
+    XML cannot hold them: a GraphML export of a line with one would not parse)."""
+    text = "Always run the \ufffe retry tests\uffff in ci\ufdd0 \U0001fffe\U0010ffff"
+    assert clean_text(text, MAX_LINE) == "Always run the retry tests in ci"
+    assert stored_text("TestRetry\ufffe") == "TestRetry"
