@@ -49,6 +49,8 @@ CLEANING_MODULES = (
     "osmia.memory.clean_stamp",
     "osmia.memory.confusables",
     "osmia.memory.hostile",
+    "osmia.memory.hostile_acts",
+    "osmia.memory.hostile_orders",
     "osmia.memory.hostile_rules",
     "osmia.memory.linear",
     "osmia.memory.payloads",
