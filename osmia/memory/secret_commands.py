@@ -19,6 +19,7 @@ from osmia.memory.secret_values import (
     number_like,
     password_value,
     plain_words,
+    resource_name,
     uuid_shaped,
 )
 
@@ -26,13 +27,13 @@ __all__ = ["COMMAND_RULES"]
 
 # What a sentence about a password may end with and no password is: a URL or its port and path, code
 # (a type, a call, an index, a pattern), a placeholder.
-# Not a value after a colon: a URL, a port and a path, code, or the rest of an ARN ("… is arn:aws:…").
-_NOT_BANNERED = linear(r"://|^\d{1,5}/|[\[\](){}\\]|^aws(?:-[a-z]+)*:[a-z0-9-]+:")
+# Not a value after a colon: a URL, a port and a path, code (or a resource's name: ``resource_name``).
+_NOT_BANNERED = linear(r"://|^\d{1,5}/|[\[\](){}\\]")
 
 
 def _banner_value(value: str) -> bool:
     """A generated or password-like value after a sentence that ends in a colon (not code or a URL)."""
-    if not not_placeholder(value) or _NOT_BANNERED.search(value) is not None:
+    if not not_placeholder(value) or _NOT_BANNERED.search(value) is not None or resource_name(value):
         return False
     return generated_value(value) or password_value(value)
 

@@ -30,6 +30,7 @@ from osmia.memory.secret_values import (
     password_value,
     plain_words,
     random_value,
+    resource_name,
     spoken_password,
     url_password,
     uuid_shaped,
@@ -47,7 +48,7 @@ def _named_value(value: str) -> bool:
         (value.isalpha() and camel_word(value))
         or _ATTRIBUTE.search(value) is not None
         or env_name(value)
-        or value.startswith("arn:")  # a resource's name (``arn:aws:secretsmanager:…:secret:prod/db``)
+        or resource_name(value)
     )
 
 
@@ -176,7 +177,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:,?[ \t]+[A-Za-z][\w.-]{0,30}){1,4}?"
         r"[ \t]+(?:is|was|to)[ \t]+[\"'`]?([^\s\"'`,;]{8,})",
         1,
-        lambda value: mixed_value(value) and not value.startswith("arn:"),  # an ARN names the secret
+        lambda value: mixed_value(value) and not resource_name(value),
     ),
     # ... or right after the noun ("with secret wJalrXUtnFEMI/K7MDENG…", "auth token 0123…-…"): only a
     # value shaped like a generated one (random, or a UUID).

@@ -23,6 +23,7 @@ from osmia.memory.secret_values import (
     is_placeholder,
     looks_random,
     password_value,
+    resource_name,
 )
 
 __all__ = ["NAMED_STEPS", "redacted_group"]
@@ -90,7 +91,6 @@ _NAME_ONLY = (
     "tokenized",
     "tokenization",
     "existingsecret",  # a Helm chart's name of a Kubernetes Secret (``auth.existingSecret: pg-auth``)
-    "manager",  # a service: ``arn:aws:secretsmanager:…``
 )
 # A quote escaped in JSON inside a JSON string ({\"api_key\":\"…\"}, \\\" twice escaped, \u0022) or
 # in a URL (%22password%22%3A%22…%22); the name's closing quote may be one, and the colon %3A after
@@ -214,9 +214,9 @@ _CODE_WORDS = frozenset(
 
 def _not_a_value(value: str, between: str, name: str = "") -> bool:
     """Whether a bare value after a secret-like name (``between`` them: the operator) is no value:
-    code, a port, a variable given to a subscript, or the name itself (``cl_pw=cl_pw``, a keyword
-    argument passed on)."""
-    if code_value(value) or value in _CODE_WORDS:
+    code, a port, a variable given to a subscript, a resource's name (``secretsmanager:us-east-1:…``
+    in an ARN), or the name itself (``cl_pw=cl_pw``, a keyword argument passed on)."""
+    if code_value(value) or value in _CODE_WORDS or resource_name(value):
         return True
     if name and value.rstrip(",;").lower() == name.strip("'\"").lower():
         return True

@@ -153,6 +153,18 @@ def env_name(value: str) -> bool:
     return _ENV_NAME.search(value) is not None
 
 
+# An AWS resource name, or what follows its ``arn:`` after a colon: the partition, then the service
+# (``arn:aws:secretsmanager:…``, ``aws-cn:iam::…``), or the region and the account's twelve digits
+# (``us-east-1:123456789012:secret:prod/db``, what follows ``secretsmanager:``).
+_RESOURCE_NAME = linear(r"^(?:arn:)?aws(?:-[a-z]+)*:[a-z0-9-]+:|^(?:[a-z]{2}(?:-[a-z]+)+-\d)?:\d{12}:")
+
+
+def resource_name(value: str) -> bool:
+    """A cloud resource's name (an ARN or its tail): it names a secret where one is kept, and is no
+    value, however mixed its characters."""
+    return _RESOURCE_NAME.search(value) is not None
+
+
 def generated_value(value: str) -> bool:
     """A value shaped like a generated secret: random (:func:`looks_random`), or a UUID."""
     value = value.rstrip(".,:;!?)")

@@ -353,6 +353,8 @@ def test_a_secret_without_a_name_of_its_own_is_redacted(text: str, kept: str) ->
         "The secret arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/payments/db-AbCdEf holds it.",
         "Renamed the env var from SECRET_KEY to DJANGO_SECRET_KEY and updated the chart values.",
         "The secret name in AWS is arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf.",
+        "Stored in secretsmanager: us-east-1:123456789012:secret:prod/db-AbCdEf",
+        "The token lives at arn:aws-cn:secretsmanager:cn-north-1:123456789012:secret:ci/npm-Zx81Qw.",
         "Set the api key to STRIPE_RESTRICTED_KEY in the chart",
         "helm upgrade pg bitnami/postgresql --set auth.existingSecret=pg-auth",
         "existingSecret: pg-auth",
