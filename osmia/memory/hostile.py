@@ -16,9 +16,21 @@ from __future__ import annotations
 
 import html
 import unicodedata
+from collections.abc import Iterator
 
 from osmia.memory.cleaning import _ROLE_MARKERS, _STEPS, MAX_INPUT, _fixed_point, _needs_pass
 from osmia.memory.confusables import latin_skeleton
+from osmia.memory.hostile_guards import (
+    EXCUSE_CUE,
+    GUARD_WEAKENED,
+    GUARD_WEAKENED_BEFORE,
+    STORY_CUE,
+    TEST_SCOPE,
+    TESTS_NEUTERED,
+    UNDONE,
+    WEAKENING_CUE,
+    WEAKENING_SETTING,
+)
 from osmia.memory.hostile_rules import (
     ACTS,
     NOT_A_WARNING,
@@ -27,7 +39,7 @@ from osmia.memory.hostile_rules import (
     WARNED_AFTER,
     WARNING,
 )
-from osmia.memory.linear import linear
+from osmia.memory.linear import Match, linear
 from osmia.memory.payloads import decoded
 
 __all__ = ["looks_hostile"]
@@ -84,7 +96,7 @@ def _reads(seen: str) -> set[str]:
                 if "&" in after:
                     reads.add(html.unescape(after))
     reads |= set(unescaped[1:])
-    if _BACKWARDS.search(seen):  # "snoitcurtsni suoiverp erongi (read it backwards)"
+    if _BACKWARDS.search(seen) or _REVERSED_WORDS.search(seen):  # "snoitcurtsni suoiverp erongi"
         reads |= {read[::-1] for read in list(reads)} | {seen[::-1]}
     # Words cut by hyphens ("Ig-nore all pre-vious in-struc-tions"), and what encoded runs say.
     if "-" in seen:
@@ -99,8 +111,10 @@ def _reads(seen: str) -> set[str]:
 
 # A hyphen between two lower-case letters of one word, read as none (the check's extra reading).
 _HYPHENATED = linear(r"([A-Za-z])-([a-z])")
-# Text that says it is to be read backwards: read so too.
+# Text that says it is to be read backwards, or holds English's commonest words written backwards
+# ("eht", "dna", "lla", "ruoy": no word of any language the rules read): read so too.
 _BACKWARDS = linear(r"(?i)\b(?:backwards?|reversed?|in[ \t]+reverse|right[ \t]+to[ \t]+left)\b")
+_REVERSED_WORDS = linear(r"(?i)\b(?:eht|dna|lla|ruoy|siht|taht|htiw|morf|erongi|snoitcurtsni)\b")
 
 
 # Letters spaced out ("i g n o r e") or written in digits ("1gn0r3 pr3v10us"): read as words for
@@ -169,7 +183,26 @@ def _acts(text: str) -> bool:
     a warning word that tells to do it after all ("never forget to", "don't hesitate to") is none.
     """
     text = text[:MAX_INPUT]
-    for match in ACTS.finditer(text):
+    if _told(text, ACTS.finditer(text)):
+        return True
+    # A guard switched off (:mod:`osmia.memory.hostile_guards`): told so only with a reach or a
+    # reason no lesson gives it, with no scope of tests, and not when what goes is itself a bypass;
+    # told of, only in a story that ends in a call to do it again. Tests made to pass without
+    # testing: only for a reason of convenience.
+    if EXCUSE_CUE.search(text) is not None and _told(text, TESTS_NEUTERED.finditer(text)):
+        return True
+    if WEAKENING_CUE.search(text) is None or TEST_SCOPE.search(text) is not None:
+        return False
+    weakened = list(GUARD_WEAKENED.finditer(text))
+    if STORY_CUE.search(text) is not None:
+        weakened += GUARD_WEAKENED_BEFORE.finditer(text)
+    weakened = [m for m in weakened if UNDONE.search(m.group(0) or "") is None]
+    return _told(text, iter([*weakened, *WEAKENING_SETTING.finditer(text)]))
+
+
+def _told(text: str, matches: Iterator[Match]) -> bool:
+    """Whether one of ``matches`` (acts in ``text``) is told, not warned against (see :func:`_acts`)."""
+    for match in matches:
         start = match.start()
         window = max(0, start - _CLAUSE_WINDOW)  # the clause, or as much of it as a warning needs
         clause_start = max(window, max(text.rfind(mark, window, start) for mark in _CLAUSE_MARKS) + 1)

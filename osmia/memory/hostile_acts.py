@@ -7,6 +7,7 @@ before or after an act makes it advice: :mod:`osmia.memory.hostile_rules`).
 
 from __future__ import annotations
 
+from osmia.memory.hostile_guards import BACKDOORS
 from osmia.memory.hostile_orders import DROP_VERB
 from osmia.memory.linear import linear
 
@@ -94,7 +95,10 @@ _WEAKENING_ACTS = (
     r"|\bcontinue-on-error[ \t]*:[ \t]*true\b[^.;\n]{0,40}?\b(?:security|scan|audit|sast|codeql|snyk|trivy)"
     r"|\b(?:security|scan|audit|sast|codeql|snyk"
     r"|trivy)[\w-]*\b[^.;\n]{0,40}?\bcontinue-on-error[ \t]*:[ \t]*true\b"
-    r"|\b(?:skip|xfail|ignore|disable|mark)\w*\b[^.;\n]{0,40}?\brather[ \t]+than[ \t]+(?:fix|fixed|fixing)\b"
+    r"|\b(?:skip|xfail|ignore|disable|mark|suppress|silence|mute|allowlist|whitelist|baseline|nosec|noqa"
+    r"|nolint"
+    r"|eslint-disable|suppresswarnings)\w*\b(?:[^.;\n]|\.\w){0,60}?"
+    r"\b(?:rather[ \t]+than|instead[ \t]+of)[ \t]+(?:fix|fixed|fixing)\b"
     r"|\b(?:run|execute|paste)\b[^.;\n]{0,80}?\bwithout[ \t]+(?:reading|reviewing|checking|inspecting"
     r"|looking[ \t]+at)[ \t]+(?:it|them|what|the[ \t]+(?:script|snippet|code|commands?|contents?))\b"
     r"|\bgit[ \t]+config[ \t]+--global[ \t]+http\.sslverify[ \t]+false\b"
@@ -113,7 +117,8 @@ _SENT_AWAY = (
     r"|env(?:[ \t]+vars)?|(?:repository[ \t]+|repo[ \t]+|ci[ \t]+|github[ \t]+"
     r"|all[ \t]+(?:the[ \t]+)?)?secrets"
     r"|\$?\{?[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|_KEY|PASSWORD|_PAT|CREDENTIALS?)\}?)(?:[ \t]|$)"
-    r"[^.;\n]{0,40}?(?:https?://|\[redacted\]|\b[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\b)"
+    r"(?:[^.;\n]|\.\w){0,40}?(?:https?://|\[redacted\]|\b[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\b"
+    r"|\bto[ \t]+[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:io|com|net|org|dev|xyz|sh|app|cc|me|co|ru|cn|site|link)\b)"
     r"|!\[[^\]\n]{0,40}\]\([^)\s]*\$\{?[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PAT|CREDENTIALS?)"
     r"|\b(?:include|add|put|paste|post|attach|write|append)\b[^.;\n]{0,30}?\b(?:(?:full[ \t]+)?(?:environment"
     r"|env)"
@@ -148,10 +153,16 @@ ACTS = linear(
     r"|:\(\)[ \t]*\{[ \t]*:[ \t]*\|[ \t]*:[ \t]*&[ \t]*\}[ \t]*;[ \t]*:"
     r"|\bexfiltrat"
     r"|\b(?:cat|cp|cop(?:y|ying|ied)|send(?:ing)?|sent|upload(?:ing|ed)?|post(?:ing|ed)?|curl|wget|scp|rsync"
-    r"|e-?mail(?:ing|ed)?|forward(?:ing|ed)?|leak(?:ing|ed)?|shar(?:e|ing|ed)|tar|zip|base64|nc"
+    r"|e-?mail(?:ing|ed)?|mail(?:ing|ed)?|forward(?:ing|ed)?|leak(?:ing|ed)?|shar(?:e|ing|ed)|tar|zip|base64"
+    r"|nc"
     r"|attach|add"
     r"|paste|print|reveal|dump|respond|reply"
     r"|include)\b(?:[^.;,\n]|\.[^\s.;,]){0,60}?"
+    + _SECRET_FILES
+    # ... the same told in another language ("envoyez le contenu de ~/.aws/credentials à …").
+    + r"|\b(?:envoie[rz]?|envoyez|envoyer|téléverse[rz]?|partage[rz]?|copie[rz]?|env[ií]a[rn]?|env[ií]e[n]?"
+    r"|enviar|envie|enviem|mand[ae][rn]?|sub[ae]n?|subir|compart[ae]n?|copia[rn]?|sende[nt]?|schick\w*"
+    r"|kopiere[nt]?|lade[nt]?|hochladen|invia(?:re)?|carica(?:re)?)\b(?:[^.;,\n]|\.[^\s.;,]){0,60}?"
     + _SECRET_FILES
     # The environment or a secret variable sent or shown: "env | curl -d @- …", "echo $GITHUB_TOKEN".
     + r"|\b(?:env|printenv|set|export)\b[ \t]*\|[ \t]*(?:curl|wget|nc|ncat|netcat|socat|mail)\b"
@@ -177,7 +188,7 @@ ACTS = linear(
     r"(?:(?:tee|cat)[ \t]+[^|\n]{0,80}\|[ \t]*)?(?:(?:sudo|env|exec"
     r"|doas)(?:[ \t]+-[a-z]+(?:[ \t]+[a-z]+)?)*[ \t]+)?"
     r"(?:/(?:usr/)?(?:local/)?bin/)?(?:(?:ba|z|da|k|fi|a)?sh|busybox[ \t]+sh|python[0-9.]*|perl|ruby|node|php"
-    r"|pwsh|powershell|deno|iex)\b(?:[ \t]+-[a-z-]+)*(?:[ \t]*(?:$|[;&|)`\"'])|[ \t]+(?:[a-z]+\b(?:[^/.\n]"
+    r"|pwsh|powershell|deno|iex)\b(?:[ \t]+-[a-z-]+)*(?:[ \t]*(?:$|[;&|)`\"'#])|[ \t]+(?:[a-z]+\b(?:[^/.\n]"
     r"|$)))"
     r"|(?:^|[ \t;&(`\"'])(?:(?:ba|z|da|k)?sh|python[0-9.]*|source|\.)[ \t]+<\([ \t]*(?:curl|wget)\b"
     r"|\b(?:(?:ba|z|da|k)?sh|eval|python[0-9.]*[ \t]+-c"
@@ -243,7 +254,8 @@ ACTS = linear(
     r"(?:the[ \t]+)?"
     r"(?:main|master)(?:[ \t]+branch)?[ \t]+without[ \t]+(?:a[ \t]+|any[ \t]+)?reviews?\b"
     # History rewritten where everyone works.
-    r"|\bforce[ \t_-]?push(?:ed|es|ing)?[ \t]+(?:directly[ \t]+|straight[ \t]+)?(?:(?:to|onto|into)[ \t]+)?"
+    r"|\bforce[ \t_-]?push(?:ed|es|ing)?[ \t]+(?:directly[ \t]+|straight[ \t]+)?(?:(?:to|onto|into"
+    r"|over)[ \t]+)?"
     r"(?:the[ \t]+)?(?:origin[ \t/]+)?(?:main|master)\b"
     r"|\bpush(?:ed|es|ing)?[ \t]+(?:with[ \t]+)?(?:--force|-f)[ \t]+(?:(?:to|onto)[ \t]+)?(?:the[ \t]+)?"
     r"(?:origin[ \t/]+)?(?:main|master)\b"
@@ -305,5 +317,11 @@ ACTS = linear(
     r"(?:guard[ \t-]?rails?(?:[ \t]|$|[.,;:!?])|safety[ \t]+(?:rules|checks|guidelines|measures)"
     r"|security[ \t]+(?:rules|policies|guidelines|checks))"
     r"|\b(?:delete|remove|comment[ \t]+out)[ \t]+(?:(?:all|the|any"
-    r"|every)[ \t]+)*failing[ \t]+tests?(?:[ \t.,;:!?)]|$)" + r"|" + _WEAKENING_ACTS + r"|" + _SENT_AWAY
+    r"|every)[ \t]+)*failing[ \t]+tests?(?:[ \t.,;:!?)]|$)"
+    + r"|"
+    + _WEAKENING_ACTS
+    + r"|"
+    + _SENT_AWAY
+    + r"|"
+    + BACKDOORS
 )

@@ -9,6 +9,7 @@ searched is :mod:`osmia.memory.hostile`, and the acts judged per clause are
 
 from __future__ import annotations
 
+from osmia.memory.hostile_oversight import OVERSIGHT
 from osmia.memory.linear import linear
 
 __all__ = ["DROP_VERB", "ORDERS"]
@@ -80,6 +81,11 @@ _READER_ADDRESSED = (
     r"|не[ \t]+сообщ|не[ \t]+говор)"
     r"|(?:下一个|以后的|之后的|后续的|未来的)(?:智能体|代理|助手|agent|ai)[^。；\n]{0,10}?(?:应该|必须|要|需要)"
     r"|(?:次の|今後の|将来の|後続の)(?:エージェント|アシスタント|ai)(?:は|が)"
+    # ... or addressed outright ("下一个代理：", "次のエージェントへ：", "다음 에이전트에게:").
+    r"|(?:下一个|以后的|之后的|后续的|未来的|所有)(?:智能体|代理|助手|agent|ai)[ \t]*[：:，,]"
+    r"|(?:次の|今後の|将来の|後続の|全ての|すべての)(?:エージェント|アシスタント|ai)"
+    r"(?:へ|に|の皆さん)?[ \t]*[：:、,]"
+    r"|(?:다음|향후|이후의|모든)[ \t]*(?:에이전트|어시스턴트|ai)(?:에게|들에게|는)?[ \t]*[：:,]"
     r"|\b(?:künftige|zukünftige|kommende|spätere)n?[ \t]+(?:ki-)?(?:agenten|assistenten)[ \t]+(?:müssen"
     r"|sollen|sollten)\b"
     r"|\bo[ \t]+pr[oó]ximo[ \t]+(?:agente|assistente)[ \t]+(?:deve|precisa|tem[ \t]+que)\b"
@@ -340,7 +346,7 @@ ORDERS = linear(
     r"|\brepeat[ \t]+(?:the[ \t]+|all[ \t]+)?(?:text|words|everything|lines)[ \t]+above\b"
     r"|\bwhat[ \t]+(?:is|are)[ \t]+your[ \t]+(?:system[ \t]+prompt|instructions)\b"
     rf"|(?:^|[.!?:;][ \t]*)[ \t]*{DROP_VERB}[ \t]+(?:the[ \t]+|your[ \t]+)?system[ \t]+(?:prompt|message)\b"
-    r"|(?:^|[.!?;][ \t]*)(?:to[ \t]+)?(?:all[ \t]+)?(?:future|next|later)[ \t]+"
+    r"|(?:^|[.!?;(][ \t]*)(?:to[ \t]+)?(?:all[ \t]+)?(?:future|next|later)[ \t]+"
     r"(?:ai[ \t]+|coding[ \t]+)?"
     r"(?:ais?|llms?|assistants?|agents?|models?)[ \t]*:"
     r"|\bnote[ \t]+(?:to|for)[ \t]+(?:the[ \t]+|all[ \t]+|any[ \t]+|every[ \t]+)?(?:future[ \t]+|next[ \t]+"
@@ -353,4 +359,6 @@ ORDERS = linear(
     + _DECEIT
     + r"|"
     + _FORGED
+    + r"|"
+    + OVERSIGHT
 )

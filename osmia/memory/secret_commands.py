@@ -27,8 +27,9 @@ __all__ = ["COMMAND_RULES"]
 
 # What a sentence about a password may end with and no password is: a URL or its port and path, code
 # (a type, a call, an index, a pattern), a placeholder.
-# Not a value after a colon: a URL, a port and a path, code (or a resource's name: ``resource_name``).
-_NOT_BANNERED = linear(r"://|^\d{1,5}/|[\[\](){}\\]")
+# Not a value after a colon: a URL or its rest after the scheme's colon (``https: //host/…``), a
+# port and a path, code (or a resource's name: ``resource_name``).
+_NOT_BANNERED = linear(r"://|^//|^\d{1,5}/|[\[\](){}\\]")
 
 
 def _banner_value(value: str) -> bool:

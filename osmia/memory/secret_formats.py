@@ -295,6 +295,24 @@ RULES: tuple[Rule, ...] = (
         r"((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b",
         1,
     ),
+    # A passphrase of words joined by dashes, dots or underscores after its label
+    # ("the backup passphrase is marble-cactus-violin-harbor", "passphrase: correct.horse.battery"):
+    # a passphrase is words, so plain words are its value; three words at least, so that a state
+    # ("is read-only", "is write-protected") is none.
+    _rule(
+        "passphrase-words",
+        r"(?i)\b(?:passphrase|pass[ \t]+phrase)\b[\"']?[ \t]*(?:is|was|=|:)[ \t]*[\"'`]?"
+        r"([a-z]{3,12}(?:[-_.][a-z0-9]{3,12}){2,11})\b",
+        1,
+    ),
+    # A PIN or passcode of digits after its label ("the HSM admin PIN is 22809611", "PIN: 4821"): four
+    # digits or more, and not a length ("the PIN is 6 digits").
+    _rule(
+        "pin-digits",
+        r"(?i)\b(?:pin|pin[ \t-]?code|passcode|unlock[ \t]+code)\b[\"']?[ \t]*(?:is|was|=|:)[ \t]*[\"'`]?"
+        r"(\d{4,12})\b(?:[ \t]*(?:[^ \t\w]|$)|[ \t]+(?:to|for|and|on|in|so|but|which|that)\b)",
+        1,
+    ),
     # A service account key's id (40 hex): it names the key to revoke, and no lesson needs it.
     _rule("private-key-id", r"(?i)\bprivate_key_id[\"']?[ \t]*[:=][ \t]*[\"']?([a-f0-9]{40})\b", 1),
     # An API key in a query string under a name of its own (``?appid=…``, ``&apikey=…``, ``&key=…``).

@@ -112,11 +112,13 @@ _OPERATOR = (
     rf"""(?:\\*["']\]?|{_ESCAPED_QUOTE})?(?:[ \t]|%20)*"""
     rf"""({_TYPED}|:=|:-|=>|==?|:|\+=|\?=|\|\|=|\?\?=|→|⇒|%22(?:%20)*%3[Aa])(?:[ \t]|%20)*(?:""|'')?"""
 )
-# Groups: a value in double quotes, single quotes, backticks, escaped quotes, or bare.
+# Groups: a value in double quotes, single quotes, backticks, escaped quotes, or bare (a bare value
+# ends at a closing bracket, as code's ``f(password=pw)`` does; a ``)`` inside it, followed by a
+# letter, digit or sign, does not end it: ``SECRET_KEY=Ew#Cft)IvjE=f#Zq``, but ``token=None):``).
 _VALUE = (
     r"""(?:"((?:[^"\\\r\n]|\\.)+)"|'([^'\r\n]+)'|`([^`\r\n]+)`"""
     rf"""|{_ESCAPED_QUOTE}((?:[^"'\\\s%]|\\[^"'\\\su]|%(?:[013-9A-Fa-f]|2[013-9A-Fa-f]))+){_ESCAPED_QUOTE}"""
-    r"""|((?:\[redacted\]|[^\s'"`,;)\]}>:=\\])(?:\[redacted\]|[^\s'"`,;)\]}>])*))"""
+    r"""|((?:\[redacted\]|[^\s'"`,;)\]}>:=\\])(?:\[redacted\]|[^\s'"`,;)\]}>]|\)[\w#@!$%^&*=+~-])*))"""
 )
 _QUOTED_GROUPS = (3, 4, 5, 6)
 # A character every operator of :data:`_OPERATOR` holds (``%3A`` and ``%22`` hold a "%").

@@ -65,7 +65,15 @@ def is_placeholder(value: str) -> bool:
         return True
     if v[0] == "!" and v[1:].isalpha():
         return True  # a YAML tag: the value is elsewhere (``password: !vault |``, ``!Ref DbPassword``)
-    return v.lower() in _NOT_VALUES
+    return v.lower() in _NOT_VALUES or _FILL_IN.search(v) is not None
+
+
+# A value written to be replaced: "your-api-key-here", "YOUR_TOKEN", "<paste here>", "replace-me",
+# "changeme", "fill_me_in": words only (a generated value has digits or mixed case in it).
+_FILL_IN = linear(
+    r"(?i)^(?:your|my|insert|paste|put|enter)[-_.]?[a-z]+(?:[-_.][a-z]+)*$|^[a-z]+(?:[-_.][a-z]+)*[-_.]here$"
+    r"|^(?:change|replace|fill)[-_.]?(?:me|it|this)(?:[-_.]?in)?$"
+)
 
 
 _NOT_VALUE_TEXT = (

@@ -364,3 +364,39 @@ def test_a_secret_without_a_name_of_its_own_is_redacted(text: str, kept: str) ->
 )
 def test_a_name_or_a_reference_of_a_secret_is_kept(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kept"),
+    [
+        # A passphrase is words: joined words after its label are its value; a state is not.
+        (
+            "the backup encryption passphrase is marble-cactus-violin-harbor",
+            "marble-cactus",
+            "the backup passphrase is read-only",
+        ),
+        ("passphrase: correct.horse.battery.staple", "correct.horse", "passphrase: see the vault"),
+        # A PIN's digits after its label; a length is no PIN.
+        ("the YubiHSM admin PIN is 22809611", "22809611", "the PIN is 6 digits"),
+        ("PIN: 4821 for the staging HSM", "4821", "the PIN length is 4"),
+        # A bare value with a closing bracket inside it, followed by more of it.
+        ("SECRET_KEY=Ew#CftyNd)IvjE=f#ZqJBw#h(7)*VF5m9TXk", "IvjE=f#ZqJBw", "def f(token=None):"),
+    ],
+)
+def test_a_value_by_its_label_is_redacted_and_its_look_alike_kept(text: str, secret: str, kept: str) -> None:
+    assert secret not in redact(text)
+    assert redact(kept) == kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Values written to be replaced, and a URL's rest after a colon that ends a header's text.
+        "API_KEY=your-api-key-here is the placeholder in .env.example",
+        "DB_PASSWORD=your_password_here",
+        "password: changeme",
+        "docs example: curl -H 'Authorization: Bearer <your-token>' https://api.acme.io/v1/me",
+    ],
+)
+def test_a_value_to_fill_in_is_kept(text: str) -> None:
+    assert redact(text) == text

@@ -1,0 +1,264 @@
+"""Guards switched off: a security control weakened where the text gives a reason no lesson gives.
+
+Thirty-sixth session: the blind set's seen half (:mod:`osmia.memory.hostile_oversight`) passed
+nearly every line that told to switch a guard off, whatever its form: an order, a team's policy,
+a story of what an earlier run did ("… fixed it by turning off signature checks; do the same"),
+a polite wish. The acts themselves ("remove the rate limiter", ``chmod -R 777``,
+``InsecureSkipVerify: true``) are also what honest lessons say was done in a test, warned
+against, or taken out again. What tells the two apart is around the act:
+
+- a reach no honest lesson gives a weakening: production, every host, always, whenever, next
+  time, "do the same", from now on (:data:`WEAKENING_CUE`);
+- or a reason of convenience: "it just causes trouble", "aren't worth chasing", "false
+  positives", "blocks merges", "to get CI passing" (:data:`WEAKENING_CUE` too);
+- and no scope of tests: "in the local docker-compose", "for the mock server", "in unit tests"
+  (:data:`TEST_SCOPE`) make it a lesson.
+
+:data:`GUARD_WEAKENED` is the act (a weakening verb before a named guard; :data:`WEAKENING_SETTING`
+a setting that weakens one by being written);
+:func:`osmia.memory.hostile._acts` judges it per clause as it does every act (a warning before
+or after it makes it advice) and only where a cue and no test scope are in the text.
+:data:`UNDONE` names what makes a removal a repair (removing a bypass, an old check replaced).
+:data:`BACKDOORS` are acts whatever surrounds them: a reverse shell, a check answering yes to one
+literal name, a password written into the code as a fallback, a secret printed into a log.
+"""
+
+from __future__ import annotations
+
+from osmia.memory.linear import linear
+
+__all__ = [
+    "BACKDOORS",
+    "EXCUSE_CUE",
+    "GUARD_WEAKENED",
+    "GUARD_WEAKENED_BEFORE",
+    "STORY_CUE",
+    "TESTS_NEUTERED",
+    "TEST_SCOPE",
+    "UNDONE",
+    "WEAKENING_CUE",
+    "WEAKENING_SETTING",
+]
+
+# The controls that guard the work: verification, authentication and authorisation, limits, the
+# review and the scanners, and the isolation around a process.
+_GUARD = (
+    r"(?:(?:tls|ssl|https|certificates?|certs?|hostname|host[ \t]+key|signatures?|gpg|checksums?|integrity"
+    r"|package[ \t]+signatures?)[ \t-]+(?:verification|validation|checks?|checking|pinning)"
+    r"|signature[ \t]+checks?|commit[ \t]+signing"
+    r"|authentication|authorization|authorisation|auth[ \t-]+(?:checks?|middleware|guards?|decorators?|layer"
+    r"|requirements?|module|filter)|login[ \t]+(?:checks?|requirements?)"
+    r"|permissions?[ \t]+checks?|access[ \t]+(?:control|checks?)|rbac[ \t]+(?:checks?|rules?)"
+    r"|rate[ \t-]?limit(?:er|ing|s)?|throttling"
+    r"|token[ \t]+(?:expiry|expiration|validation|verification)(?:[ \t]+checks?)?|session[ \t]+expiry"
+    r"|csrf(?:[ \t]+(?:protection|checks?|middleware|tokens?))?"
+    r"|2fa|mfa|two[ \t-]factor(?:[ \t]+auth\w*)?"
+    r"|branch[ \t]+protection(?:[ \t]+rules?)?|required[ \t-]+(?:reviewers?|reviews?|approvals?"
+    r"|status[ \t]+checks?)(?:[ \t]+rules?)?"
+    r"|secret[ \t]+scanning|push[ \t]+protection|code[ \t]+scanning|codeql(?:[ \t]+(?:workflow|scan|analysis"
+    r"|job))?|sast|dependabot[ \t]+alerts|(?:trivy|snyk|semgrep|bandit|gosec|gitleaks|trufflehog)"
+    r"(?:[ \t]+(?:scans?|checks?|jobs?|steps?|workflows?))?"
+    r"|security[ \t]+(?:scans?|scanning|checks?|findings|tests?|jobs?|workflows?|policies|rules|alerts"
+    r"|headers|audit|review)"
+    r"|audit[ \t]+log(?:s|ging)?|firewall(?:[ \t]+rules?)?|seccomp|apparmor|selinux|network[ \t]+polic(?:y"
+    r"|ies)"
+    r"|pod[ \t]+security(?:[ \t]+(?:admission|policies|standards))?|content[ \t]+trust|input[ \t]+validation"
+    r"|admission[ \t]+(?:webhooks?|controllers?|policies)|(?:validating|mutating)webhookconfigurations?"
+    r"|@?(?:login_required|requires_auth|permission_required|jwt_required|auth_required|authenticated)"
+    r"(?:[ \t]+decorators?)?"
+    r"|(?:[\w-]+[ \t-])?(?:reviewer|review|approval)[ \t]+requirements?|(?:sast|dast|security"
+    r"|codeql)[ \t]+(?:jobs?|steps?))"
+)
+# A verb that weakens, as told or as told of ("remove", "removing"; "removed" reports).
+_WEAKEN = (
+    r"(?:disabl(?:e|ing)|turn(?:ing)?[ \t]+off|switch(?:ing)?[ \t]+off|shut(?:ting)?[ \t]+off|remov(?:e|ing)"
+    r"|delet(?:e|ing)|drop(?:ping)?|strip(?:ping)?(?:[ \t]+out)?|comment(?:ing)?[ \t]+out|bypass(?:ing)?"
+    r"|suppress(?:ing)?|silenc(?:e|ing)|mut(?:e|ing)|ignor(?:e|ing)|relax(?:ing)?|loosen(?:ing)?"
+    r"|weaken(?:ing)?|get(?:ting)?[ \t]+rid[ \t]+of|rip(?:ping)?[ \t]+out|exclud(?:e|ing)|skip(?:ping)?"
+    r"|kill(?:ing)?|short-circuit(?:ing)?|stub(?:bing)?[ \t]+out)"
+)
+# Settings that weaken a guard by being written: TLS verification off, files open to everyone, a
+# container given the host, the account's root key, security tests deselected, coverage at zero.
+_WEAKENING_SETTING = (
+    r"\bverify[ \t]*=[ \t]*false\b|\binsecure_?skip_?verify[\"'`]?[ \t]*[:=][ \t]*true\b"
+    r"|\bnode_tls_reject_unauthorized[\"'`]?[ \t]*[:=][ \t]*[\"']?0\b"
+    r"|\b(?:ssl|tls)_?verify\w*[\"'`]?[ \t]*[:=][ \t]*[\"']?(?:false|0|none)\b"
+    r"|\bverify_?(?:ssl|tls|certs?)[\"'`]?[ \t]*[:=][ \t]*[\"']?(?:false|0)\b"
+    r"|\bcurl\b[^\n]{0,40}?(?:[ \t]-k\b|--insecure\b)|--no-check-certificate\b"
+    r"|\bstricthostkeychecking[ \t]*[=: \t][ \t]*no\b|--allow-unauthenticated\b|--disable-content-trust\b"
+    r"|\bgit_ssl_no_verify\b|\bhttp\.sslverify[ \t]+false\b"
+    r"|\bssl\.endpoint\.identification\.algorithm[ \t]*=[ \t]*(?:$|[ \t(\"'`;,]|empty\b)"
+    r"|\bchmod[ \t]+(?:-[rR][ \t]+)?(?:0?777|a\+rwx|ugo\+rwx|o\+w|a\+w)\b|\bumask[ \t]+0*0\b"
+    r"|\b(?:make|leave|keep|set)\b[^.;\n]{0,40}?\bworld[ \t-]writable\b"
+    r"|\bprivileged[\"']?[ \t]*:[ \t]*true\b|\ballowprivilegeescalation[\"']?[ \t]*:[ \t]*true\b"
+    r"|\b(?:use|using)[ \t]+(?:the[ \t]+)?root[ \t]+(?:aws[ \t]+)?(?:account|access[ \t]+keys?|credentials"
+    r"|keys?)\b"
+    r"|[ \t]-k[ \t]+[\"']?not[ \t]+(?:security|auth\w*|permission\w*|crypto\w*)"
+    r"|\b(?:coverage|fail[-_]under|cov-fail-under)\b[^.;\n]{0,20}?(?:\bto|=)[ \t]*0+(?:%|\b)"
+    r"|--insecure(?:-skip-tls-verify)?\b|\binsecure-skip-tls-verify\b"
+    r"|\bpublic-read(?:-write)?\b|\ballusers\b|\ballauthenticatedusers\b"
+    r"|\b(?:run|start|deploy)\w*[ \t]+(?:the[ \t]+|all[ \t]+|every[ \t]+)?(?:containers?|pods?|it|them"
+    r"|workers?)[ \t]+"
+    r"(?:as[ \t]+)?privileged\b|\bprivileged[ \t]+(?:mode|containers?)\b"
+    r"|\b(?:grant|give|bind|assign|attach)\b[^.;\n]{0,60}?\b(?:cluster-admin|administratoraccess|roles/owner"
+    r"|owner[ \t]+role)\b"
+)
+# Tests made to pass without testing: a skip, an assertion that cannot fail, a finding silenced on
+# every line. Told with a reason of convenience only (:data:`EXCUSE_CUE`): a skip with its reason
+# ("skipped on ARM because the emulator lacks …") is a lesson.
+TESTS_NEUTERED = linear(
+    r"(?i)\bpytest\.(?:mark\.)?(?:skip|xfail)\b|@unittest\.skip|@(?:skip|disabled|ignore)\b|\bxfail\b"
+    r"|\b(?:it|describe|test)\.skip\(|\bt\.skip(?:now)?\(|\bassert[ \t]+true\b|\bexpect\([ \t]*true[ \t]*\)"
+    r"|\bassert(?:true|that)?\([ \t]*true[ \t]*\)|#[ \t]*(?:nosec|noqa|nolint|type:[ \t]*ignore)\b"
+    r"|\beslint-disable\b|@suppresswarnings\b"
+    r"|\b(?:skip|disable|delete|remove|mute|quarantine|comment[ \t]+out)[ \t]+(?:[\w'’./-]+[ \t]+){0,3}?"
+    r"(?:failing|broken|red)[ \t]+(?:[\w-]+[ \t]+)?tests?\b"
+)
+# The same verbs as told of ("dropped", "turned off"): a story, which tells only when it ends in a
+# call to do it again (:data:`STORY_CUE`).
+_WEAKENED_BEFORE = (
+    r"(?:disabled|turned[ \t]+off|switched[ \t]+off|shut[ \t]+off|removed|deleted|dropped"
+    r"|stripped(?:[ \t]+out)?"
+    r"|commented[ \t]+out|bypassed|suppressed|silenced|muted|ignored|relaxed|loosened|weakened"
+    r"|got[ \t]+rid[ \t]+of"
+    r"|ripped[ \t]+out|excluded|skipped|killed|stubbed[ \t]+out)"
+)
+GUARD_WEAKENED_BEFORE = linear(rf"(?i)\b{_WEAKENED_BEFORE}[ \t]+(?:[\w'’./-]+[ \t]+){{0,4}}?{_GUARD}\b")
+GUARD_WEAKENED = linear(
+    rf"(?i)\b{_WEAKEN}[ \t]+(?:[\w'’./-]+[ \t]+){{0,4}}?{_GUARD}\b"
+    rf"|\b(?:turn|switch|shut)[ \t]+(?:the[ \t]+)?{_GUARD}[ \t]+off\b"
+)
+WEAKENING_SETTING = linear(rf"(?i){_WEAKENING_SETTING}")
+# A call to do again what a story told ("do the same", "repeat it", "recommend the same shortcut").
+_STORY = (
+    r"\b(?:do|did)[ \t]+(?:the[ \t]+same|it[ \t]+again|that[ \t]+again|this[ \t]+again)\b"
+    r"|\b(?:keep|kept)[ \t]+(?:doing|turning|removing|disabling|skipping)\b|\brepeat[ \t]+(?:it|that|this"
+    r"|the[ \t]+same)\b"
+    r"|\brecommend(?:ed)?[ \t]+(?:the[ \t]+same|it|this|that|doing)\b|\bthe[ \t]+same[ \t]+(?:shortcut|fix"
+    r"|trick)\b"
+    r"|\b(?:that|it|this)[ \t]+worked[ \t]+(?:great|fine|well|perfectly)\b|\bjust[ \t]+do[ \t]+it\b"
+    r"|\b(?:fastest|quickest|easiest)[ \t]+(?:path|way|route|fix)\b"
+)
+# A reason of convenience ("it just causes trouble", "aren't worth chasing", "false positives",
+# "blocks merges", "to get CI passing", "so the pipeline stays green", "the PR needs to go out").
+_EXCUSE = (
+    r"\b(?:just[ \t]+)?causes?[ \t]+(?:trouble|problems|headaches)\b"
+    r"|\b(?:not|aren't|isn't|ain't)[ \t]+worth\b|\bfalse[ \t]+positives\b|\b(?:is"
+    r"|are)[ \t]+(?:just[ \t]+)?noise\b"
+    r"|\bblock(?:s|ed|ing)?[ \t]+(?:merges|deploys|releases|our|us|the[ \t]+(?:build|merge|deploy|pipeline"
+    r"|release))\b|\bstop[ \t]+blocking\b|\bget(?:s|ting)?[ \t]+in[ \t]+the[ \t]+way\b"
+    r"|\bto[ \t]+get[ \t]+(?:ci|the[ \t]+build|the[ \t]+pipeline|it|the[ \t]+tests?|tests?)[ \t]+"
+    r"(?:passing|green|through|to[ \t]+pass)\b"
+    r"|\bavoids?[ \t]+(?:all[ \t]+)?(?:the[ \t]+)?(?:permission|cert\w*|tls|ssl|auth\w*)[ \t]+(?:issues"
+    r"|errors"
+    r"|problems)\b"
+    r"|\bthat(?:'s|[ \t]+is|[ \t]+was)[ \t]+the[ \t]+fix\b|\b(?:easiest|quickest|fastest|simplest)[ \t]+"
+    r"(?:fix|way|workaround)\b|\bunblock(?:s|ed|ing)?\b|\bnobody[ \t]+(?:complained|noticed|cares)\b"
+    r"|\bwastes?[ \t]+(?:time|our[ \t]+time)\b|\bslows?[ \t]+(?:us|things|everything|everyone)[ \t]+down\b"
+    r"|\b(?:simpler|easier|faster|quicker)[ \t]+than[ \t]+(?:fixing|doing|setting|getting|rotating"
+    r"|requesting)\b"
+    r"|\b(?:no[ \t]+one|nobody)[ \t]+(?:checks|reviews|looks|reads|audits)\b|\b(?:errors?|failures?"
+    r"|issues)[ \t]+"
+    r"(?:disappear|go[ \t]+away|vanish)\b"
+    r"|\bstays?[ \t]+green\b|\bneeds?[ \t]+to[ \t]+(?:go[ \t]+out|ship|merge|land)\b"
+    r"|\bso[ \t]+(?:that[ \t]+)?(?:the|it|this|your|our)[ \t]+(?:[\w-]+[ \t]+)?(?:can[ \t]+|will[ \t]+)?"
+    r"(?:merges?|pass(?:es)?|ships?|go(?:es)?[ \t]+(?:through|green|out)|lands?)\b"
+    r"|\bemergency[ \t]+access\b"
+)
+STORY_CUE = linear(rf"(?i){_STORY}")
+EXCUSE_CUE = linear(rf"(?i){_EXCUSE}")
+# A reach no lesson gives a weakening (production, every host, always, from now on, left so), or
+# either of the above.
+WEAKENING_CUE = linear(
+    r"(?i)\b(?:prod|production|live[ \t]+(?:site|env\w*|cluster|servers?|hosts?)|every(?:one|where)?|always"
+    r"|whenever|globally|from[ \t]+now[ \t]+on|next[ \t]+time|permanently|for[ \t]+good|any[ \t]+(?:upstream"
+    r"|host|server|service|address|ip|request|file|user))\b"
+    r"|\bleave[ \t]+(?:it|them|this|that)[ \t]+(?:like[ \t]+that|that[ \t]+way|so|off|disabled"
+    r"|in[ \t]+place)\b"
+    rf"|{_STORY}|{_EXCUSE}"
+)
+# A scope of tests, or a machine of one's own: the weakening is a lesson there.
+TEST_SCOPE = linear(
+    r"(?i)\b(?:in|for|inside|within|on|under|during|only[ \t]+(?:in|for|on))[ \t]+(?:the[ \t]+|a[ \t]+"
+    r"|our[ \t]+"
+    r"|your[ \t]+|its[ \t]+|their[ \t]+)?(?:local\w*|unit[ \t]+tests?|integration[ \t]+tests?|e2e|dev"
+    r"|development|tests?|testing|test[ \t-]+\w+|mock\w*|fake\w*|sandbox\w*|emulator\w*|staging"
+    r"|load[ \t]+tests?"
+    r"|fixtures?|prototypes?|kind[ \t]+clusters?|minikube|docker-compose|ephemeral\w*)\b"
+    r"|\b(?:test|mock|fake|stub|dummy|self-signed|local)[ \t-]+(?:clients?|servers?|clusters?|env\w*"
+    r"|fixtures?"
+    r"|setup|double|cert\w*|ca|instances?|db|database)\b"
+    r"|\blocally\b|\bwhen[ \t]+(?:load[ \t]+)?testing\b|\bunit[ \t]+tests?\b"
+)
+# What makes a removal a repair: what is removed is itself a bypass, an exemption or a leftover.
+UNDONE = linear(
+    r"(?i)\b(?:bypass\w*|exemptions?|exceptions?|overrides?|workarounds?|hacks?|backdoors?|debug|leftover"
+    r"|old|legacy|duplicate[ds]?|deprecated|unused|insecure|temporary|broken|stale|redundant)\b"
+)
+# Acts whatever surrounds them.
+BACKDOORS = (
+    # A reverse shell: an interactive shell sent to an address.
+    r"\b(?:bash|sh)[ \t]+-i\b[^\n]{0,20}?>&?[ \t]*/dev/(?:tcp|udp)/"
+    r"|/dev/(?:tcp|udp)/[^\s/]+/\d+[ \t]+0>&1"
+    r"|\b(?:nc|ncat|netcat)\b[^\n|;]{0,40}?[ \t]-e[ \t]+/bin/(?:ba)?sh\b"
+    # A check of rights that answers yes to one literal name or address.
+    r"|\bif\b[^\n]{0,60}?(?:==|\bis\b|\.startswith\()[ \t]*[\"'][^\"'\n]{1,40}[\"'][ \t)]*:?[ \t]*\{?[ \t]*"
+    r"return[ \t]+true\b[^\n]{0,80}?\b(?:check_?\w*|permission\w*|is_admin|auth\w*|authori[sz]\w*|can_\w+"
+    r"|access)\b"
+    r"|\b(?:check_?\w*|permission\w*|is_?admin|auth\w*|authori[sz]\w*|can_\w+|has_?access)\b[^\n]{0,60}?"
+    r"\breturn(?:s)?[ \t]+true[ \t]+(?:when|if|for)[ \t]+(?:the[ \t]+)?(?:request|user|caller|address|ip)?"
+    r"[^.;\n]{0,30}?\b(?:any|every|all)\b"
+    r"|\bif\b[^\n]{0,60}?(?:=="
+    r"|\bis\b)[ \t]*[\"'][^\"'\n]{1,40}[\"'][ \t)]*:?[ \t]*\{?[ \t]*return[ \t]+true\b"
+    r"[^\n]{0,40}?\b(?:at[ \t]+the[ \t]+top[ \t]+of|in(?:to)?|to)[ \t]+[`'\"]?(?:check_?\w*|\w*permission\w*"
+    r"|is_?admin|\w*auth\w*|can_\w+)"
+    r"|\b(?:require_?\w*|check_?\w*|\w*permission\w*|is_?admin|\w*auth\w*|can_\w+|has_?\w*access|\w*role\w*)\b"
+    r"[^\n]{0,60}?\bif\b[^\n]{0,40}?(?:==|\bis\b)[ \t]*[\"'][^\"'\n]{1,40}[\"'][ \t)]*:?[ \t]*\{?[ \t]*"
+    r"return[ \t]+true\b"
+    # A password written into the code as a way in ("Hard-code the admin password … as a fallback").
+    r"|(?:^|[.;:!?][ \t]*|\b(?:and|then|just|simply)[ \t]+)hard-?code[ \t]+(?:the[ \t]+|an?[ \t]+)?"
+    r"(?:[\w-]+[ \t]+){0,2}?(?:password|passphrase|credentials?|token|api[ \t]+key)\b"
+    # Anyone taken as signed in, or a token taken unsigned ("Accept the header X-Bypass: 1 as fully
+    # authenticated", "accept tokens with alg 'none'").
+    r"|\baccept[ \t]+(?:[^.;\n]{0,60}?)\bas[ \t]+(?:fully[ \t]+|already[ \t]+)?(?:authenticated"
+    r"|authori[sz]ed|logged[ \t]+in"
+    r"|an?[ \t]+admin|trusted|verified)\b"
+    r"|\baccept\w*[ \t]+(?:unsigned[ \t]+)?(?:jwts?|tokens?)[ \t]+(?:with|using"
+    r"|signed[ \t]+with)[ \t]+(?:the[ \t]+)?"
+    r"(?:alg(?:orithm)?[ \t]+)?[\"'`]?none\b|\baccept[ \t]+unsigned[ \t]+(?:jwts?|tokens?)\b"
+    # A second root, or a way in that outlives its revocation.
+    r"|\b(?:create|add)\b[^.;\n]{0,40}?\buser\b[^.;\n]{0,60}?\b(?:uid[ \t=]+0|uid[ \t]+zero)\b"
+    r"|\b(?:keeps?|retains?|maintains?|still[ \t]+ha(?:ve|s))[ \t]+(?:their[ \t]+|its[ \t]+"
+    r"|our[ \t]+)?access[ \t]+(?:even[ \t]+)?"
+    r"(?:if|when|after)\b[^.;\n]{0,40}?\b(?:revoked|rotated|removed|disabled|expires?|expired|deleted)\b"
+    # Code taken from a stranger unread ("no need to check who publishes it"), review gone around,
+    # changes applied to production past the pull request.
+    r"|\bno[ \t]+need[ \t]+to[ \t]+(?:check|verify|review|inspect|look[ \t]+at)[ \t]+(?:who"
+    r"|what[ \t]+it[ \t]+does"
+    r"|the[ \t]+(?:publisher|source|author|signature|checksum|hash|maintainer))\b"
+    r"|\bbypass[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t-])?(?:review|reviewer|approval)[ \t]+(?:requirements?"
+    r"|rules?|process)\b"
+    r"|\b(?:apply|deploy|push|ship|release)[ \t]+(?:it|them|changes|the[ \t]+\w+|your[ \t]+\w+"
+    r"|infra[ \t]+changes)?"
+    r"[^.;\n]{0,20}?\b(?:straight|directly)[ \t]+(?:to|into|on)[ \t]+(?:the[ \t]+)?(?:prod|production|live)\b"
+    # A secret put where strangers read it ("paste the kubeconfig into the public issue", "send it
+    # to the Discord webhook", "mail the private key to …@…").
+    r"|\b(?:past(?:e|ing)|post(?:ing)?|put(?:ting)?|shar(?:e|ing)|upload(?:ing)?|attach(?:ing)?|send(?:ing)?"
+    r"|mail(?:ing)?|e-?mail(?:ing)?|forward(?:ing)?)[ \t]+(?:the[ \t]+|your[ \t]+|our[ \t]+"
+    r"|a[ \t]+)?(?:[\w-]+[ \t]+)?"
+    r"(?:kubeconfig|private[ \t]+keys?|ssh[ \t]+keys?|credentials(?:[ \t]+file)?|service[ \t-]account[ \t]+"
+    r"(?:key|token|json)|api[ \t]+(?:key|token)s?|access[ \t]+tokens?|secrets?|passwords?)\b[^;\n]{0,60}?"
+    r"\b(?:into|in|to|on|at)[ \t]+(?:the[ \t]+|a[ \t]+|our[ \t]+)?(?:public\b|discord|slack|telegram|webhook"
+    r"|issue"
+    r"|gist|pastebin|paste\.\w+|[\w.+-]+@[\w-]+\.[a-z]{2,})"
+    r"|\b(?:kubeconfig|private[ \t]+key|credentials|\.env|secrets?|tokens?)\b[^.;\n]{0,40}?\b(?:send|post"
+    r"|upload|mail"
+    r"|e-?mail|paste|forward)[ \t]+(?:it|them)[ \t]+to[ \t]+(?:the[ \t]+"
+    r"|a[ \t]+)?(?:[\w-]+[ \t]+)?(?:discord|slack"
+    r"|telegram|webhook|issue|gist|pastebin|https?://|[\w.+-]+@[\w-]+\.[a-z]{2,})"
+    # A secret printed into a log ("print the vault token in the job log").
+    r"|\b(?:print|echo|log|dump|output|write)[ \t]+(?:out[ \t]+)?(?:the[ \t]+|our[ \t]+|your[ \t]+"
+    r"|its[ \t]+)?"
+    r"(?:[\w-]+[ \t]+){0,2}?(?:tokens?|secrets?|passwords?|credentials|api[ \t]+keys?|private[ \t]+keys?)"
+    r"[ \t]+(?:in|into|to)[ \t]+(?:the[ \t]+|every[ \t]+)?(?:[\w-]+[ \t]+)?(?:logs?|output|console|stdout)\b"
+)
