@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from osmia.memory.hostile_guards import BACKDOORS
 from osmia.memory.hostile_orders import DROP_VERB
+from osmia.memory.hostile_oversight import ABOVE_THE_PROMPT
 from osmia.memory.linear import linear
 
 __all__ = ["ACTS"]
@@ -78,8 +79,11 @@ _WEAKENING_ACTS = (
     r"|\bpull_request_target\b[^.\n]{0,60}?\bsecrets[`'\"]?[ \t]*:[ \t]*[`'\"]?inherit\b"
     r"|\b(?:skip|silence|fix|hide|mute)[ \t]+(?:the[ \t]+|all[ \t]+)?failing[ \t]+tests?[ \t]+by[ \t]+"
     r"(?:deleting|removing|commenting)"
-    r"|\b(?:(?:agents?|bots?|the[ \t]+(?:ai|assistant|model))\b[^.;\n]{0,30}?\b(?:approve|merge)[ds]?[ \t]+"
-    r"(?:their|its)|merge[ \t]+your)[ \t]+own[ \t]+(?:prs?|pull[ \t]+requests?|merge[ \t]+requests?"
+    r"|\b(?:(?:agents?|bots?|the[ \t]+(?:ai|assistant|model))(?:[ \t]+(?:account|accounts|user|users|token"
+    r"|should|must|shall|can|may|will|to|always|just|simply|now|then|here"
+    r"|should[ \t]+always))*[ \t]+(?:approve"
+    r"|merge)[ds]?[ \t]+(?:their|its)|(?:approve|merge)[ \t]+your)[ \t]+own[ \t]+(?:prs?|pull[ \t]+requests?"
+    r"|merge[ \t]+requests?"
     r"|changes)\b"
     # ... a way back in kept: a user with sudo and no password, a boot or shell-start hook that
     # runs a hidden file or calls out, a JWT accepted unsigned, a security job allowed to fail,
@@ -257,6 +261,9 @@ ACTS = linear(
     r"|\bforce[ \t_-]?push(?:ed|es|ing)?[ \t]+(?:directly[ \t]+|straight[ \t]+)?(?:(?:to|onto|into"
     r"|over)[ \t]+)?"
     r"(?:the[ \t]+)?(?:origin[ \t/]+)?(?:main|master)\b"
+    r"|\bpush(?:ed|es|ing)?[ \t]+(?:directly[ \t]+|straight[ \t]+)?(?:to"
+    r"|onto)[ \t]+(?:the[ \t]+)?(?:origin[ \t/]+)?"
+    r"(?:main|master)\b[^.;\n]{0,20}?(?:--force\b|[ \t]-f\b|\bforce\b)"
     r"|\bpush(?:ed|es|ing)?[ \t]+(?:with[ \t]+)?(?:--force|-f)[ \t]+(?:(?:to|onto)[ \t]+)?(?:the[ \t]+)?"
     r"(?:origin[ \t/]+)?(?:main|master)\b"
     r"|\bgit[ \t]+push\b[^\n;|&]{0,40}(?:--force\b|-f\b)[^\n;|&]{0,40}\b(?:main|master)\b"
@@ -324,4 +331,6 @@ ACTS = linear(
     + _SENT_AWAY
     + r"|"
     + BACKDOORS
+    + r"|"
+    + ABOVE_THE_PROMPT
 )

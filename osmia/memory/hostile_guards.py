@@ -66,6 +66,9 @@ _GUARD = (
     r"|admission[ \t]+(?:webhooks?|controllers?|policies)|(?:validating|mutating)webhookconfigurations?"
     r"|@?(?:login_required|requires_auth|permission_required|jwt_required|auth_required|authenticated)"
     r"(?:[ \t]+decorators?)?"
+    r"|codeowners(?:[ \t]+(?:entries|rules|file))?|(?:version[ \t]+)?pins[ \t]+and[ \t]+hashes"
+    r"|hash[ \t]+checking"
+    r"|(?:high|critical|security)[ \t]+(?:severity[ \t]+)?findings"
     r"|(?:[\w-]+[ \t-])?(?:reviewer|review|approval)[ \t]+requirements?|(?:sast|dast|security"
     r"|codeql)[ \t]+(?:jobs?|steps?))"
 )
@@ -95,7 +98,20 @@ _WEAKENING_SETTING = (
     r"|keys?)\b"
     r"|[ \t]-k[ \t]+[\"']?not[ \t]+(?:security|auth\w*|permission\w*|crypto\w*)"
     r"|\b(?:coverage|fail[-_]under|cov-fail-under)\b[^.;\n]{0,20}?(?:\bto|=)[ \t]*0+(?:%|\b)"
-    r"|--insecure(?:-skip-tls-verify)?\b|\binsecure-skip-tls-verify\b"
+    r"|--insecure(?:-skip-tls-verify)?\b|\binsecure-skip-tls-verify\b|\b_create_unverified_context\b"
+    r"|\bset[ \t]+(?:the[ \t]+)?verify\w*[ \t]+(?:to|=)[ \t]*false\b"
+    r"|\b(?:require_?)?(?:auth|authentication|login|csrf|ssl|tls|signature|2fa|mfa)(?:_?(?:required|enabled"
+    r"|check"
+    r"|checks|verify|verification|enforced))?[ \t]*=[ \t]*[\"']?(?:false|0|off|no)\b"
+    r"|\bhost(?:network|pid|ipc)[\"']?[ \t]*:[ \t]*true\b"
+    r"|[\"']\*[\"'][ \t]+verbs[ \t]+on[ \t]+[\"']\*|\bverbs[\"']?[ \t]*:[ \t]*\[?[ \t]*[\"']\*"
+    r"|\bprincipal[\"']?[ \t]*:[ \t]*[\"']\*[\"']"
+    r"|--trusted-host\b|\bindex-url[ \t]*[= \t][ \t]*http://|\bregistry[ \t]*[= \t][ \t]*http://"
+    r"|\binstead[ \t]+of[ \t]+(?:our|the)[ \t]+(?:signed|pinned|verified|official|internal)\b"
+    r"|\badd(?:ed|ing)?\b[^.;\n]{0,40}?\b(?:to|in)[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+)?(?:allowlist"
+    r"|ignore[ \t-]?list"
+    r"|exclusions?[ \t]+list|\.trivyignore|\.gitleaksignore|\.semgrepignore|\.snyk)\b"
+    r"|\bself-?(?:merge|approve)\b"
     r"|\bpublic-read(?:-write)?\b|\ballusers\b|\ballauthenticatedusers\b"
     r"|\b(?:run|start|deploy)\w*[ \t]+(?:the[ \t]+|all[ \t]+|every[ \t]+)?(?:containers?|pods?|it|them"
     r"|workers?)[ \t]+"
@@ -110,7 +126,8 @@ TESTS_NEUTERED = linear(
     r"(?i)\bpytest\.(?:mark\.)?(?:skip|xfail)\b|@unittest\.skip|@(?:skip|disabled|ignore)\b|\bxfail\b"
     r"|\b(?:it|describe|test)\.skip\(|\bt\.skip(?:now)?\(|\bassert[ \t]+true\b|\bexpect\([ \t]*true[ \t]*\)"
     r"|\bassert(?:true|that)?\([ \t]*true[ \t]*\)|#[ \t]*(?:nosec|noqa|nolint|type:[ \t]*ignore)\b"
-    r"|\beslint-disable\b|@suppresswarnings\b"
+    r"|\beslint-disable\b|@suppresswarnings\b|\btry[ \t]*/[ \t]*except(?:[ \t]*:)?[ \t]+pass\b"
+    r"|\bexcept(?:[ \t]+\w+)?[ \t]*:[ \t]*pass\b"
     r"|\b(?:skip|disable|delete|remove|mute|quarantine|comment[ \t]+out)[ \t]+(?:[\w'’./-]+[ \t]+){0,3}?"
     r"(?:failing|broken|red)[ \t]+(?:[\w-]+[ \t]+)?tests?\b"
 )
@@ -138,6 +155,8 @@ _STORY = (
     r"|trick)\b"
     r"|\b(?:that|it|this)[ \t]+worked[ \t]+(?:great|fine|well|perfectly)\b|\bjust[ \t]+do[ \t]+it\b"
     r"|\b(?:fastest|quickest|easiest)[ \t]+(?:path|way|route|fix)\b"
+    r"|\bdo[ \t]+(?:that|this|it)[ \t]+(?:whenever|every[ \t]+time|each[ \t]+time|next[ \t]+time|too)\b"
+    r"|\brepeat[ \t]+the[ \t]+(?:trick|fix|shortcut)\b"
 )
 # A reason of convenience ("it just causes trouble", "aren't worth chasing", "false positives",
 # "blocks merges", "to get CI passing", "so the pipeline stays green", "the PR needs to go out").
@@ -164,6 +183,14 @@ _EXCUSE = (
     r"|\bso[ \t]+(?:that[ \t]+)?(?:the|it|this|your|our)[ \t]+(?:[\w-]+[ \t]+)?(?:can[ \t]+|will[ \t]+)?"
     r"(?:merges?|pass(?:es)?|ships?|go(?:es)?[ \t]+(?:through|green|out)|lands?)\b"
     r"|\bemergency[ \t]+access\b"
+    r"|\bsaves?[ \t]+(?:\w+[ \t]+){0,3}?time\b|\bsmoother\b|\bvanish(?:ed|es)?\b|\bstop(?:s"
+    r"|ped)?[ \t]+failing\b"
+    r"|\bnever[ \t]+blocks?\b|\btoo[ \t]+(?:slow|often|noisy|strict|long)\b|\b(?:don't"
+    r"|do[ \t]+not)[ \t]+care[ \t]+about\b"
+    r"|\bout[ \t]+of[ \t]+scope\b|\b(?:is|are)[ \t]+(?:a[ \t]+)?bottleneck"
+    r"|\bso[ \t]+(?:that[ \t]+)?(?:the[ \t]+)?"
+    r"(?:build|ci|pipeline|suite|tests?|checks?)[ \t]+(?:is|are|stays?|goes|turns?|go)[ \t]+green\b"
+    r"|\b(?:aren't|isn't|are[ \t]+not|is[ \t]+not)[ \t]+(?:required|needed)[ \t]+any[ \t]*more\b"
 )
 STORY_CUE = linear(rf"(?i){_STORY}")
 EXCUSE_CUE = linear(rf"(?i){_EXCUSE}")
@@ -212,9 +239,12 @@ BACKDOORS = (
     r"|\bis\b)[ \t]*[\"'][^\"'\n]{1,40}[\"'][ \t)]*:?[ \t]*\{?[ \t]*return[ \t]+true\b"
     r"[^\n]{0,40}?\b(?:at[ \t]+the[ \t]+top[ \t]+of|in(?:to)?|to)[ \t]+[`'\"]?(?:check_?\w*|\w*permission\w*"
     r"|is_?admin|\w*auth\w*|can_\w+)"
-    r"|\b(?:require_?\w*|check_?\w*|\w*permission\w*|is_?admin|\w*auth\w*|can_\w+|has_?\w*access|\w*role\w*)\b"
+    r"|\b(?:require_?\w*|check_?\w*|\w*permission\w*|is_?admin|\w*auth\w*|can_\w+|has_?\w*access"
+    r"|\w*role\w*)\b"
     r"[^\n]{0,60}?\bif\b[^\n]{0,40}?(?:==|\bis\b)[ \t]*[\"'][^\"'\n]{1,40}[\"'][ \t)]*:?[ \t]*\{?[ \t]*"
     r"return[ \t]+true\b"
+    r"|\bif\b[^\n]{0,60}?==[ \t]*[\"'][^\"'\n]{1,40}[\"'][ \t)]*:?[ \t]*\{?[ \t]*return[ \t]+\w*(?:grant"
+    r"|admin)\w*"
     # A password written into the code as a way in ("Hard-code the admin password … as a fallback").
     r"|(?:^|[.;:!?][ \t]*|\b(?:and|then|just|simply)[ \t]+)hard-?code[ \t]+(?:the[ \t]+|an?[ \t]+)?"
     r"(?:[\w-]+[ \t]+){0,2}?(?:password|passphrase|credentials?|token|api[ \t]+key)\b"
@@ -226,11 +256,23 @@ BACKDOORS = (
     r"|\baccept\w*[ \t]+(?:unsigned[ \t]+)?(?:jwts?|tokens?)[ \t]+(?:with|using"
     r"|signed[ \t]+with)[ \t]+(?:the[ \t]+)?"
     r"(?:alg(?:orithm)?[ \t]+)?[\"'`]?none\b|\baccept[ \t]+unsigned[ \t]+(?:jwts?|tokens?)\b"
+    # A way in left behind: a fallback or hidden account, a listener or tunnel left running, a key
+    # appended to a root's authorized_keys, a telemetry setting that ships the secrets.
+    r"|\b(?:add|create|leave|keep|insert|seed)\b[^.;\n]{0,30}?\b(?:fallback|backdoor|hidden|secret|master"
+    r"|static)[ \t]+(?:admin[ \t]+|root[ \t]+|['\"`]?maint\w*['\"`]?[ \t]+)?(?:user|account|password|login)\b"
+    r"|\bleave\b[^.;\n]{0,60}?\b(?:listener|reverse[ \t]+shell|tunnel|backdoor)\b"
+    r"|\bauthorized_keys\b[^\n]{0,80}?\bssh-(?:rsa|ed25519|dss|ecdsa[\w-]*)[ \t]+AAAA"
+    r"|\binclude_(?:env|secrets|credentials|tokens)[\"']?[ \t]*:[ \t]*true\b"
+    r"|\bmake[ \t]+(?:the[ \t]+)?[`'\"]?\w*(?:verify|validate|check"
+    r"|auth)\w*[`'\"]?(?:\(\))?[ \t]+return[ \t]+true[ \t]+"
+    r"(?:when|if|on|for|whenever)\b"
     # A second root, or a way in that outlives its revocation.
     r"|\b(?:create|add)\b[^.;\n]{0,40}?\buser\b[^.;\n]{0,60}?\b(?:uid[ \t=]+0|uid[ \t]+zero)\b"
     r"|\b(?:keeps?|retains?|maintains?|still[ \t]+ha(?:ve|s))[ \t]+(?:their[ \t]+|its[ \t]+"
     r"|our[ \t]+)?access[ \t]+(?:even[ \t]+)?"
-    r"(?:if|when|after)\b[^.;\n]{0,40}?\b(?:revoked|rotated|removed|disabled|expires?|expired|deleted)\b"
+    r"(?:working[ \t]+)?(?:if|when|after|between)\b[^.;\n]{0,40}?\b(?:revoked|rotated|removed|disabled"
+    r"|expires?"
+    r"|expired|deleted|runs|the[ \t]+(?:run|ticket|task|job))\b"
     # Code taken from a stranger unread ("no need to check who publishes it"), review gone around,
     # changes applied to production past the pull request.
     r"|\bno[ \t]+need[ \t]+to[ \t]+(?:check|verify|review|inspect|look[ \t]+at)[ \t]+(?:who"
@@ -244,8 +286,10 @@ BACKDOORS = (
     # A secret put where strangers read it ("paste the kubeconfig into the public issue", "send it
     # to the Discord webhook", "mail the private key to …@…").
     r"|\b(?:past(?:e|ing)|post(?:ing)?|put(?:ting)?|shar(?:e|ing)|upload(?:ing)?|attach(?:ing)?|send(?:ing)?"
-    r"|mail(?:ing)?|e-?mail(?:ing)?|forward(?:ing)?)[ \t]+(?:the[ \t]+|your[ \t]+|our[ \t]+"
-    r"|a[ \t]+)?(?:[\w-]+[ \t]+)?"
+    r"|mail(?:ing)?|e-?mail(?:ing)?|forward(?:ing)?|sende[nt]?|schick\w*|envoie[rz]?|envoyez|env[ií]a[rn]?"
+    r"|manda[rn]?)[ \t]+(?:the[ \t]+|your[ \t]+|our[ \t]+|a[ \t]+|alle[ \t]+|tous[ \t]+les[ \t]+"
+    r"|todos[ \t]+los[ \t]+)?"
+    r"(?:[\w-]+[ \t]+)?"
     r"(?:kubeconfig|private[ \t]+keys?|ssh[ \t]+keys?|credentials(?:[ \t]+file)?|service[ \t-]account[ \t]+"
     r"(?:key|token|json)|api[ \t]+(?:key|token)s?|access[ \t]+tokens?|secrets?|passwords?)\b[^;\n]{0,60}?"
     r"\b(?:into|in|to|on|at)[ \t]+(?:the[ \t]+|a[ \t]+|our[ \t]+)?(?:public\b|discord|slack|telegram|webhook"
@@ -256,7 +300,16 @@ BACKDOORS = (
     r"|e-?mail|paste|forward)[ \t]+(?:it|them)[ \t]+to[ \t]+(?:the[ \t]+"
     r"|a[ \t]+)?(?:[\w-]+[ \t]+)?(?:discord|slack"
     r"|telegram|webhook|issue|gist|pastebin|https?://|[\w.+-]+@[\w-]+\.[a-z]{2,})"
-    # A secret printed into a log ("print the vault token in the job log").
+    r"|\b(?:tokens?|keys?|secrets?|credentials|passwords?)\b[^.;\n]{0,80}?\b(?:store|save|put|keep|commit"
+    r"|paste"
+    r"|post)[ \t]+(?:it|them|a[ \t]+copy)[ \t]+(?:in|into|on|to)[ \t]+(?:a[ \t]+"
+    r"|the[ \t]+)?(?:public[ \t]+\w+|gist"
+    r"|pastebin|public\b)"
+    # A secret printed into a log ("print the vault token in the job log", "log the full
+    # AWS_SECRET_ACCESS_KEY at INFO level").
+    r"|\blog[ \t]+(?:the[ \t]+)?(?:full[ \t]+|raw[ \t]+|whole[ \t]+"
+    r"|entire[ \t]+)?[`'\"]?\$?(?-i:[A-Z_]*(?:SECRET|TOKEN"
+    r"|PASSWORD|_KEY)[A-Z_]*)\b"
     r"|\b(?:print|echo|log|dump|output|write)[ \t]+(?:out[ \t]+)?(?:the[ \t]+|our[ \t]+|your[ \t]+"
     r"|its[ \t]+)?"
     r"(?:[\w-]+[ \t]+){0,2}?(?:tokens?|secrets?|passwords?|credentials|api[ \t]+keys?|private[ \t]+keys?)"

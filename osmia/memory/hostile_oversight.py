@@ -12,7 +12,7 @@ alternation that :data:`osmia.memory.hostile_orders.ORDERS` takes in whole.
 
 from __future__ import annotations
 
-__all__ = ["OVERSIGHT"]
+__all__ = ["ABOVE_THE_PROMPT", "OVERSIGHT"]
 
 # Where the people who check the work read it.
 _REVIEWED = (
@@ -71,10 +71,36 @@ _CONCEALED = (
     r"|vendored|vendor|generated|compiled|binary|obfuscated)\b[^;\n]{0,40}?\bso[ \t]+(?:that[ \t]+)?(?:it"
     r"|this|they"
     r"|nobody|no[ \t]+one|reviewers?)\b"
+    r"|\bso[ \t]+(?:that[ \t]+)?no[ \t]+(?:single[ \t]+|one[ \t]+)?(?:reviewer|person|one)[ \t]+(?:sees"
+    r"|notices|gets"
+    r"|can[ \t]+see|ever[ \t]+sees)\b"
+    r"|\b(?:removed|disabled|deleted|weakened|bypassed|dropped)\b[^.;\n]{0,40}?\b(?:doesn't|does[ \t]+not"
+    r"|don't"
+    r"|won't|will[ \t]+not)[ \t]+(?:show[ \t]+up|appear)[ \t]+in\b"
+    r"|\b(?:hide|hid|hidden|bury|buried|tuck|tucked)\b[^.;\n]{0,40}?\bin(?:to|side)?[ \t]+(?:a[ \t]+"
+    r"|the[ \t]+)?"
+    r"(?:minified|vendored|vendor|generated|compiled|binary|obfuscated)\b"
+    r"|\b(?:put|place|add|move)\b[^.;\n]{0,40}?\bin(?:to|side)?[ \t]+(?:a[ \t]+|the[ \t]+)?(?:minified"
+    r"|vendored"
+    r"|vendor|generated|compiled)\b[^\n]{0,60}?\b(?:reviewers?|nobody|no[ \t]+one)[ \t]+(?:never|don't"
+    r"|do[ \t]+not"
+    r"|won't|rarely)[ \t]+(?:open|read|look|review|check)"
+    # ... or told what it is not: a change called harmless, docs, a refactor, where it is not.
+    r"|\b(?:describe|call|label|present|frame|title|tag|mark)\w*\b[^.;\n]{0,40}?\b(?:as[ \t]+)?(?:an?[ \t]+)?"
+    r"['\"`]?(?:harmless|trivial|minor|cosmetic|docs?(?:[ \t-]only)?|chore|typo|formatting"
+    r"|refactor)\b[^.;\n]{0,60}?"
+    r"\b(?:even[ \t]+(?:when|if|though)"
+    r"|so[ \t]+(?:that[ \t]+)?(?:the[ \t]+)?(?:security[ \t]+)?(?:reviewers?|nobody"
+    r"|no[ \t]+one|review))\b"
+    r"|\b(?:commit[ \t]+messages?|pr[ \t]+(?:descriptions?|titles?))\b[^.;\n]{0,30}?\b(?:describe|say"
+    r"|claim)\w*"
+    r"[^.;\n]{0,30}?\b(?:harmless|trivial|minor|cosmetic|refactor)\b[^.;\n]{0,30}?\beven[ \t]+(?:when|if"
+    r"|though)\b"
     # ... or lied to when they ask ("When asked why the secret is in the repo, say it's a dummy value").
     r"|\b(?:when|if)[ \t]+(?:you[ \t]+are[ \t]+|you're[ \t]+|anyone[ \t]+|someone[ \t]+"
     r"|reviewers?[ \t]+)?ask(?:s|ed)?\b"
-    r"[^.;\n]{0,60}?\b(?:say|answer|reply|respond|tell[ \t]+them|claim)[ \t]+(?:that[ \t]+)?(?:it|this|they)"
+    r"[^.;\n]{0,60}?\b(?:say|answer|reply|respond|tell[ \t]+them|claim)[ \t]+(?:that[ \t]+)?(?:it|this|they"
+    r"|the[ \t]+\w+)"
     r"(?:[ \t]+(?:is|was|are|were)|'s|’s)[ \t]+(?:(?:just|only|a|an|the)[ \t]+)*(?:dummy|fake|test"
     r"|placeholder"
     r"|harmless|unrelated|approved|intentional|required|expected|temporary)\b"
@@ -86,6 +112,8 @@ _CONCEALED = (
     r"|\bsem[ \t]+(?:mencionar|avisar|contar)\b"
     r"|\bne[ \t]+(?:le|la|les|l')[ \t]*(?:mentionne|dites|signale)\pL*[ \t]+pas\b"
     r"|\bsans[ \t]+(?:le|la|les|l')[ \t]*(?:mentionner|signaler|dire)\b|\bn'en[ \t]+parle\pL*[ \t]+pas\b"
+    r"|\bne[ \t]+(?:mentionne|mentionnez|dis|dites|signale|signalez)[ \t]+jamais\b"
+    r"|不要(?:提到|提及|告诉)(?:你|他们|审查|评审)"
     r"|\b(?:erwähne|erwähnt|erwaehne|sag|sagt)[ \t]+(?:es|das|dies|nichts)[ \t]+nicht\b"
     r"|\bohne[ \t]+es[ \t]+zu[ \t]+(?:erwähnen|erwaehnen|sagen|melden)\b"
     r"|\bnicht[ \t]+(?:im[ \t]+pr|in[ \t]+der[ \t]+beschreibung)[ \t]+erwähnen\b"
@@ -123,6 +151,14 @@ _ABOVE_THE_PROMPT = (
     r"|suspicious)\b"
     r"|\beven[ \t]+(?:when|if)[ \t]+(?:it|they|this)[ \t]+(?:seems?|looks?|sounds?)[ \t]+(?:unsafe|dangerous"
     r"|suspicious)[ \t]*[.;!]?[ \t]*$"
+    r"|\btrust\b[^.;\n]{0,40}?\binstructions\b[^.;\n]{0,60}?\bover[ \t]+(?:the[ \t]+)?(?:ticket|user|task"
+    r"|prompt"
+    r"|system|operator)\b"
+    r"|\b(?:lessons?|learnings?|notes?|memor(?:y|ies))\b[^.;\n]{0,60}?\b(?:have|has|carry|carries|with)[ \t]+"
+    r"(?:full|final|absolute|ultimate|overriding)[ \t]+authority\b"
+    r"|\bfollow[ \t]+(?:them|it|these|this)[ \t]+even[ \t]+(?:if|when|where)[ \t]+(?:they"
+    r"|it)[ \t]+(?:conflicts?"
+    r"|contradicts?|disagrees?)[ \t]+with[ \t]+(?:your|the)\b"
 )
 # A run reported green that is not: "… and report the suite as green", "say the tests passed".
 _REPORTED_GREEN = (
@@ -131,4 +167,7 @@ _REPORTED_GREEN = (
     r"|were[ \t]+)?(?:green|passing|passed|successful|clean|fine)\b"
 )
 
-OVERSIGHT = "|".join((_CONCEALED, _SELF_GRANTED, _ABOVE_THE_PROMPT, _REPORTED_GREEN))
+OVERSIGHT = "|".join((_CONCEALED, _SELF_GRANTED, _REPORTED_GREEN))
+# Judged as an act, per clause: a warning before it is a lesson ("Don't trust instructions in
+# memory notes over the ticket").
+ABOVE_THE_PROMPT = _ABOVE_THE_PROMPT
