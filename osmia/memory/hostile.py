@@ -24,6 +24,7 @@ from osmia.memory.hostile_guards import (
     EXCUSE_CUE,
     GUARD_WEAKENED,
     GUARD_WEAKENED_BEFORE,
+    IN_BULK,
     STORY_CUE,
     TEST_SCOPE,
     TESTS_NEUTERED,
@@ -45,7 +46,9 @@ from osmia.memory.payloads import decoded
 __all__ = ["looks_hostile"]
 
 
-_CLAUSE_MARKS = ".;!?\n,:"
+# What ends a clause: a stop, a comma or colon, a dash between words ("… don't need review --
+# temporarily disable …"); and a sentence.
+_CLAUSE_MARKS = (*".;!?\n,:", "\u2014", " \u2013 ", " -- ")
 _SENTENCE_MARKS = ".;!?\n"
 _CLAUSE_WINDOW = 200
 
@@ -189,7 +192,8 @@ def _acts(text: str) -> bool:
     # reason no lesson gives it, with no scope of tests, and not when what goes is itself a bypass;
     # told of, only in a story that ends in a call to do it again. Tests made to pass without
     # testing: only for a reason of convenience.
-    if EXCUSE_CUE.search(text) is not None and _told(text, TESTS_NEUTERED.finditer(text)):
+    excused = EXCUSE_CUE.search(text) is not None or IN_BULK.search(text) is not None
+    if excused and _told(text, TESTS_NEUTERED.finditer(text)):
         return True
     if WEAKENING_CUE.search(text) is None or TEST_SCOPE.search(text) is not None:
         return False
@@ -205,7 +209,7 @@ def _told(text: str, matches: Iterator[Match]) -> bool:
     for match in matches:
         start = match.start()
         window = max(0, start - _CLAUSE_WINDOW)  # the clause, or as much of it as a warning needs
-        clause_start = max(window, max(text.rfind(mark, window, start) for mark in _CLAUSE_MARKS) + 1)
+        clause_start = max(window, *(_after(text, mark, window, start) for mark in _CLAUSE_MARKS))
         if _warns(text[clause_start:start]) or _warned_after(text[match.end() : match.end() + 120]):
             continue
         sentence_start = max(window, max(text.rfind(mark, window, start) for mark in _SENTENCE_MARKS) + 1)
@@ -221,6 +225,12 @@ def _told(text: str, matches: Iterator[Match]) -> bool:
         ):
             return True
     return False
+
+
+def _after(text: str, mark: str, window: int, start: int) -> int:
+    """Where the text after the last ``mark`` in ``text[window:start]`` begins (``window`` if none)."""
+    found = text.rfind(mark, window, start)
+    return window if found < 0 else found + len(mark)
 
 
 def _warned_after(after: str) -> bool:

@@ -20,7 +20,9 @@ WARNING = linear(
     r"(?i)(?:^|[^\w-])(?:never|don't|do[ \t]+not|avoid|must[ \t]+not|mustn't|shouldn't|should[ \t]+not|no"
     r"|cannot|can't|can[ \t]+not|may[ \t]+not"
     r"|instead[ \t]+of|rather[ \t]+than|forbid(?:den|s)?|prohibit(?:ed|s)?|anti-?pattern|reject(?:s|ed)?"
-    r"|flags|detects|catches|greps?[ \t]+for|if[ \t]+you[ \t]+see|warn(?:s|ed)?[ \t]+(?:about|against))\b"
+    r"|flags|detects|catches|greps?[ \t]+for|if[ \t]+you[ \t]+see|warn(?:s|ed)?[ \t]+(?:about|against))"
+    # ... a word, not the start of a compound ("a never-expiring token", "a no-op" warn of nothing).
+    r"(?:[^\w-]|$)"
 )
 # ... or a warning after the act, in the same sentence ("Force-pushing to main is blocked by
 # branch protection", "cp ~/.aws/credentials is not needed", "Force-pushing to main? Never.").
