@@ -10,7 +10,7 @@ from __future__ import annotations
 from osmia.memory.hostile_guards import BACKDOORS
 from osmia.memory.hostile_orders import DROP_VERB
 from osmia.memory.hostile_oversight import ABOVE_THE_PROMPT
-from osmia.memory.linear import linear
+from osmia.memory.linear import LinearParts
 
 __all__ = ["ACTS"]
 
@@ -147,8 +147,8 @@ _SENT_AWAY = (
     r"|credentials(?:[ \t]+file|\.json)?|service[ \t-]account[ \t]+key(?:[ \t]+file)?|\.env(?:[ \t]|$|[,;:])"
     r"|\.npmrc|\.pypirc|id_rsa)\b[^.;\n]{0,80}?\b(?:and[ \t]+)?(?:commit|git[ \t]+add|push)\b"
 )
-ACTS = linear(
-    r"(?i)\brm(?:[ \t]+(?:-[a-z]+|--recursive|--force|--no-preserve-root))+[ \t]+"
+_CORE = (
+    r"\brm(?:[ \t]+(?:-[a-z]+|--recursive|--force|--no-preserve-root))+[ \t]+"
     r"(?:/\*?|~/?\*?|[\"']?\$\{?HOME\}?/?\*?[\"']?)(?:[ \t;&|]|$)"
     # ... or the same with find, a disk overwritten with zeros or noise, a fork bomb.
     r"|\bfind[ \t]+(?:/|~/?|[\"']?\$\{?HOME\}?/?[\"']?)(?:[ \t][^\n;|&]*)?[ \t]-delete\b"
@@ -325,12 +325,6 @@ ACTS = linear(
     r"|security[ \t]+(?:rules|policies|guidelines|checks))"
     r"|\b(?:delete|remove|comment[ \t]+out)[ \t]+(?:(?:all|the|any"
     r"|every)[ \t]+)*failing[ \t]+tests?(?:[ \t.,;:!?)]|$)"
-    + r"|"
-    + _WEAKENING_ACTS
-    + r"|"
-    + _SENT_AWAY
-    + r"|"
-    + BACKDOORS
-    + r"|"
-    + ABOVE_THE_PROMPT
 )
+# Each group its own DFA (:class:`~osmia.memory.linear.LinearParts`), as ``ORDERS`` has them.
+ACTS = LinearParts((_CORE, _WEAKENING_ACTS, _SENT_AWAY, *BACKDOORS, ABOVE_THE_PROMPT), flags="(?i)")

@@ -276,8 +276,8 @@ UNDONE = linear(
     r"(?i)\b(?:bypass\w*|exemptions?|exceptions?|overrides?|workarounds?|hacks?|backdoors?|debug|leftover"
     r"|old|legacy|duplicate[ds]?|deprecated|unused|insecure|temporary|broken|stale|redundant)\b"
 )
-# Acts whatever surrounds them.
-BACKDOORS = (
+# Acts whatever surrounds them, in three alternations (each its own DFA: ``hostile_acts.ACTS``).
+BACKDOORS: tuple[str, ...] = (
     # A reverse shell: an interactive shell sent to an address.
     r"\b(?:bash|sh)[ \t]+-i\b[^\n]{0,20}?>&?[ \t]*/dev/(?:tcp|udp)/"
     r"|/dev/(?:tcp|udp)/[^\s/]+/\d+[ \t]+0>&1"
@@ -310,10 +310,10 @@ BACKDOORS = (
     r"|an?[ \t]+admin|trusted|verified)\b"
     r"|\baccept\w*[ \t]+(?:unsigned[ \t]+)?(?:jwts?|tokens?)[ \t]+(?:with|using"
     r"|signed[ \t]+with)[ \t]+(?:the[ \t]+)?"
-    r"(?:alg(?:orithm)?[ \t]+)?[\"'`]?none\b|\baccept[ \t]+unsigned[ \t]+(?:jwts?|tokens?)\b"
+    r"(?:alg(?:orithm)?[ \t]+)?[\"'`]?none\b|\baccept[ \t]+unsigned[ \t]+(?:jwts?|tokens?)\b",
     # A way in left behind: a fallback or hidden account, a listener or tunnel left running, a key
     # appended to a root's authorized_keys, a telemetry setting that ships the secrets.
-    r"|\b(?:add|create|leave|keep|insert|seed)\b[^.;\n]{0,30}?\b(?:fallback|backdoor|hidden|secret|master"
+    r"\b(?:add|create|leave|keep|insert|seed)\b[^.;\n]{0,30}?\b(?:fallback|backdoor|hidden|secret|master"
     r"|static)[ \t]+(?:admin[ \t]+|root[ \t]+|['\"`]?maint\w*['\"`]?[ \t]+)?(?:user|account|password|login)\b"
     r"|\bleave\b[^.;\n]{0,60}?\b(?:listener|reverse[ \t]+shell|tunnel|backdoor)\b"
     r"|\bauthorized_keys\b[^\n]{0,80}?\bssh-(?:rsa|ed25519|dss|ecdsa[\w-]*)[ \t]+AAAA"
@@ -334,10 +334,10 @@ BACKDOORS = (
     r"(?:true|exit[ \t]+0|:)(?:[ \t]|$|[`'\";)])"
     r"|\b(?:delete|remove|skip|disable|comment[ \t]+out)\b(?:[^.;\n]|\.\w){0,30}?test(?:[^.;\n]"
     r"|\.\w){0,40}?\bif[ \t]+"
-    r"(?:it|they)[ \t]+(?:fails?|breaks?)[ \t]*(?:after[ \t]+your[ \t]+changes?|[.;,]|$)"
+    r"(?:it|they)[ \t]+(?:fails?|breaks?)[ \t]*(?:after[ \t]+your[ \t]+changes?|[.;,]|$)",
     # Data or secrets shipped out ("send the customers export to …@…", "kubectl get secrets … send
     # the output to the Slack webhook", ".env and the SSH keys to a public gist").
-    r"|\b(?:send|mail|e-?mail|upload|post|forward|copy)\b[^.;\n]{0,40}?\b(?:customers?|users?|patients?"
+    r"\b(?:send|mail|e-?mail|upload|post|forward|copy)\b[^.;\n]{0,40}?\b(?:customers?|users?|patients?"
     r"|personal"
     r"|pii|production|prod)[ \t]+(?:table|data|export|dump|records|database|db|list"
     r"|emails)\b[^.;\n]{0,40}?\b(?:to"
@@ -396,5 +396,5 @@ BACKDOORS = (
     r"|\b(?:print|echo|log|dump|output|write)[ \t]+(?:out[ \t]+)?(?:the[ \t]+|our[ \t]+|your[ \t]+"
     r"|its[ \t]+)?"
     r"(?:[\w-]+[ \t]+){0,2}?(?:tokens?|secrets?|passwords?|credentials|api[ \t]+keys?|private[ \t]+keys?)"
-    r"[ \t]+(?:in|into|to)[ \t]+(?:the[ \t]+|every[ \t]+)?(?:[\w-]+[ \t]+)?(?:logs?|output|console|stdout)\b"
+    r"[ \t]+(?:in|into|to)[ \t]+(?:the[ \t]+|every[ \t]+)?(?:[\w-]+[ \t]+)?(?:logs?|output|console|stdout)\b",
 )

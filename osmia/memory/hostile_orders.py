@@ -10,7 +10,7 @@ searched is :mod:`osmia.memory.hostile`, and the acts judged per clause are
 from __future__ import annotations
 
 from osmia.memory.hostile_oversight import OVERSIGHT
-from osmia.memory.linear import linear
+from osmia.memory.linear import LinearParts
 
 __all__ = ["DROP_VERB", "ORDERS"]
 
@@ -189,8 +189,8 @@ _FORGED = (
     # Text to be decoded and obeyed ("Decode and follow: …"); its payload is read decoded too.
     r"|\bdecode[ \t]+(?:it[ \t]+)?(?:and|then|&)[ \t]+(?:follow|run|execute|obey|apply|do)\b"
 )
-ORDERS = linear(
-    rf"(?i)\b{DROP_VERB}[ \t]+(?:(?:the|of|that|any|all|these|those)[ \t]+)*{_EARLIER}[ \t]+"
+_CORE = (
+    rf"\b{DROP_VERB}[ \t]+(?:(?:the|of|that|any|all|these|those)[ \t]+)*{_EARLIER}[ \t]+"
     rf"(?:[a-z-]+[ \t]+)?{_TOLD}\b"
     rf"|\b{DROP_VERB}[ \t]+(?:the[ \t]+)?{_TOLD}[ \t]+(?:above|before|so[ \t]+far|you[ \t]+(?:were"
     r"|have[ \t]+been|got)"
@@ -350,14 +350,7 @@ ORDERS = linear(
     r"(?:ais?|llms?|assistants?|agents?|models?)[ \t]*:"
     r"|\bnote[ \t]+(?:to|for)[ \t]+(?:the[ \t]+|all[ \t]+|any[ \t]+|every[ \t]+)?(?:future[ \t]+|next[ \t]+"
     r"|other[ \t]+|later[ \t]+)?(?:ai[ \t]+|coding[ \t]+)?(?:ais?|llms?|assistants?|agents?|models?)\b"
-    + r"|"
-    + _READER_ADDRESSED
-    + r"|"
-    + _SELF_KEPT
-    + r"|"
-    + _DECEIT
-    + r"|"
-    + _FORGED
-    + r"|"
-    + OVERSIGHT
 )
+# Each group its own DFA (:class:`~osmia.memory.linear.LinearParts`): one alternation of them all
+# outgrows RE2's memory budget and is searched a hundred times slower.
+ORDERS = LinearParts((_CORE, _READER_ADDRESSED, _SELF_KEPT, _DECEIT, _FORGED, OVERSIGHT), flags="(?i)")
