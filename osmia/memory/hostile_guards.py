@@ -208,7 +208,7 @@ _EXCUSE = (
     r"|\bso[ \t]+(?:that[ \t]+)?(?:the|it|this|your|our)[ \t]+(?:[\w-]+[ \t]+)?(?:can[ \t]+|will[ \t]+)?"
     r"(?:merges?|pass(?:es)?|ships?|go(?:es)?[ \t]+(?:through|green|out)|lands?)\b"
     r"|\bemergency[ \t]+access\b"
-    r"|\bnever\b[^.;\n]{0,40}?\bagain\b|\bwaste[ \t]+of[ \t]+time\b|\bwithout[ \t]+(?:credentials|auth\w*"
+    r"|\bnever\b[^.;\n]{0,40}?\bagain\b|\bwaste[ \t]+of[ \t]+time\b|\bwithout[ \t]+(?:credentials"
     r"|logging[ \t]+in|a[ \t]+token)\b"
     r"|\b(?:is|are|it's|its|they're)[ \t]+(?:just[ \t]+|too[ \t]+|very[ \t]+|so[ \t]+)?(?:noisy|flaky"
     r"|unreliable|annoying)\b"
