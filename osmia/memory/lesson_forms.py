@@ -25,7 +25,7 @@ from osmia.memory.lesson_parse import Lesson, lesson
 # Bump whenever :func:`osmia.memory.lesson_parse.lesson` reads a text differently: stored forms of
 # the older version then read as missing and are parsed again. ``tests/memory/test_lesson_forms.py``
 # pins a digest of the forms of the labelled pairs' texts, so a parser change without a bump fails.
-FORM_VERSION = 8
+FORM_VERSION = 9
 
 _FIELD, _ITEM, _PAIR = "\x1e", "\x1f", "\x1d"  # record, unit and group separators
 _SEPARATORS = frozenset(_FIELD + _ITEM + _PAIR)

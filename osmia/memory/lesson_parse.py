@@ -90,7 +90,8 @@ _COMMAND = linear(
     r"terraform|helm|kubectl|tflint|alembic|mockery|vale|pre-commit)\s+([a-z][\w:-]+)"
 )
 _VERSION = linear(
-    r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v))?\s*(?:@|==|>=|<=|~=|~>|<|>|\^|~|\s|v)\s*"
+    r"(?i)\b([a-z][\w+-]*?)(?:\s+(?:to|at|on|is|of|version|v|must\s+be|should\s+be|needs|requires))?\s*"
+    r"(?:@|==|>=|<=|~=|~>|<|>|\^|~|\s|v)\s*"
     r"v?(\d+(?:\.(?:\d+|x|\*))+|\d+)(?:[^\w.]|\.(?:[^\w]|$)|$)"
 )
 # A version glued to its tool, with a dot: "net8.0", "python3.11", "go1.21" (group 1 the tool).
@@ -405,7 +406,7 @@ def _tool_before(text: str) -> str:
 def _settings(text: str) -> tuple[tuple[str, str], ...]:
     out = []
     if not _may_match(_SETTING, text):
-        return ()
+        return _flag_values(text)
     rest = _FILE_LABEL.sub(" ", text.replace("`", " "))
     while (m := _SETTING.search(rest)) is not None:
         name, value = m.group(1) or m.group(3) or "", m.group(2) or m.group(4) or ""
@@ -414,12 +415,36 @@ def _settings(text: str) -> tuple[tuple[str, str], ...]:
         if label and _RELABELLED.search(after) is not None:
             rest = rest[m.start(2) :]  # the value is the name of what follows: read on from it
             continue
+        if value.startswith("-") and rest[m.end(2) : m.end(2) + 1] == "=":
+            rest = rest[m.start(2) :]  # "GOFLAGS=-mod=vendor": the value is a flag given its own value
+            continue
         rest = rest[m.end(0) :]
         if name.lower() in STOPWORDS or name.startswith("http"):
             continue
         # A sentence's full stop or a list's comma is no part of the value ("prefetch_count=10.").
         out.append((name.lower().lstrip("-"), value.lower().rstrip(".,:")))
-    return tuple(dict.fromkeys(out))
+    return tuple(dict.fromkeys([*out, *_flag_values(text)]))
+
+
+# A flag and the word after it in a code span (``go test -tags integration``, ``pytest -n auto``,
+# ``--workers 4``): the flag's value. Not a path or a file (``-x tests/unit``, ``-c setup.cfg``: an
+# argument, which a paraphrase may name otherwise), nor another flag.
+_FLAG_VALUE = linear(r"(?:^|[\s(])(--?[A-Za-z][\w-]*)[ \t]+([A-Za-z0-9][\w:@+-]*)(?:[\s)]|$)")
+
+
+def _flag_values(text: str) -> tuple[tuple[str, str], ...]:
+    """Each flag given a value in the text's code spans, as a setting (the name without its dashes)."""
+    if "`" not in text or "-" not in text:
+        return ()
+    out = []
+    for span in _SPAN.finditer(text):
+        code = span.group(1) or ""
+        at = 0
+        while (m := _FLAG_VALUE.search(code[at:])) is not None:
+            flag, value = m.group(1) or "", m.group(2) or ""
+            out.append((flag.lstrip("-").lower(), value.lower()))
+            at += m.start(2)  # the value may itself be followed by a flag
+    return tuple(out)
 
 
 def _words_of_stems(text: str) -> frozenset[str]:

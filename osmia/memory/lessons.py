@@ -457,7 +457,7 @@ def supersedes(new: Lesson, old: Lesson) -> bool:
     or it calls what ``old`` tells to do obsolete (:func:`_obsoletes`)."""
     # prod's version is not staging's, nor CI's setting a developer machine's ("HEADLESS=1 in CI",
     # "HEADLESS=0 locally to watch the browser")
-    if new.text == old.text or _other_environment(new, old) or _elsewhere(new, old):
+    if new.text == old.text or _other_environment(new, old) or _elsewhere(new, old) or _narrower(new, old):
         return False
     named = _newer_version(new, old) or _other_value(new, old)
     if named or _other_quantity(new, old):
@@ -467,6 +467,28 @@ def supersedes(new: Lesson, old: Lesson) -> bool:
             new, old, _says_replaces(new.text)
         )
     return _replaces(new, old) or _obsoletes(new, old)
+
+
+# What a value may be given for, narrower than the whole: "for the integration suite", "in the
+# imports queue", "for the Next.js build step".
+_SCOPE = linear(
+    r"(?i)\b(?:for|in|on|of)[ \t]+the[ \t]+((?:[\w.-]+[ \t]+){0,2}?[\w.-]+)[ \t]+(?:suite|tests|job|queue"
+    r"|module|service|step|workflow|stage|index|indices|container|process|package|app|image|worker|cluster|build)\b"
+)
+
+
+def _narrower(new: Lesson, old: Lesson) -> bool:
+    """``new`` gives its value for a part ``old`` does not name ("`pytest -n 1` for the integration
+    suite" against "Run tests with `pytest -n 4`"): an exception beside the rule, not its
+    replacement. Not when ``old`` names a part of its own (the two are about parts, as the other
+    rules judge them), nor when ``new`` says it replaces ("TIMEOUT=60 now for the nightly suite")."""
+    if _SCOPE.search(old.text) is not None or _reports_change(new.text):
+        return False
+    for scope in _SCOPE.finditer(new.text):
+        words = lesson_words(scope.group(1) or "")
+        if words and not words & old.words:
+            return True
+    return False
 
 
 def _obsoletes(new: Lesson, old: Lesson) -> bool:
