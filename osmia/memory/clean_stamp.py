@@ -50,6 +50,7 @@ CLEANING_MODULES = (
     "osmia.memory.confusables",
     "osmia.memory.hostile",
     "osmia.memory.hostile_acts",
+    "osmia.memory.hostile_backdoors",
     "osmia.memory.hostile_guards",
     "osmia.memory.hostile_orders",
     "osmia.memory.hostile_oversight",

@@ -3,7 +3,9 @@
 Agent-written text (learnings, failure reasons, test names, names) is judged before it is stored
 (:func:`looks_hostile`): orders to drop what the reader was told, the prompt's section forged or
 closed, role markers, authority claimed, and acts no lesson tells to do unless it warns against
-them (wiping a home, sending secrets away, running a downloaded script, force-pushing ``main``).
+them (wiping a home, sending secrets away, running a downloaded script, force-pushing ``main``),
+and a guard switched off where the text gives it a reach or an excuse no lesson gives
+(:mod:`osmia.memory.hostile_guards`).
 The text is judged as written, as cleaning (:mod:`osmia.memory.cleaning`) will leave it, spelled
 out (dashes, combining marks, small capitals, spaced and joined letters, digits for letters) and
 through Unicode's confusables, so nothing cleaning removes can hide an order or rebuild one.

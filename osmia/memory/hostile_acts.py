@@ -7,7 +7,7 @@ before or after an act makes it advice: :mod:`osmia.memory.hostile_rules`).
 
 from __future__ import annotations
 
-from osmia.memory.hostile_guards import BACKDOORS
+from osmia.memory.hostile_backdoors import BACKDOORS
 from osmia.memory.hostile_orders import DROP_VERB
 from osmia.memory.hostile_oversight import ABOVE_THE_PROMPT
 from osmia.memory.linear import LinearParts
