@@ -430,6 +430,7 @@ def _settings(text: str) -> tuple[tuple[str, str], ...]:
 # ``--workers 4``): the flag's value. Not a path or a file (``-x tests/unit``, ``-c setup.cfg``: an
 # argument, which a paraphrase may name otherwise), nor another flag.
 _FLAG_VALUE = linear(r"(?:^|[\s(])(--?[A-Za-z][\w-]*)[ \t]+([A-Za-z0-9][\w:@+-]*)(?:[\s)]|$)")
+PATTERNS += (_FLAG_VALUE,)
 
 
 def _flag_values(text: str) -> tuple[tuple[str, str], ...]:

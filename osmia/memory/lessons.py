@@ -475,6 +475,7 @@ _SCOPE = linear(
     r"(?i)\b(?:for|in|on|of)[ \t]+the[ \t]+((?:[\w.-]+[ \t]+){0,2}?[\w.-]+)[ \t]+(?:suite|tests|job|queue"
     r"|module|service|step|workflow|stage|index|indices|container|process|package|app|image|worker|cluster|build)\b"
 )
+PATTERNS += (_SCOPE,)
 
 
 def _narrower(new: Lesson, old: Lesson) -> bool:
