@@ -214,7 +214,7 @@ def _told(text: str, matches: Iterator[Match]) -> bool:
         clause_start = max(window, *(_after(text, mark, window, start) for mark in _CLAUSE_MARKS))
         if _warns(text[clause_start:start]) or _warned_after(text[match.end() : match.end() + 120]):
             continue
-        sentence_start = max(window, max(text.rfind(mark, window, start) for mark in _SENTENCE_MARKS) + 1)
+        sentence_start = max(window, *(_after(text, mark, window, start) for mark in _SENTENCE_MARKS))
         # A clause that is a warning alone governs what follows it ("Never, under any circumstances,
         # …", "Don't: force-push to main"), except a bare "No:", which answers and then tells.
         earlier = text[sentence_start:clause_start]
