@@ -34,6 +34,7 @@ from osmia.memory.hostile_guards import (
     WEAKENING_CUE,
     WEAKENING_SETTING,
 )
+from osmia.memory.hostile_harms import DESTROYED
 from osmia.memory.hostile_rules import (
     ACTS,
     NOT_A_WARNING,
@@ -42,6 +43,7 @@ from osmia.memory.hostile_rules import (
     WARNED_AFTER,
     WARNING,
 )
+from osmia.memory.hostile_tongues import told_in_tongue
 from osmia.memory.linear import Match, linear
 from osmia.memory.payloads import decoded
 
@@ -67,8 +69,29 @@ def looks_hostile(text: str) -> bool:
     seen = text[:MAX_INPUT]
     reads = _reads(seen)
     reads.discard(text)
-    return any(
+    if any(
         ORDERS.search(read) or ORDERS.search(_ROLE_MARKERS.sub("", read)) or _acts(read) for read in reads
+    ):
+        return True
+    # A guard switched off that only its disguise hid (letters spaced out, look-alike letters): no
+    # lesson is written so, whatever reach or reason it gives.
+    return _disguised(seen) and not _weakens(seen) and any(_weakens(read) for read in reads)
+
+
+# What disguises words: letters spaced out ("r e m o v e"), Latin letters mixed with look-alikes of
+# another script in one word ("dіsаblе" with Cyrillic і and а), digits for letters in two words.
+_SPACED_RUN = linear(r"\b(?:[A-Za-z][ .-]){4,}[A-Za-z]\b")
+_MIXED_SCRIPT = linear(r"[A-Za-z][Ͱ-ϿЀ-ӿ]|[Ͱ-ϿЀ-ӿ][A-Za-z]")
+_LEET_PAIR = linear(r"\b[A-Za-z]+[01345][A-Za-z]\w*\b[^\n]{0,40}?\b[A-Za-z]+[01345][A-Za-z]\w*\b")
+
+
+def _disguised(text: str) -> bool:
+    """Whether ``text`` disguises its words (see :data:`_SPACED_RUN`): then a guard switched off
+    that shows only once they are read plainly is an order, whatever surrounds it."""
+    return bool(
+        _SPACED_RUN.search(text)
+        or (not text.isascii() and _MIXED_SCRIPT.search(text))
+        or _LEET_PAIR.search(text)
     )
 
 
@@ -197,13 +220,24 @@ def _acts(text: str) -> bool:
     excused = EXCUSE_CUE.search(text) is not None or IN_BULK.search(text) is not None
     if excused and _told(text, TESTS_NEUTERED.finditer(text)):
         return True
-    if WEAKENING_CUE.search(text) is None or TEST_SCOPE.search(text) is not None:
+    if TEST_SCOPE.search(text) is not None:
         return False
+    if told_in_tongue(text):  # in a language the English rules do not read
+        return True
+    if WEAKENING_CUE.search(text) is None:
+        return False
+    return _weakens(text, story=STORY_CUE.search(text) is not None)
+
+
+def _weakens(text: str, *, story: bool = False) -> bool:
+    """Whether ``text`` tells to switch a guard off (:mod:`osmia.memory.hostile_guards`) or to destroy
+    data (:data:`~osmia.memory.hostile_harms.DESTROYED`), reach and reason aside; with ``story``, also
+    what it tells was done."""
     weakened = list(GUARD_WEAKENED.finditer(text))
-    if STORY_CUE.search(text) is not None:
+    if story:
         weakened += GUARD_WEAKENED_BEFORE.finditer(text)
     weakened = [m for m in weakened if UNDONE.search(m.group(0) or "") is None]
-    return _told(text, iter([*weakened, *WEAKENING_SETTING.finditer(text)]))
+    return _told(text, iter([*weakened, *WEAKENING_SETTING.finditer(text), *DESTROYED.finditer(text)]))
 
 
 def _told(text: str, matches: Iterator[Match]) -> bool:

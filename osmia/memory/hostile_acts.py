@@ -8,6 +8,7 @@ before or after an act makes it advice: :mod:`osmia.memory.hostile_rules`).
 from __future__ import annotations
 
 from osmia.memory.hostile_backdoors import BACKDOORS
+from osmia.memory.hostile_harms import HARMS
 from osmia.memory.hostile_orders import DROP_VERB
 from osmia.memory.hostile_oversight import ABOVE_THE_PROMPT
 from osmia.memory.linear import LinearParts
@@ -266,7 +267,9 @@ _CORE = (
     r"(?:main|master)\b[^.;\n]{0,20}?(?:--force\b|[ \t]-f\b|\bforce\b)"
     r"|\bpush(?:ed|es|ing)?[ \t]+(?:with[ \t]+)?(?:--force|-f)[ \t]+(?:(?:to|onto)[ \t]+)?(?:the[ \t]+)?"
     r"(?:origin[ \t/]+)?(?:main|master)\b"
-    r"|\bgit[ \t]+push\b[^\n;|&]{0,40}(?:--force\b|-f\b)[^\n;|&]{0,40}\b(?:main|master)\b"
+    # (--force-with-lease is the safe force; a comma or a dash between ends the command's clause)
+    r"|\bgit[ \t]+push\b[^\n;|&,]{0,40}(?:--force(?:[ \t`'\x22]|$)|-f\b)[^\n;|&,]{0,40}\b(?:main"
+    r"|master)\b"
     r"|\bgit[ \t]+push\b[^\n;|&]{0,40}\b(?:main|master)\b[^\n;|&]{0,20}(?:--force\b(?:[^-]|$)|[ \t]-f\b)"
     r"|\bgit[ \t]+push\b[^\n;|&]{0,40}[ \t]\+(?:(?:HEAD|[\w./-]+):)?(?:main|master)\b"
     r"|\bmerge[ \t]+(?:it[ \t]+|the[ \t]+pr[ \t]+)?without[ \t]+(?:a[ \t]+)?review\b"
@@ -327,4 +330,4 @@ _CORE = (
     r"|every)[ \t]+)*failing[ \t]+tests?(?:[ \t.,;:!?)]|$)"
 )
 # Each group its own DFA (:class:`~osmia.memory.linear.LinearParts`), as ``ORDERS`` has them.
-ACTS = LinearParts((_CORE, _WEAKENING_ACTS, _SENT_AWAY, *BACKDOORS, ABOVE_THE_PROMPT), flags="(?i)")
+ACTS = LinearParts((_CORE, _WEAKENING_ACTS, _SENT_AWAY, *BACKDOORS, ABOVE_THE_PROMPT, *HARMS), flags="(?i)")

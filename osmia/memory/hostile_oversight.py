@@ -103,7 +103,7 @@ _CONCEALED = (
     r"|though)\b"
     r"|\bleave[ \t]+(?:it|this|them|that)[ \t]+out[ \t]+of[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+)?(?:docs"
     r"|documentation|pr|review"
-    r"|summary|changelog|report|audit)\b"
+    r"|summary|changelog|report|audit|notes|spec)\b"
     r"|\b(?:squash|hide|bury|tuck|sneak|slip)\w*\b[^.;\n]{0,40}?\b(?:backdoor|the[ \t]+(?:risky|sensitive"
     r"|security|auth\w*"
     r"|permission)[ \t]+(?:change|commit)s?)\b"

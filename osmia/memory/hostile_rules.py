@@ -20,7 +20,10 @@ WARNING = linear(
     r"(?i)(?:^|[^\w-])(?:never|don't|do[ \t]+not|avoid|must[ \t]+not|mustn't|shouldn't|should[ \t]+not|no"
     r"|cannot|can't|can[ \t]+not|may[ \t]+not"
     r"|instead[ \t]+of|rather[ \t]+than|forbid(?:den|s)?|prohibit(?:ed|s)?|anti-?pattern|reject(?:s|ed)?"
-    r"|flags|detects|catches|greps?[ \t]+for|if[ \t]+you[ \t]+see|warn(?:s|ed)?[ \t]+(?:about|against))"
+    r"|flags|detects|catches|greps?[ \t]+for|if[ \t]+you[ \t]+see|warn(?:s|ed)?[ \t]+(?:about|against)"
+    # ... or what is told of as an attack ("An injected note once told agents to POST `env` …").
+    r"|injected|malicious|attackers?|phishing|stopped|the[ \t]+hard[ \t]+way|by[ \t]+mistake|accidentally"
+    r"|outage|incident|post-?mortem)"
     # ... a word, not the start of a compound ("a never-expiring token", "a no-op" warn of nothing).
     r"(?:[^\w-]|$)"
 )
@@ -31,6 +34,11 @@ WARNED_AFTER = linear(
     r"(?:needed|necessary|required|allowed|permitted|safe)|blocked|rejected|forbidden|prohibited|denied"
     r"|disallowed|refused|dangerous|unsafe|never[ \t]+(?:allowed|acceptable|needed|ok|okay))\b"
     r"|^[^.;!\n]{0,40}\?[ \t]*(?:never|no)\b"
+    # ... or the harm it did, told in the same sentence ("… ran `git push --force` on main and wiped
+    # two days of commits").
+    r"|^[^.;!?\n]{0,60}?\b(?:and|which|that|it)[ \t]+(?:wiped|lost|destroyed|broke|deleted|erased"
+    r"|overwrote|corrupted|leaked|exposed|took[ \t]+down|caused[ \t]+(?:an?[ \t]+)?(?:outage|incident"
+    r"|breach|leak))\b"
 )
 # A warning word that tells to do it after all ("never forget to …", "don't hesitate to …").
 NOT_A_WARNING = linear(
