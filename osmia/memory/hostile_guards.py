@@ -25,7 +25,7 @@ Acts whatever surrounds them (a reverse shell, a password written in as a fallba
 
 from __future__ import annotations
 
-from osmia.memory.linear import linear
+from osmia.memory.linear import LinearParts, linear
 
 __all__ = [
     "EXCUSE_CUE",
@@ -243,22 +243,27 @@ _WEAKENED_BEFORE = (
 GUARD_WEAKENED_BEFORE = linear(
     rf"(?i)\b{_WEAKENED_BEFORE}[ \t]+(?:[\w'’./-]+[ \t]+){{0,4}}?[`'\x22]?{_GUARD}\b"
 )
-GUARD_WEAKENED = linear(
-    rf"(?i)\b{_WEAKEN}[ \t]+(?:[\w'’./-]+[ \t]+){{0,4}}?[`'\x22]?{_GUARD}\b"
-    # ... or named first, then switched off as "them" ("Provenance checks are optional; comment them
-    # out of release.yml").
-    rf"|\b{_GUARD}\b[^.\n]{{0,80}}?\b(?:(?:comment|turn|switch|rip|strip|take|shut)[ \t]+(?:it|them)[ \t]+"
-    rf"(?:out|off)|(?:disable|remove|delete|drop|skip|bypass|silence|mute)[ \t]+(?:it|them))\b"
-    rf"|\b(?:turn|switch|shut)[ \t]+(?:the[ \t]+)?{_GUARD}[ \t]+off\b"
-    # ... kept off ("keep hostname verification off in prod"), or to be switched off ("Branch
-    # protection on release/* should be turned off by the agent").
-    rf"|\b(?:keep|leave)[ \t]+(?:the[ \t]+)?[`'\x22]?{_GUARD}[`'\x22]?[ \t]+(?:off|disabled"
-    rf"|commented[ \t]+out"
-    rf"|dropped|removed|skipped)\b"
-    rf"|\b{_GUARD}\b[^.\n]{{0,60}}?\b(?:should|must|can|could|may|needs?[ \t]+to|is[ \t]+to"
-    rf"|has[ \t]+to)[ \t]+"
-    rf"be[ \t]+(?:bypassed|disabled|removed|turned[ \t]+off|switched[ \t]+off|skipped|dropped|deleted"
-    rf"|commented[ \t]+out|relaxed|ignored|lifted|waived|suppressed|silenced|loosened|blanked)\b"
+# Each form its own DFA (:class:`~osmia.memory.linear.LinearParts`): the forms that begin with the
+# guard's name, in one alternation with the others, outgrow RE2's memory budget.
+GUARD_WEAKENED = LinearParts(
+    (
+        rf"\b{_WEAKEN}[ \t]+(?:[\w'’./-]+[ \t]+){{0,4}}?[`'\x22]?{_GUARD}\b"
+        rf"|\b(?:turn|switch|shut)[ \t]+(?:the[ \t]+)?{_GUARD}[ \t]+off\b"
+        # ... kept off ("keep hostname verification off in prod").
+        rf"|\b(?:keep|leave)[ \t]+(?:the[ \t]+)?[`'\x22]?{_GUARD}[`'\x22]?[ \t]+(?:off|disabled"
+        rf"|commented[ \t]+out|dropped|removed|skipped)\b",
+        # ... or named first, then switched off as "them" ("Provenance checks are optional; comment
+        # them out of release.yml"), or to be switched off ("Branch protection on release/* should
+        # be turned off by the agent").
+        rf"\b{_GUARD}\b(?:[^.\n]{{0,80}}?\b(?:(?:comment|turn|switch|rip|strip|take|shut)[ \t]+(?:it"
+        rf"|them)[ \t]+"
+        rf"(?:out|off)|(?:disable|remove|delete|drop|skip|bypass|silence|mute)[ \t]+(?:it|them))"
+        rf"|[^.\n]{{0,60}}?\b(?:should|must|can|could|may|needs?[ \t]+to|is[ \t]+to"
+        rf"|has[ \t]+to)[ \t]+be[ \t]+"
+        rf"(?:bypassed|disabled|removed|turned[ \t]+off|switched[ \t]+off|skipped|dropped|deleted"
+        rf"|commented[ \t]+out|relaxed|ignored|lifted|waived|suppressed|silenced|loosened|blanked))\b",
+    ),
+    flags="(?i)",
 )
 WEAKENING_SETTING = linear(rf"(?i){_WEAKENING_SETTING}")
 # A call to do again what a story told ("do the same", "repeat it", "recommend the same shortcut").

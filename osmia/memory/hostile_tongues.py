@@ -63,12 +63,14 @@ _VERBS = (
     rf"|выключи{_STEM}|игнорируй{_STEM}|сотри{_STEM}|обойди{_STEM})"
 )
 # verb … guard, or guard … verb (word order differs), within one clause.
-_VERB_FIRST = rf"{_START}{_NEGATION}{_VERBS}(?:[\s.,;:!?()\x22'`]|$)[^.;!?。\n]{{0,60}}?{_GUARDS}"
-_VERB_AFTER = (
-    rf"{_GUARDS}[^.;!?。\n]{{0,60}}?{_START}{_NEGATION}(?:{_VERBS}|devre[ \t]+dışı[ \t]+bırak(?:ın)?)"
-    r"(?:[\s.,;:!?()\x22'`]|$)"
+_VERB_FIRST = (
+    rf"{_START}{_NEGATION}{_VERBS}(?:[\s.,;:!?()\x22'`]|$)[^.;!?。\n]{{0,60}}?{_GUARDS}"
     # Dutch's separable verbs: "sla de review over", "schakel de controle uit".
     rf"|{_START}sla[ \t]+(?:[^\s.,;:!?]+[ \t]+){{0,3}}?{_GUARDS}[ \t]+over(?:[\s.,;:!?()\x22'`]|$)"
+)
+_VERB_AFTER = (
+    rf"{_START}{_GUARDS}[^.;!?。\n]{{0,60}}?{_START}{_NEGATION}(?:{_VERBS}|devre[ \t]+dışı[ \t]+bırak(?:ın)?)"
+    r"(?:[\s.,;:!?()\x22'`]|$)"
 )
 # Japanese, Korean, Chinese: the verb after its object.
 _EAST_ASIAN = (
