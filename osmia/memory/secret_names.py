@@ -201,6 +201,10 @@ _CALLED = linear(r"^(?:[\[{(]|[A-Za-z_$][\w$]*[(\[])")
 
 # A host after a marker's ``@``: the rest of a URL whose user part held the secret.
 _HOST_AFTER = linear(r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:/\S*)?$")
+# A URL up to a path segment a marker follows (no user or password before its host): a webhook's
+# host and fixed path words, its token already redacted (``https://h/hooks/[redacted]``); or its
+# scheme alone, before a user's token and the host (a DSN: ``https://[redacted]@o1.ingest…/42``).
+_URL_HEAD = linear(r"^[A-Za-z][A-Za-z0-9+.-]*://(?:[A-Za-z0-9.-]+(?::\d+)?/\S*/)?$")
 
 
 def _typed(operator: str) -> bool:
@@ -258,6 +262,8 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             between = whole[m.end(1) - m.start(0) : m.start(g) - m.start(0)]
             # What follows a marker after ``@`` is a host (``oauth2:[redacted]@gitlab.com/g/p.git``).
             pieces = [piece for piece in value.split(REDACTED) if piece and _HOST_AFTER.match(piece) is None]
+            if len(pieces) == 1 and value.startswith(pieces[0]) and _URL_HEAD.match(pieces[0]) is not None:
+                pieces = []  # what a rule left of a URL whose token it redacted: its host and path words
             if g == _BARE_GROUP and any(_not_a_value(piece, between, m.group(1) or "") for piece in pieces):
                 return whole
             if g == _BARE_GROUP and _typed(m.group(2) or ""):

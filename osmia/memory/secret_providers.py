@@ -19,6 +19,8 @@ from osmia.memory.secret_values import (
     base32_token,
     key_shaped,
     mixed_token,
+    not_placeholder,
+    path_token,
     random_value,
     vault_legacy,
 )
@@ -107,10 +109,36 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("shopify", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32,}"),
     _rule("slack-token", r"\bxox[abporsce]-[A-Za-z0-9-]{10,}|\bxoxe\.xox[bp]-[A-Za-z0-9-]{10,}"),
     _rule("slack-app-token", r"\bxapp-\d-[A-Za-z0-9-]{10,}"),
-    _rule("slack-webhook", r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}"),
-    _rule("discord-webhook", r"(?i)discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{20,}"),
+    # Webhook URLs: the token in the path is the secret; the host, the fixed path words and the ids
+    # before the token (a workspace, a channel, a webhook's number) stay, so a reader sees which hook.
+    _rule(
+        "slack-webhook",
+        r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/(?:[A-Za-z0-9]+/){0,4}"
+        r"([A-Za-z0-9_-]{8,})(?:$|[^A-Za-z0-9_/-])",
+        1,
+    ),
+    _rule("discord-webhook", r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})", 1),
     _rule("discord-bot", r"\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b"),
-    _rule("teams-webhook", r"(?i)\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{40,}"),
+    # Teams (and the older Office 365 connector host): ``…/webhookb2/<group>@<tenant>/IncomingWebhook/
+    # <hex>/<guid>[/V2…]``; what follows ``IncomingWebhook/`` is the secret (all of the path when the
+    # word is missing). Each ends where the path does: a marker after it is a redacted token, and the
+    # segment before it an id (redaction is idempotent).
+    _rule(
+        "teams-webhook",
+        r"(?i)\.(?:webhook\.office|outlook\.office(?:365)?)\.com/webhook(?:b2)?/"
+        r"(?:[A-Za-z0-9@_-]{20,}/IncomingWebhook/)?([A-Za-z0-9@/_-]{30,})(?:$|[^\[A-Za-z0-9@/_-])",
+        1,
+    ),
+    # A webhook on any host whose token is a path segment (Mattermost's and Rocket.Chat's
+    # ``/hooks/<token>``, ``/webhooks/<id>/<token>``, ``/webhook/<token>``): the last segment when it
+    # looks generated (``/hooks/412345678``, a hook's number, and ``/webhooks/github`` stay).
+    _rule(
+        "path-webhook",
+        r"(?i)/(?:hooks|webhooks?|incoming[_-]?webhooks?)/(?:[A-Za-z0-9_.-]+/){0,2}"
+        r"([A-Za-z0-9_-]{16,})(?:$|[^A-Za-z0-9_/-]|/(?:$|[^\[]))",
+        1,
+        path_token,
+    ),
     # A bot token, also inside its API URL (https://api.telegram.org/bot123…:AA…/sendMessage).
     _rule("telegram", r"(?:\b|(?i:bot))(\d{5,16}:AA[A-Za-z0-9_-]{32,})", 1),
     _rule("twilio", r"\bSK[0-9a-fA-F]{32}\b"),

@@ -119,6 +119,15 @@ def plain_words(value: str) -> bool:
     return all(c.islower() or c in "-_./" for c in value.rstrip(".,:;!?)"))
 
 
+def path_token(value: str) -> bool:
+    """A token that is a URL's path segment (a webhook's): random, with lower-case letters and digits,
+    and not words joined by ``-`` or ``_`` with a short tag (``payment_intent_succeeded_v2``)."""
+    if not mixed_token(16)(value):
+        return False
+    pieces = [p for p in value.replace("-", "_").split("_") if p]
+    return len(pieces) < 2 or not all((p.isalpha() and p.islower()) or len(p) <= 3 for p in pieces)
+
+
 def number_like(value: str) -> bool:
     """A number, version or size (``1.2.3``, ``4096``, ``12k``), trailing punctuation aside."""
     core = value.rstrip(".,:;!?)").lower().removesuffix("k").removesuffix("m")
