@@ -218,11 +218,20 @@ _CODE_WORDS = frozenset(
 )
 
 
+# A URL as a value, its scheme as written or percent-encoded.
+_URL_VALUE = linear(r"(?i)^[a-z][a-z0-9+.-]*(?::|%3A)(?://|%2F%2F)")
+# A colour in CSS (``--color-secret-badge: #8250df;``): three, four, six or eight hex digits.
+_COLOUR = linear(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+
+
 def _not_a_value(value: str, between: str, name: str = "") -> bool:
     """Whether a bare value after a secret-like name (``between`` them: the operator) is no value:
     code, a port, a variable given to a subscript, a resource's name (``secretsmanager:us-east-1:…``
-    in an ARN), or the name itself (``cl_pw=cl_pw``, a keyword argument passed on)."""
-    if code_value(value) or value in _CODE_WORDS or resource_name(value):
+    in an ARN), a colour, the rest of a URL whose scheme the name was (``otpauth://…``), or the
+    name itself (``cl_pw=cl_pw``, a keyword argument passed on)."""
+    if code_value(value) or value in _CODE_WORDS or resource_name(value) or _COLOUR.match(value) is not None:
+        return True
+    if between == ":" and value.startswith("//"):
         return True
     if name and value.rstrip(",;").lower() == name.strip("'\"").lower():
         return True
@@ -247,11 +256,16 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
     def secret(value: str, g: int, m: Match) -> bool:
         if strong:
             return _strong_value(value, g != _BARE_GROUP, m.group(2) or "", m.group(1) or "")
-        # A generated value has no spaces: '\"{Policy name}/{key}\"' is a template in prose.
-        ok = not is_placeholder(value) and not any(c.isspace() for c in value)
+        # A generated value has no spaces: '\"{Policy name}/{key}\"' is a template in prose; nor is
+        # it a URL, as written or percent-encoded (``oauth_callback=https%3A%2F%2F…``).
+        ok = (
+            not is_placeholder(value)
+            and not any(c.isspace() for c in value)
+            and _URL_VALUE.match(value) is None
+        )
         return ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
 
-    def replace(m: Match) -> str:
+    def replace(m: Match, text: str) -> str:
         whole = m.group(0) or ""
         if not _name_allowed(m.group(1) or ""):
             return whole
@@ -259,6 +273,8 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             value = m.group(g)
             if value is None:
                 continue
+            if g == _BARE_GROUP and "&" in value and m.start(1) > 0 and text[m.start(1) - 1] in "?&":
+                return _query(m, value.index("&"))
             between = whole[m.end(1) - m.start(0) : m.start(g) - m.start(0)]
             # What follows a marker after ``@`` is a host (``oauth2:[redacted]@gitlab.com/g/p.git``).
             pieces = [piece for piece in value.split(REDACTED) if piece and _HOST_AFTER.match(piece) is None]
@@ -275,17 +291,29 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             return redacted_group(m, g)
         return whole
 
+    def _query(m: Match, cut: int) -> str:
+        """A parameter of a URL's query (``?X-Amz-Credential=…&X-Amz-Date=…``): its value ends at
+        ``&``, and the parameters after it are read one by one (a signed URL keeps its date,
+        expiry and signed headers; its credential and signature go)."""
+        whole = m.group(0) or ""
+        cut += m.start(_BARE_GROUP) - m.start(0)
+        head, rest = whole[:cut], whole[cut:]
+        return step(head) + step(rest)
+
+    def step(text: str) -> str:
+        return pattern.sub(lambda m: replace(m, text), text)
+
     def _within(m: Match, g: int) -> str:
         whole, value = m.group(0) or "", m.group(g) or ""
         if not any(mark in value for mark in _OPERATOR_MARKS):
             return whole  # no name can be given a value inside (most values: a word, a path)
-        inner = pattern.sub(replace, value)
+        inner = step(value)
         if inner == value:
             return whole
         start, end = m.start(g) - m.start(0), m.end(g) - m.start(0)
         return whole[:start] + inner + whole[end:]
 
-    return lambda text: pattern.sub(replace, text)
+    return step
 
 
 # CLI flags: --password hunter2, --token=abc, -p is too ambiguous to take.

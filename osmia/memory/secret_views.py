@@ -359,10 +359,12 @@ VIEWS: tuple[View, ...] = (
         r"&(?:lt|gt|quot|apos|amp|#[xX]?[0-9A-Fa-f]{1,3});",
     ),
     # A run with a percent-escape: a URL or a value encoded for one (``password%3D…``, a form's one
-    # field, has a single escape).
+    # field, has a single escape), up to a query's ``&``: each parameter is a run of its own, so that
+    # a credential's redaction does not run on to the last escape of the URL (a signed URL's date and
+    # expiry stay).
     View(
         "escaped",
-        linear(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*)+"),
+        linear(r"[^\s%&]*(?:%[0-9A-Fa-f]{2}[^\s%&]*)+"),
         0,
         _unescaped,
         8,
