@@ -33,6 +33,26 @@ def _sql_password(value: str) -> bool:
     return value.lower() not in _SQL_KEYWORDS and value[0] not in ":?@&" and not_placeholder(value)
 
 
+# What "the Wi-Fi password is …" says of the password when it does not give it: where it is, whether
+# it changed, who has it.
+_WIFI_STATES_TEXT = (
+    "available unavailable unknown visible hidden written shown different same simple short long weak "
+    "strong secure insecure public private blank empty there here below above somewhere elsewhere "
+    "printed stored saved posted shared case-sensitive"
+)
+_WIFI_STATES = frozenset(_WIFI_STATES_TEXT.split())
+
+
+def _wifi_password(value: str) -> bool:
+    """A Wi-Fi password said in prose: any token but a placeholder, a number-free state or place
+    (``printed``, ``available``, ``below``), or a word ending in ``-ed``/``-ing`` (a state or an act)."""
+    v = value.rstrip(".,;:!)")
+    if not not_placeholder(v) or len(v) < 6:
+        return False
+    word = v.lower()
+    return not (word.isalpha() and (word in _WIFI_STATES or word.endswith(("ed", "ing", "able", "ible"))))
+
+
 def _device_secret(value: str) -> bool:
     """A value a device's config gives with no type number: one shaped like a password or a generated
     key (``enable password authentication`` is prose)."""
@@ -110,6 +130,25 @@ CONFIG_RULES: tuple[Rule, ...] = (
         r"(?i)(?:^|[\s{;,])(?:wpa[_-]?)?psk[ \t]*[=:][ \t]*[\"']([^\"'\r\n]{8,})[\"']",
         1,
         not_placeholder,
+    ),
+    # A Wi-Fi network in a QR code's text (``WIFI:T:WPA;S:<ssid>;P:<password>;;``, fields in any
+    # order, ``\;`` escaped): the ``P:`` field.
+    _rule(
+        "wifi-qr",
+        r"\bWIFI:(?:(?:\\.|[^;\\\r\n])*;)*?P:((?:\\.|[^;\\\r\n])+)",
+        1,
+        not_placeholder,
+    ),
+    # ... or said in prose ("the guest Wi-Fi password is sunflowerlake", "wifi pw: …"): a password of
+    # one word is what such networks are given, so a single token that ends the clause, and not a
+    # state ("is printed", "is on the fridge", "is available").
+    _rule(
+        "wifi-password",
+        r"(?im)\b(?:wi-?fi|wlan|wpa2?)[ \t]+(?:password|passphrase|passwort|pw|pass|key|psk)\b"
+        r"(?:[ \t]+(?:for|of|on|at|in)(?:[ \t]+[^\s:=]+){1,3}?)?(?:[ \t]*[:=]|[ \t]+(?:is|was))[ \t]*"
+        r"[\"'`]?([^\s\"'`,;]{6,})[ \t]*(?:[,;!)]|$)",
+        1,
+        _wifi_password,
     ),
     _rule("psk-hex", r"(?i)(?:^|[\s{;,])(?:wpa[_-]?)?psk[ \t]*[=:][ \t]*([0-9a-f]{64})\b", 1),
     _rule("ipsec-psk", r"(?:^|[\s:])(?i:psk)[ \t]+\"([^\"\r\n]{3,})\"", 1, not_placeholder),

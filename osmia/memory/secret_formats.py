@@ -198,20 +198,45 @@ RULES: tuple[Rule, ...] = (
         1,
         lambda value: looks_random(value.rstrip(".,:;"), 20) and not uuid_shaped(value.rstrip(".,:;")),
     ),
+    # ... a key with a note on its encoding or size between its name and its value ("encryption
+    # key (base64): …", "AES-256 key (hex) = …", "master key [32 bytes]: …"): a generated value.
+    _rule(
+        "key-with-note",
+        rf"(?i)\b(?:{KEY_NOUNS}|aes(?:[ _-]?\d{{3}})?[ _-]?key|secret[ _-]?key|data[ _-]?key|api[ _-]?key)"
+        r"[ \t]*[(\[][^()\[\]\r\n]+[)\]][ \t]*(?:[:=]|is|was)[ \t]*[\"'`]?([A-Za-z0-9_+/=~.-]{16,})",
+        1,
+        generated_value,
+    ),
+    # ... key material decoded from a literal in code and given to a name of a key (``aes_key =
+    # bytes.fromhex('…')``, ``key = base64.b64decode("…")``, ``secret := hex.DecodeString("…")``,
+    # ``Buffer.from('…', 'hex')``): a random literal (``bytes.fromhex('000102…0f')``, a test vector
+    # counting up, is none).
+    _rule(
+        "decoded-key",
+        r"(?i)\b[A-Za-z0-9_]*(?:key|secret|seed|salt|pepper|hmac|token)[A-Za-z0-9_]*[ \t]*:?=[ \t]*"
+        r"(?:[A-Za-z_][\w.]*\.)?(?:fromhex|unhexlify|a2b_hex|b64decode|urlsafe_b64decode|b32decode"
+        r"|decodebytes|DecodeString|decode64|strict_decode64|decodeHex|FromBase64String|FromHexString"
+        r"|hex2bin|base64_decode|from)\([ \t]*b?[\"'`]([A-Za-z0-9+/=_-]{16,})[\"'`]",
+        1,
+        generated_value,
+    ),
+    # ... a one-time-password generator given its seed (``pyotp.TOTP('JBSWY3DP…')``): base32.
+    _rule("otp-constructor", r"\b(?:TOTP|HOTP)\([ \t]*[\"']([A-Z2-7]{16,}=*)[\"']", 1),
     # ... one-time-password seeds ("totp seed JBSWY3DP…") and recovery codes, the whole list ("backup
-    # codes: a1b2-c3d4, e5f6-…", "recovery codes are 83920174 27364519"): each code has a digit, so
-    # the list ends at the first word.
+    # codes: a1b2-c3d4, e5f6-…", "recovery codes are 83920174 27364519", "recovery codes for the
+    # bot account: …"): each code has a digit, so the list ends at the first word.
     _rule(
         "otp-secret",
-        r"(?i)\b(?:t?otp|mfa|2fa)[ _-]?(?:seed|secret|key)"
-        r"[ \t]*[:=]?[ \t]*[\"'`]?([A-Za-z0-9_+/=-]{8,})",
+        r"(?i)\b(?:t?otp|mfa|2fa|authenticator)[ _-]?(?:seed|secret|key)(?:[ \t]+(?:is|was))?"
+        r"[ \t]*[:=]?[ \t]*[\"'`]?([A-Za-z0-9_+/=-]{8,}(?:[ ](?-i:[A-Z2-7]{4,8})\b)*)",
         1,
-        mixed_value,
+        lambda value: mixed_value(value.replace(" ", "")),  # a base32 seed may be written in groups
     ),
     _rule(
         "recovery-codes",
-        r"(?i)\b(?:recovery|backup|scratch)[ _-]codes?(?:[ \t]+(?:are|were|is))?[ \t]*[:=]?[ \t]*[\"'`]?"
-        rf"({_CODE}(?:(?:[ \t]*[,;][ \t]*|[ \t]+){_CODE})*)",
+        r"(?i)\b(?:recovery|backup|scratch|emergency)[ _-]codes?(?:(?:[ \t]+(?:are|were|is))?[ \t]*[:=]?"
+        r"|(?:[ \t]+[^\s:=]+){1,5}?[ \t]*[:=])[ \t]*(?:\r?\n[ \t]*)?[\"'`]?"
+        rf"({_CODE}(?:(?:[ \t]*[,;][ \t]*|[ \t]+|[ \t]*\r?\n[ \t]*(?:[-*][ \t]+)?){_CODE})*)",
         1,
         codes_list,
     ),
@@ -248,14 +273,15 @@ RULES: tuple[Rule, ...] = (
         password_value,
     ),
     # ... or said to be one in prose, in the same languages ("das Passwort ist …", "la contraseña
-    # es …", "le mot de passe est …", "密码是 …", "パスワードは …"); English's "password is …" is
-    # the prose rules'.
+    # es …", "le mot de passe est …", "密码是 …", "パスワードは …", and the English noun with their
+    # verbs: "el password de la base es …"); English's "password is …" is the prose rules'.
     _rule(
         "password-is",
         r"(?i)(?:(?:\b(?:passwort|kennwort|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|parola|has[łl]o"
         r"|wachtwoord|l[öo]senord(?:et)?|adgangskode(?:n)?|salasana|heslo|jelsz[óo]|mật[ \t]+khẩu"
         r"|kata[ \t]+sandi|sifre)|şifre|пароль)[\"']?(?:[ \t]+[^\s:=]+){0,5}?[ \t]+"
         r"(?:ist|lautet|heißt|heisst|es|est|é|è|is|jest|to|är|er|on|je|là|adalah|—|–)[ \t]+"
+        r"|\bpassword(?:[ \t]+[^\s:=]+){0,5}?[ \t]+(?:ist|lautet|es|est|é|è|jest|är|adalah)[ \t]+"
         r"|(?:密码|密碼|口令)(?:是|为|為)[ \t]*|パスワード(?:は|が)[ \t]*|비밀번호(?:는|가)[ \t]*)"
         r"[\"'`「]?([^\s\"'`;」，、。]{8,})",
         1,
@@ -305,11 +331,14 @@ RULES: tuple[Rule, ...] = (
         r"([a-z]{3,12}(?:[-_.][a-z0-9]{3,12}){2,11})\b",
         1,
     ),
-    # A PIN or passcode of digits after its label ("the HSM admin PIN is 22809611", "PIN: 4821"): four
-    # digits or more, and not a length ("the PIN is 6 digits").
+    # A PIN or passcode of digits after its label ("the HSM admin PIN is 22809611", "PIN: 4821", "SIM
+    # PIN for the lab phone: 4821", a PIN in capitals with words before the colon): four digits or
+    # more, and not a length ("the PIN is 6 digits"); "pin the version to 3.2" is a verb.
     _rule(
         "pin-digits",
-        r"(?i)\b(?:pin|pin[ \t-]?code|passcode|unlock[ \t]+code)\b[\"']?[ \t]*(?:is|was|=|:)[ \t]*[\"'`]?"
+        r"(?i)\b(?:(?:pin|puk|pin[ \t-]?code|passcode|unlock[ \t]+code)\b[\"']?[ \t]*(?:is|was|=|:|[–—])"
+        r"|(?-i:PIN|PUK)(?:[ \t]+(?i:code))?(?:[ \t]+[^\s:=]+){1,5}?(?:[ \t]*[:=]|[ \t]+(?:is|was)))"
+        r"[ \t]*[\"'`]?"
         r"(\d{4,12})\b(?:[ \t]*(?:[^ \t\w]|$)|[ \t]+(?:to|for|and|on|in|so|but|which|that)\b)",
         1,
     ),
