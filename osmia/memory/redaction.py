@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from osmia.memory.linear import LinearPattern, Match, PatternSet, linear
 from osmia.memory.secret_formats import GLUED_RULE, RULES
-from osmia.memory.secret_names import NAMED_STEPS, redacted_group
+from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_tables import ROW_GATE, TABLE_GATE, row_sub, table_sub
 from osmia.memory.secret_tails import GLUED, TAIL, glued_sub, tail_sub
@@ -68,6 +68,47 @@ def _encoded_sub() -> Callable[[str], str]:
     return lambda text: pattern.sub(replace, text)
 
 
+# A token split over string literals joined by ``+`` (or ``.``, ``..``), perhaps assigned to a name:
+# ``TOKEN = "xoxb-" + "2278…-" + "ABH0…"``. Each literal alone is too short for a rule, or only the
+# first is a prefix a rule knows; together they are the token.
+_LITERAL = r"""(?:"[^"\\\r\n]*"|'[^'\\\r\n]*')"""
+_JOIN = r"(?:[ \t]*(?:\+|\.{1,2})[ \t]*|[ \t]+)"  # or literals side by side (Python, C)
+_CONCAT = rf"""(?:([A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*(?::=|=|:)[ \t]*)?({_LITERAL}(?:{_JOIN}{_LITERAL})+)"""
+_PIECE = linear(_LITERAL)
+
+
+def _concatenated_sub() -> Callable[[str], str]:
+    """Redact every literal of a concatenation whose joined text is a secret: a token redaction
+    knows by itself (``"sk_live_" + "51Hx…"``), or the value of the name it is assigned to
+    (``DB_PASSWORD = "Sum" + "mer2024!"`` is judged as ``DB_PASSWORD="Summer2024!"``; a name that
+    only suggests a secret, ``long_auth``, is not read: its rule takes any random value). Text with a
+    space in it is a message, not a token (``"Hello, " + name``)."""
+    pattern = linear(_CONCAT)
+
+    def replace(m: Match) -> str:
+        whole, chain, name = m.group(0) or "", m.group(2) or "", m.group(1)
+        pieces = [(p.start(0), p.end(0)) for p in _PIECE.finditer(chain)]
+        joined = "".join(chain[a + 1 : b - 1] for a, b in pieces)
+        if len(joined) < 8 or any(c.isspace() for c in joined) or REDACTED in joined:
+            return whole
+        if name and STRONG_NAME.search(name) is not None:
+            assigned = f'{name}="{joined}"'
+            secret = redact(assigned) != assigned
+        else:
+            secret = len(joined) >= 16 and redact(joined) != joined
+        if not secret:
+            return whole
+        out, last = [], 0
+        for a, b in pieces:
+            out.append(chain[last : a + 1] + (REDACTED if b - a > 2 else ""))
+            last = b - 1
+        out.append(chain[last:])
+        offset = m.start(2) - m.start(0)
+        return whole[:offset] + "".join(out)
+
+    return lambda text: pattern.sub(replace, text)
+
+
 def _rule_sub(rule: Rule) -> Callable[[str], str]:
     check = rule.check
 
@@ -90,6 +131,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
         (view.gate, view_sub(view, lambda seen: redact(seen), REDACTED, lambda s, r, w: _news(s, r, w)))
         for view in VIEWS
     ),
+    (_CONCAT, _concatenated_sub()),
     *((rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE)),
     (TABLE_GATE, table_sub),
     (ROW_GATE, row_sub),

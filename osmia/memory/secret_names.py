@@ -26,7 +26,7 @@ from osmia.memory.secret_values import (
     resource_name,
 )
 
-__all__ = ["NAMED_STEPS", "redacted_group"]
+__all__ = ["NAMED_STEPS", "STRONG_NAME", "redacted_group"]
 
 # A secret-like name. The keyword may sit anywhere in an identifier (DB_PASSWORD, app.secret.key,
 # x-api-token, clientSecret), which is what a word boundary before the keyword used to miss.
@@ -331,6 +331,7 @@ _SET_VAR = (
     rf"(?:(?:--body|-b)(?:[ \t]+|=))?{_VALUE}"
 )
 _STRONG_NAME = linear(rf"(?i){_STRONG}")
+STRONG_NAME = _STRONG_NAME  # a name that says it holds a secret (``DB_PASSWORD``, ``apiToken``)
 # ... or given to a call as two strings: os.Setenv("DB_PASSWORD", "…"), ENV.fetch("API_TOKEN", "…"),
 # django-environ's env("SECRET_KEY", default="…").
 _CALL_PAIR = (
