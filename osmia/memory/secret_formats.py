@@ -490,7 +490,7 @@ def _generated(value: str) -> bool:
     """A token found inside a word must also look generated: a digit, and random
     (:func:`~osmia.memory.secret_values.looks_random`), so a snake-case name that happens to hold
     a prefix (``risk_test_configurationLoaded``) is not taken for one."""
-    return any(c.isdigit() for c in value) and looks_random(value, 16)
+    return any(c.isdigit() for c in value) and looks_random(value, 16) and not_placeholder(value)
 
 
 def unbounded(pattern: str) -> str:
@@ -500,7 +500,8 @@ def unbounded(pattern: str) -> str:
 
 # One rule for all of them (one pattern more for redaction's scan, not forty): the token may
 # follow a letter, digit or ``_`` and be followed by ``_``. Every format named above is a
-# whole-match rule with no check of its own (tests hold it so).
+# whole-match rule with no check of its own but :func:`not_placeholder`, which :func:`_generated`
+# applies too (tests hold it so): AWS's documented ``AKIAIOSFODNN7EXAMPLE`` is no key.
 GLUED_RULE = Rule(
     "glued-token",
     linear(

@@ -74,6 +74,8 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule(
         "aws-access-key",
         r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}\b",
+        0,
+        not_placeholder,
     ),
     _rule("gcp-api-key", r"\bAIza[0-9A-Za-z_-]{35}"),
     _rule("gcp-oauth", r"\b(?:ya29\.[0-9A-Za-z_-]{30,}|GOCSPX-[A-Za-z0-9_-]{20,}|1//0[A-Za-z0-9_-]{40,})"),
@@ -142,6 +144,9 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     # A bot token, also inside its API URL (https://api.telegram.org/bot123…:AA…/sendMessage).
     _rule("telegram", r"(?:\b|(?i:bot))(\d{5,16}:AA[A-Za-z0-9_-]{32,})", 1),
     _rule("twilio", r"\bSK[0-9a-fA-F]{32}\b"),
+    # A Twilio auth token (32 hex) written after its account SID with no name of its own
+    # (``AC… / …``, ``Client('AC…', '…')``, ``AC…:…`` as basic auth): a few signs or words away.
+    _rule("twilio-auth-after-sid", rf"\bAC[0-9a-f]{{32}}{_AWS_GAP}([0-9a-f]{{32}})\b", 1),
     _rule("sendgrid", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}"),
     _rule("mailgun", r"\bkey-[0-9a-f]{32}\b"),
     _rule("mailchimp", r"\b[0-9a-f]{32}-us\d{1,2}\b"),

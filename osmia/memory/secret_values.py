@@ -63,6 +63,8 @@ def is_placeholder(value: str) -> bool:
         return True
     if set(v) <= set("*xX.-_#•"):
         return True
+    if (len(v), v[-7:]) == (20, "EXAMPLE") or (len(v), v[-10:]) == (40, "EXAMPLEKEY"):
+        return True  # AWS's documented example keys (``AKIAIOSFODNN7EXAMPLE``, ``…/bPxRfiCYEXAMPLEKEY``)
     if v[0] == "!" and v[1:].isalpha():
         return True  # a YAML tag: the value is elsewhere (``password: !vault |``, ``!Ref DbPassword``)
     return v.lower() in _NOT_VALUES or _FILL_IN.search(v) is not None
@@ -270,6 +272,7 @@ def aws_secret_key(value: str) -> bool:
         and any(c.islower() for c in value)
         and any(c.isdigit() or c in "+/" for c in value)
         and looks_random(value, 30)
+        and not is_placeholder(value)
     )
 
 
