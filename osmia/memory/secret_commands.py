@@ -12,6 +12,7 @@ from osmia.memory.linear import linear
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
+    decoded_text,
     flag_token,
     generated_value,
     looks_random,
@@ -22,6 +23,17 @@ from osmia.memory.secret_values import (
     resource_name,
     uuid_shaped,
 )
+
+
+def _stdin_value(value: str) -> bool:
+    """A value written to a command that reads a secret, unless it is base64 of a JSON document
+    (``echo 'eyJ2ZXJzaW9uIjox…' | base64 -d``: a config, not a Secret's value); the step for
+    encoded runs judges that by its decoding, as it does every long base64 run."""
+    if not not_placeholder(value):
+        return False
+    text = decoded_text(value) if len(value) >= 32 else None
+    return text is None or not text.lstrip().startswith(("{", "["))
+
 
 __all__ = ["COMMAND_RULES"]
 
@@ -236,7 +248,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"\b(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+(?:[\"']%s(?:\\n)?[\"'][ \t]+)?)"
         r"[\"']?([^\s\"'|$]{6,})[\"']?[ \t]*\|[^\n]*?" + _READS_A_SECRET,
         1,
-        not_placeholder,
+        _stdin_value,
     ),
     _rule(
         "here-string-secret",
@@ -366,10 +378,11 @@ COMMAND_RULES: tuple[Rule, ...] = (
     # or on the next line or the one after (first-run banners: Jenkins' "Please use the following
     # password to proceed to installation:", Elasticsearch's "Password for the elastic user …:",
     # MySQL's "A temporary password is generated for root@localhost: …"; "API key:" and the key two
-    # lines down): a generated or password-like value only.
+    # lines down): a generated or password-like value only. Not a word right after a colon: an ARN's
+    # resource type (``…:secret:prod/db/password-ytN6zM`` names a secret, and holds none).
     _rule(
         "password-after-label",
-        r"(?im)\b(?:password|passphrase|passwd|api[ _-]?key|token|secret)\b[^\n:]*:[ \t]*"
+        r"(?im)(?:^|[^:])\b(?:password|passphrase|passwd|api[ _-]?key|token|secret)\b[^\n:]*:[ \t]*"
         r"(?:\r?\n[ \t]*){0,2}[\"'`]?([^\s\"'`]{7,}[^\s\"'`,;])[,;]?[\"'`]?[ \t]*$",
         1,
         _banner_value,

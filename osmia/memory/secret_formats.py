@@ -75,7 +75,15 @@ RULES: tuple[Rule, ...] = (
         r"(?m)(?:^[ \t]*[A-Za-z0-9+/=]{4,}[ \t]*\r?\n)+"
         rf"[ \t]*-{{3,}}[ \t]*END[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}",
     ),
-    _rule("putty-key", r"(?s)PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)"),
+    # A PuTTY key file: what follows ``Private-Lines: N`` (the private key, and the MAC that checks
+    # it); its header, comment and public lines stay. With no ``Private-Lines``, all after the header.
+    _rule(
+        "putty-key",
+        r"(?s)PuTTY-User-Key-File-\d+:(?:.*?Private-Lines:[ \t]*\d+[ \t]*,?[ \t]*(?:\r?\n)?)?"
+        r"(.+?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$))",
+        1,
+        not_placeholder,  # not again what a marker starts (redaction is idempotent)
+    ),
     _rule("age-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58,}"),
     *PROVIDER_RULES,
     # Web credentials: JWTs, HTTP auth headers and bearer tokens, credentials in URLs.

@@ -258,6 +258,8 @@ def _token_pieces(
     spans: list[tuple[int, int]] = []
     for m in _SPACED_PIECE.finditer(run):
         start, end = m.start(0), m.end(0)
+        if spans and run.startswith("--", start) and run[start + 2 : start + 3].isalpha():
+            break  # a command's long option after the token (``--add-to-git-credential``)
         while spans and start < end and run[start] in marks:
             start += 1
         if not run[start:end].strip("-._"):
