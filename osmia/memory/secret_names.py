@@ -294,11 +294,12 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
     def _query(m: Match, cut: int) -> str:
         """A parameter of a URL's query (``?X-Amz-Credential=…&X-Amz-Date=…``): its value ends at
         ``&``, and the parameters after it are read one by one (a signed URL keeps its date,
-        expiry and signed headers; its credential and signature go)."""
+        expiry and signed headers; its credential and signature go). Each parameter is read on its
+        own, none with an ``&`` in it: the work stays linear in the query's length."""
         whole = m.group(0) or ""
         cut += m.start(_BARE_GROUP) - m.start(0)
-        head, rest = whole[:cut], whole[cut:]
-        return step(head) + step(rest)
+        params = whole[cut + 1 :].split("&")
+        return "&".join([step(whole[:cut]), *(step(param) for param in params)])
 
     def step(text: str) -> str:
         return pattern.sub(lambda m: replace(m, text), text)
