@@ -72,8 +72,14 @@ def _encoded_sub() -> Callable[[str], str]:
 # ``TOKEN = "xoxb-" + "2278…-" + "ABH0…"``. Each literal alone is too short for a rule, or only the
 # first is a prefix a rule knows; together they are the token.
 _LITERAL = r"""(?:"[^"\\\r\n]*"|'[^'\\\r\n]*')"""
-_JOIN = r"(?:[ \t]*(?:\+|\.{1,2})[ \t]*|[ \t]+)"  # or literals side by side (Python, C)
-_CONCAT = rf"""(?:([A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*(?::=|=|:)[ \t]*)?({_LITERAL}(?:{_JOIN}{_LITERAL})+)"""
+# The operator, a line break before or after it, or literals side by side (Python, C); or a list of
+# literals joined by an empty one (``"".join(["xoxb-", "…"])``).
+_JOIN = r"(?:[ \t]*(?:\r?\n[ \t]*)?(?:\+|\.{1,2})[ \t]*(?:\r?\n[ \t]*)?|[ \t]+)"
+_LISTED = rf"""(?:""|'')\.join\(\[[ \t]*{_LITERAL}(?:[ \t]*,[ \t]*{_LITERAL})+"""
+_CONCAT = (
+    rf"""(?:([A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*(?::=|=|:)[ \t]*)?"""
+    rf"""({_LISTED}|{_LITERAL}(?:{_JOIN}{_LITERAL})+)"""
+)
 _PIECE = linear(_LITERAL)
 
 

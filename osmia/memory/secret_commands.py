@@ -311,7 +311,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
     # ``jwt.sign(claims, '…')``, Python's ``hmac.new(b"…", msg, …)``, Ruby's ``OpenSSL::HMAC.hexdigest(
     # 'SHA256', '…', data)``, Node's ``createHmac('sha256', '…')``, Go's ``hmac.New(sha256.New,
     # []byte("…"))`` and ``SignedString([]byte("…"))``, Rust's ``new_from_slice(b"…")``, .NET's
-    # ``new HMACSHA256(Encoding.UTF8.GetBytes("…"))``, Java's ``new SecretKeySpec("…".getBytes(), …)``.
+    # ``new HMACSHA256(Encoding.UTF8.GetBytes("…"))``, Java's ``new SecretKeySpec("…".getBytes(), …)``;
+    # a cookie or session signer's secret (``cookieParser('…')``, ``URLSafeTimedSerializer('…')``).
     # The literal must end its argument (a payload's ``"role": …`` is followed by a colon); lower-case
     # words are an example's (``createHmac('sha256', 'a secret')``).
     _rule(
@@ -320,6 +321,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"|\b(?i:hmac)\.(?:new|digest|hexdigest|base64digest)[ \t]*\((?:[ \t]*[\"']?[\w:.-]+[\"']?[ \t]*,)?"
         r"|\bcreateHmac[ \t]*\([ \t]*[\"'][\w-]+[\"'][ \t]*,"
         r"|\bhmac\.New[ \t]*\([ \t]*[\w.]+[ \t]*,"
+        r"|\b(?:cookieParser|cookieSession|CookieStore|TimestampSigner|URLSafe(?:Timed)?Serializer)[ \t]*\("
         r"|\b(?:new_from_slice|new_varkey|HMACSHA\d+|HMACMD5|SecretKeySpec|SignedString)[ \t]*\()"
         r"[ \t]*(?:b|\[\]byte\(|(?:Encoding\.\w+\.)?GetBytes\()?[\"']([^\"'\r\n]{4,})[\"']"
         r"[ \t]*(?:\)[ \t]*)?(?:[,)]|\.getBytes|\.encode)",

@@ -38,6 +38,8 @@ from osmia.memory.secret_values import (
 
 # One recovery code: letters, digits and dashes with a digit in it (a word ends a list of codes).
 _CODE = r"[A-Za-z-]*\d[A-Za-z0-9-]*"
+# A list's mark before an item, if any: ``-``, ``*``, ``1.``, ``2)``.
+_BULLET = r"(?:(?:[-*]|\d{1,2}[.)])[ \t]+)?"
 # A name where prose would give a value: a word in camel case (``True``, ``Punctuation``) or a
 # dotted attribute (``Name.Variable``): "if previous_token is Name.Variable" is code.
 _ATTRIBUTE = linear(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
@@ -228,23 +230,33 @@ RULES: tuple[Rule, ...] = (
         1,
         generated_value,
     ),
-    # ... a one-time-password generator given its seed (``pyotp.TOTP('JBSWY3DP…')``): base32.
+    # ... a one-time-password generator given its seed (``pyotp.TOTP('JBSWY3DP…')``, ``oathtool
+    # --totp -b JBSWY3DP…``): base32; an authenticator's export (``otpauth-migration://…?data=``).
     _rule("otp-constructor", r"\b(?:TOTP|HOTP)\([ \t]*[\"']([A-Z2-7]{16,}=*)[\"']", 1),
+    _rule("oathtool-seed", r"\boathtool(?:[ \t]+-[-\w=]+)*[ \t]+[\"']?([A-Za-z2-7]{16,}=*)", 1, mixed_value),
+    _rule("otp-migration", r"(?i)\botpauth-migration://[^\s?]*\?data=([A-Za-z0-9%+/=_-]{16,})", 1),
+    # ... a Vault unseal or recovery key as ``vault operator init`` prints it ("Unseal Key 1: …").
+    _rule(
+        "unseal-key",
+        r"(?i)\b(?:unseal|recovery)[ \t]+key(?:[ \t]+\d{1,2})?[ \t]*:[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
+        1,
+    ),
     # ... one-time-password seeds ("totp seed JBSWY3DP…") and recovery codes, the whole list ("backup
     # codes: a1b2-c3d4, e5f6-…", "recovery codes are 83920174 27364519", "recovery codes for the
     # bot account: …"): each code has a digit, so the list ends at the first word.
     _rule(
         "otp-secret",
         r"(?i)\b(?:t?otp|mfa|2fa|authenticator)[ _-]?(?:seed|secret|key)(?:[ \t]+(?:is|was))?"
-        r"[ \t]*[:=]?[ \t]*[\"'`]?([A-Za-z0-9_+/=-]{8,}(?:[ ](?-i:[A-Z2-7]{4,8})\b)*)",
+        r"[ \t]*[:=]?[ \t]*[\"'`]?([A-Za-z0-9_+/=-]{8,}(?:[ ](?-i:[A-Z2-7]{4,8})\b)*"
+        r"|[A-Za-z2-7]{4}(?:[ ][A-Za-z2-7]{4}){3,})",
         1,
         lambda value: mixed_value(value.replace(" ", "")),  # a base32 seed may be written in groups
     ),
     _rule(
         "recovery-codes",
         r"(?i)\b(?:recovery|backup|scratch|emergency)[ _-]codes?(?:(?:[ \t]+(?:are|were|is))?[ \t]*[:=]?"
-        r"|(?:[ \t]+[^\s:=]+){1,5}?[ \t]*[:=])[ \t]*(?:\r?\n[ \t]*)?[\"'`]?"
-        rf"({_CODE}(?:(?:[ \t]*[,;][ \t]*|[ \t]+|[ \t]*\r?\n[ \t]*(?:[-*][ \t]+)?){_CODE})*)",
+        rf"|(?:[ \t]+[^\s:=]+){{1,5}}?[ \t]*[:=])[ \t]*(?:\r?\n[ \t]*{_BULLET})?[\"'`]?"
+        rf"({_CODE}(?:(?:[ \t]*[,;][ \t]*|[ \t]+|[ \t]*\r?\n[ \t]*{_BULLET}){_CODE})*)",
         1,
         codes_list,
     ),

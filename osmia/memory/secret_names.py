@@ -117,7 +117,7 @@ _OPERATOR = (
 # letter, digit or sign, does not end it: ``SECRET_KEY=Ew#Cft)IvjE=f#Zq``, but ``token=None):``).
 _VALUE = (
     r"""(?:"((?:[^"\\\r\n]|\\.)+)"|'([^'\r\n]+)'|`([^`\r\n]+)`"""
-    rf"""|{_ESCAPED_QUOTE}((?:[^"'\\\s%]|\\[^"'\\\su]|%(?:[013-9A-Fa-f]|2[013-9A-Fa-f]))+){_ESCAPED_QUOTE}"""
+    rf"""|{_ESCAPED_QUOTE}((?:[^"'\\\r\n\t%]|\\[^"'\\\su]|%(?:[013-9A-Fa-f]|2[013-9A-Fa-f]))+){_ESCAPED_QUOTE}"""
     r"""|((?:\[redacted\]|[^\s'"`,;)\]}>:=\\])(?:\[redacted\]|[^\s'"`,;)\]}>]|\)[\w#@!$%^&*=+~-])*))"""
 )
 _QUOTED_GROUPS = (3, 4, 5, 6)
@@ -202,9 +202,9 @@ _CALLED = linear(r"^(?:[\[{(]|[A-Za-z_$][\w$]*[(\[])")
 # A host after a marker's ``@``: the rest of a URL whose user part held the secret.
 _HOST_AFTER = linear(r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:/\S*)?$")
 # A URL up to a path segment a marker follows (no user or password before its host): a webhook's
-# host and fixed path words, its token already redacted (``https://h/hooks/[redacted]``); or its
-# scheme alone, before a user's token and the host (a DSN: ``https://[redacted]@o1.ingest…/42``).
-_URL_HEAD = linear(r"^[A-Za-z][A-Za-z0-9+.-]*://(?:[A-Za-z0-9.-]+(?::\d+)?/\S*/)?$")
+# host and fixed path words, its token already redacted (``https://h/hooks/[redacted]``). A DSN
+# (``https://[redacted]@host/1``, a secret as a whole) is not one: its scheme is all that is left.
+_URL_HEAD = linear(r"^[A-Za-z][A-Za-z0-9+.-]*://[A-Za-z0-9.-]+(?::\d+)?/\S*/$")
 
 
 def _typed(operator: str) -> bool:
@@ -220,6 +220,8 @@ _CODE_WORDS = frozenset(
 
 # A URL as a value, its scheme as written or percent-encoded.
 _URL_VALUE = linear(r"(?i)^[a-z][a-z0-9+.-]*(?::|%3A)(?://|%2F%2F)")
+# A method called on the (empty) literal before the value: ``"".join(``.
+_METHOD = linear(r"^\.[A-Za-z_$][\w$]*[(\[]")
 # A colour in CSS (``--color-secret-badge: #8250df;``): three, four, six or eight hex digits.
 _COLOUR = linear(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
@@ -231,6 +233,8 @@ def _not_a_value(value: str, between: str, name: str = "") -> bool:
     name itself (``cl_pw=cl_pw``, a keyword argument passed on)."""
     if code_value(value) or value in _CODE_WORDS or resource_name(value) or _COLOUR.match(value) is not None:
         return True
+    if _METHOD.match(value) is not None:
+        return True  # a method of the literal before it (``token = "".join(parts)``)
     if between == ":" and value.startswith("//"):
         return True
     if name and value.rstrip(",;").lower() == name.strip("'\"").lower():

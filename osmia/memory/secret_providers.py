@@ -136,7 +136,7 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     # looks generated (``/hooks/412345678``, a hook's number, and ``/webhooks/github`` stay).
     _rule(
         "path-webhook",
-        r"(?i)/(?:hooks|webhooks?|incoming[_-]?webhooks?)/(?:[A-Za-z0-9_.-]+/){0,2}"
+        r"(?i)/(?:web)?hooks?/(?:[A-Za-z0-9_.-]+/){0,2}"
         r"([A-Za-z0-9_-]{16,})(?:$|[^A-Za-z0-9_/-]|/(?:$|[^\[]))",
         1,
         path_token,

@@ -146,7 +146,9 @@ def codes_list(value: str) -> bool:
     """Recovery codes as listed after their label: each of four characters or more, not a date, and
     eight or more characters in all (``8f3k-2m9q, 7h4n-x2p8``, ``83920174 27364519``; not
     ``2 of 10`` or ``1234``)."""
-    codes = [c for c in value.replace(",", " ").replace(";", " ").split() if c]
+    words = value.replace(",", " ").replace(";", " ").split()
+    # A numbered or bulleted list's marks (``1.``, ``2)``, ``-``) are no codes.
+    codes = [c for c in words if c not in ("-", "*") and not (c[:-1].isdigit() and c[-1] in ".)")]
     if not codes or any(c.startswith("-") or _DATE.search(c) is not None for c in codes):
         return False
     lengths = [len(c.replace("-", "")) for c in codes]
