@@ -1,11 +1,11 @@
 """Thirty-seventh session: secrets in webhook paths, codes, PINs, Wi-Fi strings, split literals and
 key material; honest text kept around them (signed URLs, key files, flags) and look-alikes kept.
 
-Every case is written here for its kind (none is a line of the session's blind set). 46 of the 66
-cases fail on the previous rules (this file run against the tree before the session's commits): 28
-of the 31 secret cases, all 10 kept-around cases, the split token's, and 7 of the 24 look-alikes
-(the CSS colours, the ARN, AWS's example keys twice, base64 of a JSON document, and two query
-strings whose later parameters went with the first's value).
+Every case is written here for its kind (none is a line of the session's blind set). 55 of the 77
+cases fail on the previous rules (this file run against the tree before the session's commits): 36
+of the 40 secret cases, all 10 kept-around cases, the split token's, and 8 of the 26 look-alikes
+(the CSS colours, the ARN, AWS's example keys twice, base64 of a JSON document, two query strings
+whose later parameters went with the first's value, and ``"".join(parts)``).
 """
 
 from __future__ import annotations
@@ -75,6 +75,21 @@ SECRETS = [
     ("pyotp.TOTP('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP').now()", "JBSWY3DPEHPK3PXP"),
     ("the mfa seed is GEZDGNBVGY3TQOJQ", "GEZDGNBVGY3TQOJQ"),
     ("Google Authenticator seed = JBSWY3DPEHPK3PXP NBSWY3DP", "NBSWY3DP"),
+    ("TOTP secret: jbsw y3dp ehpk 3pxp", "y3dp ehpk"),
+    ("oathtool --totp -b JBSWY3DPEHPK3PXPJBSWY3DP", "JBSWY3DPEHPK3PXP"),
+    ("otpauth-migration://offline?data=CjEKCkhlbGxvId6tvu8SGEV4YW1wbGU6YWxpY2VAZ29vZ2xl", "CjEKCkhlbGxvId6t"),
+    # A Vault unseal key as its init prints it; a cookie signer's secret.
+    ("Unseal Key 1: q3t6w9zCFJNcRfUjXn2r5u8xADGKaPdSgVkYp3s6v9y+", "q3t6w9zCFJNcRfUj"),
+    ("app.use(cookieParser('s3cr3t-Cookie-K3y-9x'))", "s3cr3t-Cookie-K3y-9x"),
+    # Recovery codes in a numbered list; a split token over lines and in a joined list.
+    ("Recovery codes:\n1. 4a8f2-91c0d\n2. 77e1b-0d3aa\n3. 5c9e0-b1f27", "5c9e0-b1f27"),
+    (
+        'SLACK_TOKEN = "xoxb-" +\n    "2278976131-9286235413" +\n    "ABH0yNDVEMsu8fTsun7QNYgM"',
+        "ABH0yNDVEMsu8fTs",
+    ),
+    ('TOKEN = "".join(["ghp_", "aB3dE5fG7hJ9kL1", "mN3pQ5rS7tU9vW1xY3z"])', "mN3pQ5rS7tU9vW1xY3z"),
+    # A passphrase with spaces as an escaped JSON string's value.
+    ('{\\"secret\\":\\"correct horse battery staple\\"}', "correct horse"),
     # A password said with the English noun and another language's verb.
     ("el password de la base de datos es Gato1234!", "Gato1234!"),
     # A query's secret parameter after another one (it was taken with the first before).
@@ -171,6 +186,8 @@ KEPT = [
     "la contraseña es secreta",
     "https://example.com/authorize?oauth_token=[redacted]&oauth_callback=https%3A%2F%2F127.0.0.1%2Fcb",
     "GET /revoke?token=[redacted]&callback=package.myCallback HTTP/1.1",
+    'token = "".join(parts)',
+    "ENCRYPT_ITERATIONS = 100000",
 ]
 
 
