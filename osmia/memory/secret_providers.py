@@ -111,13 +111,11 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("shopify", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32,}"),
     _rule("slack-token", r"\bxox[abporsce]-[A-Za-z0-9-]{10,}|\bxoxe\.xox[bp]-[A-Za-z0-9-]{10,}"),
     _rule("slack-app-token", r"\bxapp-\d-[A-Za-z0-9-]{10,}"),
-    # Webhook URLs: the token in the path is the secret; the host, the fixed path words and the ids
-    # before the token (a workspace, a channel, a webhook's number) stay, so a reader sees which hook.
+    # Webhook URLs: the token in the path is the secret; the host and the fixed path words stay, and
+    # the ids before the token where they name the hook and not its workspace (Discord's number,
+    # Teams' group and tenant). Slack's workspace and channel ids go with the token.
     _rule(
-        "slack-webhook",
-        r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/(?:[A-Za-z0-9]+/){0,4}"
-        r"([A-Za-z0-9_-]{8,})(?:$|[^A-Za-z0-9_/-])",
-        1,
+        "slack-webhook", r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,})", 1
     ),
     _rule("discord-webhook", r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})", 1),
     _rule("discord-bot", r"\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b"),

@@ -138,7 +138,7 @@ KEPT_AROUND = [
     ),
     (
         "SLACK_WEBHOOK_URL=https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/x9Y8z7W6v5U4t3S2r1Q0p9O8",
-        ["https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/"],
+        ["SLACK_WEBHOOK_URL=https://hooks.slack.com/services/"],
         "x9Y8z7W6v5U4t3S2",
     ),
     (
