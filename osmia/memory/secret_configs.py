@@ -135,7 +135,7 @@ CONFIG_RULES: tuple[Rule, ...] = (
     # order, ``\;`` escaped): the ``P:`` field.
     _rule(
         "wifi-qr",
-        r"\bWIFI:(?:(?:\\.|[^;\\\r\n])*;)*?P:((?:\\.|[^;\\\r\n])+)",
+        r"\bWIFI:(?:[^\r\n]*?;)?P:((?:\\.|[^;\\\r\n])+)",
         1,
         not_placeholder,
     ),
