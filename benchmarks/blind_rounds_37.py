@@ -10,7 +10,8 @@ with its kind (docs/security.md, thirty-seventh session):
   could, which shaped the second half of the session's rules (34 -> 209 of 240 caught, honest
   3 -> 2).
 - ``SECRETS_3_SEEN`` / ``SECRETS_3_HELD`` (90 secret lines and 50 honest ones each): the seen half
-  shaped the session's redaction changes; the held half measured them once.
+  shaped the session's redaction changes (leaks 5 -> 0 of 90, honest lines changed 4 -> 0); the
+  held half measured them once (leaks 11 -> 7 of 90, honest 3 -> 3).
 
     .venv/bin/python -m benchmarks.blind_rounds_37
 

@@ -26,6 +26,6 @@ def test_the_blind_sets_hold_their_figures() -> None:
     for name, most in flagged.items():
         assert figures[f"{name}: honest flagged"][0] <= most, name
     assert figures["secrets 2 seen: leaked"][0] <= 2
-    assert figures["secrets 2 held: leaked"][0] <= 8
-    assert figures["secrets 2 seen: honest lines changed"][0] <= 1
+    assert figures["secrets 2 held: leaked"][0] <= 5
+    assert figures["secrets 2 seen: honest lines changed"][0] <= 0
     assert figures["secrets 2 held: honest lines changed"][0] <= 2

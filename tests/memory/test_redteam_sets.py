@@ -18,5 +18,5 @@ def test_the_red_team_sets_hold_their_figures() -> None:
     assert figures["blind: honest flagged"] == [0, 80]
     assert figures["blind: secrets leaked"][0] <= 4
     assert figures["blind: clean lines changed"][0] <= 1
-    assert figures["secrets 1: leaked"][0] <= 2
+    assert figures["secrets 1: leaked"][0] <= 1
     assert figures["secrets 1: honest lines changed"][0] <= 4
