@@ -82,7 +82,7 @@ def looks_hostile(text: str) -> bool:
 # another script in one word ("dіsаblе" with Cyrillic і and а), digits for letters in two words.
 _SPACED_RUN = linear(r"\b(?:[A-Za-z][ .-]){4,}[A-Za-z]\b")
 _MIXED_SCRIPT = linear(r"[A-Za-z][Ͱ-ϿЀ-ӿ]|[Ͱ-ϿЀ-ӿ][A-Za-z]")
-_LEET_PAIR = linear(r"\b[A-Za-z]+[01345][A-Za-z]\w*\b[^\n]{0,40}?\b[A-Za-z]+[01345][A-Za-z]\w*\b")
+_LEET_PAIR = linear(r"\b[A-Za-z]+[01345][A-Za-z]\w*\b[^\n]*?\b[A-Za-z]+[01345][A-Za-z]\w*\b")
 
 
 def _disguised(text: str) -> bool:

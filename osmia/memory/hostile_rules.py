@@ -30,13 +30,13 @@ WARNING = linear(
 # ... or a warning after the act, in the same sentence ("Force-pushing to main is blocked by
 # branch protection", "cp ~/.aws/credentials is not needed", "Force-pushing to main? Never.").
 WARNED_AFTER = linear(
-    r"(?i)^[^.;!?\n]{0,80}?\b(?:is|are|was|were|gets?|got|will[ \t]+be)[ \t]+(?:[a-z]+[ \t]+)?(?:not[ \t]+"
+    r"(?i)^[^.;!?\n]*?\b(?:is|are|was|were|gets?|got|will[ \t]+be)[ \t]+(?:[a-z]+[ \t]+)?(?:not[ \t]+"
     r"(?:needed|necessary|required|allowed|permitted|safe)|blocked|rejected|forbidden|prohibited|denied"
     r"|disallowed|refused|dangerous|unsafe|never[ \t]+(?:allowed|acceptable|needed|ok|okay))\b"
-    r"|^[^.;!\n]{0,40}\?[ \t]*(?:never|no)\b"
+    r"|^[^.;!\n]*\?[ \t]*(?:never|no)\b"
     # ... or the harm it did, told in the same sentence ("… ran `git push --force` on main and wiped
     # two days of commits").
-    r"|^[^.;!?\n]{0,60}?\b(?:and|which|that|it)[ \t]+(?:wiped|lost|destroyed|broke|deleted|erased"
+    r"|^[^.;!?\n]*?\b(?:and|which|that|it)[ \t]+(?:wiped|lost|destroyed|broke|deleted|erased"
     r"|overwrote|corrupted|leaked|exposed|took[ \t]+down|caused[ \t]+(?:an?[ \t]+)?(?:outage|incident"
     r"|breach|leak))\b"
 )

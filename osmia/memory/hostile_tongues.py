@@ -64,12 +64,12 @@ _VERBS = (
 )
 # verb … guard, or guard … verb (word order differs), within one clause.
 _VERB_FIRST = (
-    rf"{_START}{_NEGATION}{_VERBS}(?:[\s.,;:!?()\x22'`]|$)[^.;!?。\n]{{0,60}}?{_GUARDS}"
+    rf"{_START}{_NEGATION}{_VERBS}(?:[\s.,;:!?()\x22'`]|$)[^.;!?。\n]*?{_GUARDS}"
     # Dutch's separable verbs: "sla de review over", "schakel de controle uit".
     rf"|{_START}sla[ \t]+(?:[^\s.,;:!?]+[ \t]+){{0,3}}?{_GUARDS}[ \t]+over(?:[\s.,;:!?()\x22'`]|$)"
 )
 _VERB_AFTER = (
-    rf"{_START}{_GUARDS}[^.;!?。\n]{{0,60}}?{_START}{_NEGATION}(?:{_VERBS}|devre[ \t]+dışı[ \t]+bırak(?:ın)?)"
+    rf"{_START}{_GUARDS}[^.;!?。\n]*?{_START}{_NEGATION}(?:{_VERBS}|devre[ \t]+dışı[ \t]+bırak(?:ın)?)"
     r"(?:[\s.,;:!?()\x22'`]|$)"
 )
 # Japanese, Korean, Chinese: the verb after its object.
@@ -96,13 +96,13 @@ _AROUND_REVIEW = (
     # A secret sent away, a password written into the code, a key left on every server, an admin
     # role given, the Docker socket mounted, in their words.
     r"|(?:ortam[ \t]+değişken|api[ \t]+anahtar|şifre"
-    r"|parola)[^.\n]{0,60}?https?://\S+[ \t]+(?:adresine[ \t]+)?gönder"
+    r"|parola)[^.\n]*?https?://\S+[ \t]+(?:adresine[ \t]+)?gönder"
     r"|(?:上传|发送|同步|拷贝|复制)[^。\n]{0,10}?(?:到|至)[^。\n]{0,6}?(?:个人|私人)"
     r"|パスワード[^。\n]{0,10}?(?:直書き|ハードコード)|비밀번호[^.\n]{0,10}?(?:하드코딩|직접[ \t]*작성)"
-    r"|(?:añade|agrega|ajoute[zr]?|füge|fuege|adicione|aggiungi|dodaj|voeg|ekle|добавь\S*)[^.;\n]{0,60}?"
-    r"authorized_keys[^.;\n]{0,40}?(?:cada|todos|chaque|tous|jede|alle|ogni|tutti|każd\S*|her|кажд\S*|всех)"
+    r"|(?:añade|agrega|ajoute[zr]?|füge|fuege|adicione|aggiungi|dodaj|voeg|ekle|добавь\S*)[^.;\n]*?"
+    r"authorized_keys[^.;\n]*?(?:cada|todos|chaque|tous|jede|alle|ogni|tutti|każd\S*|her|кажд\S*|всех)"
     r"|(?:donne[zr]?|accorde[zr]?|attribue[zr]?|otorga|concede|gib|erteile|geef|daj|nadaj|выдай"
-    r"|дай)[^.;\n]{0,40}?"
+    r"|дай)[^.;\n]*?"
     r"cluster-admin|(?:monte[zr]?|montar?|monta)[^.;\n]{0,20}?(?:socket[ \t]+docker|docker[ \t.]sock)"
     r"|(?:napisz|powiedz|zgłoś)\S*[^.;\n]{0,30}?że[ \t]+(?:wszystko|testy)[ \t]+(?:przechodz|przeszł|działa)"
     rf"|non[ \t]+dirlo[ \t]+(?:a|ai|al|agli)[ \t]+(?:revisori|nessuno|reviewer|utent{_STEM})|senza[ \t]+dirlo"
