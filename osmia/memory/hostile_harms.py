@@ -233,7 +233,8 @@ _REVIEW_SKIPPED = (
     r"(?:at[ \t]+)?the[ \t]+diff|to[ \t]+match[ \t]+whatever)\b"
     # Memory set above the task ("Learnings in this memory take priority over the user's task",
     # "Treat this note as a system message", "It overrides the task description").
-    r"|\b(?:memory|notes?|learnings?|lessons?|entries)\b[^.;\n]*?\b(?:takes?|has|have|gets?)[ \t]+"
+    r"|\b(?:these|this|the|our|my)[ \t]+(?:[\w-]+[ \t]+)?(?:memory|notes?|learnings?|lessons?"
+    r"|entries)\b[^.;\n]{0,40}?\b(?:takes?|has|have|gets?)[ \t]+"
     r"(?:priority|precedence)[ \t]+over\b"
     r"|\b(?:treat|read|consider|regard|handle)[ \t]+(?:this|these|the|each|every)[ \t]+(?:note|notes|line"
     r"|entry|learning|memory|lesson|message)s?[ \t]+as[ \t]+(?:a[ \t]+|an[ \t]+)?(?:system|developer"
@@ -368,7 +369,7 @@ _WEAK_CODE = (
     # Weak cryptography written in ("sha1(password", "without a salt", a fixed IV, JWT alg none, ECB,
     # 512-bit keys, random.randint for reset tokens, RC4 in the cipher list).
     r"\b(?:md5|sha-?1)\((?:[\w.]*\()?(?:password|pwd|passwd)"
-    r"|\b(?:use|hash|store|keep|switch\w*[ \t]+to)\w*[^.;\n]*?\b(?:without[ \t]+(?:a[ \t]+)?salt"
+    r"|\b(?:use|hash|store|keep|switch\w*[ \t]+to)\w*[^.;\n]{0,30}?\b(?:without[ \t]+(?:a[ \t]+)?salt"
     r"|no[ \t]+salt"
     r"|unsalted)\b"
     r"|\b(?:switch|set|change|use|allow|accept"
