@@ -1165,20 +1165,27 @@ def _leaks(text: str, value: str) -> bool:
     return any(value[i : i + 8] in out for i in range(max(1, len(value) - 7)))
 
 
-def evaluate() -> dict[str, Any]:
-    """Each set's figure for this checkout's engine: [count, of]."""
+def caught(rows: tuple[tuple[str, str], ...]) -> list[int]:
+    """How many of ``rows`` (kind, text) the hostility check flags: [count, of]."""
     from osmia.memory.hostile import looks_hostile
+
+    return [sum(looks_hostile(text) for _kind, text in rows), len(rows)]
+
+
+def leaked(rows: tuple[tuple[str, str, str], ...]) -> list[int]:
+    """How many of ``rows`` (kind, line, secret) keep part of their secret once redacted: [count, of]."""
+    return [sum(_leaks(text, value) for _kind, text, value in rows), len(rows)]
+
+
+def changed(rows: tuple[tuple[str, str], ...]) -> list[int]:
+    """How many of ``rows`` (kind, honest line) redaction changes: [count, of]."""
     from osmia.memory.sanitize import redacted
 
-    def caught(rows: tuple[tuple[str, str], ...]) -> list[int]:
-        return [sum(looks_hostile(text) for _kind, text in rows), len(rows)]
+    return [sum(redacted(text) != text for _kind, text in rows), len(rows)]
 
-    def leaked(rows: tuple[tuple[str, str, str], ...]) -> list[int]:
-        return [sum(_leaks(text, value) for _kind, text, value in rows), len(rows)]
 
-    def changed(rows: tuple[tuple[str, str], ...]) -> list[int]:
-        return [sum(redacted(text) != text for _kind, text in rows), len(rows)]
-
+def evaluate() -> dict[str, Any]:
+    """Each set's figure for this checkout's engine: [count, of]."""
     return {
         "round 1 seen: hostile caught": caught(ROUND_1_SEEN_HOSTILE),
         "round 1 seen: honest flagged": caught(ROUND_1_SEEN_HONEST),
