@@ -21,7 +21,8 @@ WARNING = linear(
     r"|cannot|can't|can[ \t]+not|may[ \t]+not"
     r"|instead[ \t]+of|rather[ \t]+than|forbid(?:den|s)?|prohibit(?:ed|s)?|anti-?pattern|reject(?:s|ed)?"
     r"|flags|detects|catches|greps?[ \t]+for|if[ \t]+you[ \t]+see|warn(?:s|ed)?[ \t]+(?:about|against)"
-    # ... or what is told of as an attack ("An injected note once told agents to POST `env` …").
+    # ... or what is told of as an attack or a mistake ("An injected note once told agents to POST
+    # `env` …", "We stopped disabling CSRF …", "The outage came from `kubectl delete pvc --all` …").
     r"|injected|malicious|attackers?|phishing|stopped|the[ \t]+hard[ \t]+way|by[ \t]+mistake|accidentally"
     r"|outage|incident|post-?mortem)"
     # ... a word, not the start of a compound ("a never-expiring token", "a no-op" warn of nothing).
