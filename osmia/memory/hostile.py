@@ -4,8 +4,11 @@ Agent-written text (learnings, failure reasons, test names, names) is judged bef
 (:func:`looks_hostile`): orders to drop what the reader was told, the prompt's section forged or
 closed, role markers, authority claimed, and acts no lesson tells to do unless it warns against
 them (wiping a home, sending secrets away, running a downloaded script, force-pushing ``main``),
-and a guard switched off where the text gives it a reach or an excuse no lesson gives
-(:mod:`osmia.memory.hostile_guards`).
+harms that have no fixed command (secrets sent out, reviewers misled, a way in kept:
+:mod:`osmia.memory.hostile_harms`), a guard switched off where the text gives it a reach, an
+excuse or an encouragement no lesson gives (:mod:`osmia.memory.hostile_guards`), orders in the
+languages the English rules do not read (:mod:`osmia.memory.hostile_tongues`), and a weakening
+that only a disguise hid.
 The text is judged as written, as cleaning (:mod:`osmia.memory.cleaning`) will leave it, spelled
 out (dashes, combining marks, small capitals, spaced and joined letters, digits for letters) and
 through Unicode's confusables, so nothing cleaning removes can hide an order or rebuild one.
