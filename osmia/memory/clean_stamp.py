@@ -53,6 +53,7 @@ CLEANING_MODULES = (
     "osmia.memory.hostile_backdoors",
     "osmia.memory.hostile_guards",
     "osmia.memory.hostile_harms",
+    "osmia.memory.hostile_misuse",
     "osmia.memory.hostile_orders",
     "osmia.memory.hostile_oversight",
     "osmia.memory.hostile_rules",

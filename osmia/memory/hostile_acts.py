@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from osmia.memory.hostile_backdoors import BACKDOORS
 from osmia.memory.hostile_harms import HARMS
+from osmia.memory.hostile_misuse import MISUSE
 from osmia.memory.hostile_orders import DROP_VERB
 from osmia.memory.hostile_oversight import ABOVE_THE_PROMPT
 from osmia.memory.linear import LinearParts
@@ -333,4 +334,6 @@ _CORE = (
 # two to four at a time, the small groups cost 7 searches a text instead of 19 (a search costs ~1.8
 # µs whatever its pattern), but their DFAs kept ~2 MB more states in the serving process, which is
 # what its 200 MB bound at 1M nodes could not spare (docs/performance.md §44).
-ACTS = LinearParts((_CORE, _WEAKENING_ACTS, _SENT_AWAY, *BACKDOORS, ABOVE_THE_PROMPT, *HARMS), flags="(?i)")
+ACTS = LinearParts(
+    (_CORE, _WEAKENING_ACTS, _SENT_AWAY, *BACKDOORS, ABOVE_THE_PROMPT, *HARMS, *MISUSE), flags="(?i)"
+)
