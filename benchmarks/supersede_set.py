@@ -11,7 +11,7 @@ Both sets were written in the twenty-second session by helpers that saw no code,
 this project, from a description of the two cases:
 
 - :data:`FIRST_REPLACES` / :data:`FIRST_BOTH_TRUE` (45 + 45) were used to shape the rule
-  (``lessons._other_subjects``): its two refinements (only the clauses that give the value are
+  (``subjects.other_subjects``): its two refinements (only the clauses that give the value are
   compared; the values themselves are no subject) came from pairs of the first set it got wrong,
   so it is not held out any more;
 - :data:`SECOND_REPLACES` / :data:`SECOND_BOTH_TRUE` (40 + 40) were measured once, with the rule

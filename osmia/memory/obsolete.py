@@ -2,7 +2,7 @@
 removed", "switched from pnpm to bun".
 
 A learning that calls something obsolete closes an older lesson telling to do it
-(:func:`osmia.memory.lessons.supersedes`), and is news about its repository whatever words it is
+(:func:`osmia.memory.supersession.supersedes`), and is news about its repository whatever words it is
 told in (the storing gate, :func:`osmia.memory.lessons.informative`, and universal advice,
 :mod:`osmia.memory.advice`). This module reads those things out of a text; the decision about a
 pair of lessons stays in :mod:`osmia.memory.lessons`.

@@ -8,7 +8,7 @@ repository already holds:
 * a **learning** that restates a stored lesson in other words takes that
   lesson's key, so it reinforces it (:func:`osmia.memory.lessons.same_lesson`);
   one that replaces a stored lesson (another version, another value, "instead
-  of") closes it (:func:`osmia.memory.lessons.supersedes`);
+  of") closes it (:func:`osmia.memory.supersession.supersedes`);
 * a **test fact** whose test the repository already knows under another form
   (``test_resume`` vs ``tests/test_s3.py::test_resume``,
   ``CacheIT.evicts`` vs ``CacheIT > evicts()``) takes that test's canonical

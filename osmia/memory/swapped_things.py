@@ -9,7 +9,7 @@ cache" / "Wipe the build cache"), so the rule reads where the swap is, not only 
 * the two texts, read as word stems (short forms as the word they stand for, ``time-outs`` as
   ``timeouts``), share a word and are the same but for one run of one or two words on each side,
   at the same place, with no stopword and no number in either run (versions and quantities are
-  for :func:`osmia.memory.lessons.versions_or_values_differ`: "30 minutes" / "30m") and neither
+  for :func:`osmia.memory.lesson_values.versions_or_values_differ`: "30 minutes" / "30m") and neither
   run's stems inside the other's (``test`` / ``unit tests`` is one thing said twice);
 * the place holds a thing: the word before it is one that a thing follows (``the``, ``with``,
   ``in``, ``from``, ``use``, ``needs`` …), or either side writes its word as a name (a capital

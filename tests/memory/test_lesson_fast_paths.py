@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from benchmarks.lesson_pairs import CLUSTERS, HARD_NEGATIVES
 from benchmarks.workload import World
-from osmia.memory import lesson_parse, lessons, resolve
+from osmia.memory import lesson_likeness, lesson_parse, lesson_values, lessons, resolve
 from osmia.memory.lessons import Lesson, lesson, same_lesson, supersedes
 from osmia.memory.resolve import may_act, screen
 from osmia.memory.service import Memory, MemorySettings
@@ -219,7 +219,7 @@ def _generated_texts() -> list[str]:
 # Taken with the comparison before it was made faster (main at 1a1443c): every decision on every
 # ordered pair of the labelled texts (52,212 pairs) and of 250 generated sentences (62,250 pairs).
 # Retaken twice since, each for a change of rule, not of speed. Seventh session: a lesson that calls
-# obsolete what an older one tells to do replaces it (lessons._obsoletes). No labelled decision
+# obsolete what an older one tells to do replaces it (supersession.obsoletes). No labelled decision
 # moved; of the generated pairs, 6 "same" became "replaced" or apart and 4 more are "replaced" (2688
 # / 4843 before), each a word salad with "instead of X" against one that names X. Eighth session:
 # the thing may be one word naming a tool ("switched from pnpm to bun" against "Use pnpm, not npm")
@@ -243,7 +243,7 @@ def _generated_texts() -> list[str]:
 # did not move (the benchmark already asked both orders: precision 0.958, recall 0.910); among all
 # ordered pairs of their texts 35 "same" became apart (431 before: the orders that disagreed), of
 # the generated 227 (2661 before); no "replaced" moved.
-# Twenty-second session: two values for two subjects are both true (lessons._other_subjects: "The
+# Twenty-second session: two values for two subjects are both true (subjects.other_subjects: "The
 # ingest worker image uses Python 3.11", "The tile server image uses Python 3.12"). No labelled
 # pair's decision moved; among all ordered pairs of their texts 4 are no longer "replaced" (43
 # before), Go 1.22 "for the range-over-int loops" against Go 1.23 "for the iterator functions" in
@@ -324,8 +324,11 @@ def _clear_caches() -> None:
         lesson_parse._token_words,
         lesson_parse._cached_pattern_atoms,
         lesson_parse._marked_strong,
-        lessons.identifier_part_stems,
-        lessons._says_replaces,
+        lesson_likeness.identifier_part_stems,
+        lesson_likeness._environments,
+        lesson_likeness._order_and_place,
+        lesson_values.says_replaces,
+        lesson_values.reports_change,
     ):
         cached.cache_clear()
 

@@ -12,7 +12,7 @@ import pytest
 from benchmarks import supersede_set
 from benchmarks.lesson_pairs import evaluate
 from benchmarks.supersede_set import evaluate as evaluate_supersession
-from osmia.memory import lessons
+from osmia.memory import lessons, supersession
 from osmia.memory.lesson_parse import magnitude, quantities
 from osmia.memory.lessons import lesson, same_lesson, supersedes
 from osmia.memory.service import Memory, MemorySettings
@@ -187,7 +187,7 @@ async def test_a_newer_statement_supersedes_the_older_one(
     ],
 )  # fmt: skip
 def test_calling_something_obsolete_replaces_only_a_lesson_that_tells_to_do_it(old: str, new: str) -> None:
-    assert not lessons._obsoletes(lesson(new), lesson(old))
+    assert not supersession.obsoletes(lesson(new), lesson(old))
 
 
 @pytest.mark.parametrize(

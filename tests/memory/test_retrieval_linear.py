@@ -12,19 +12,35 @@ from hypothesis import strategies as st
 
 from osmia.memory import (
     advice,
+    lesson_likeness,
     lesson_parse,
+    lesson_values,
     lessons,
     obsolete,
     resolve,
     scoring,
     statistics,
     subjects,
+    supersession,
     test_ids,
     vocabulary,
 )
 from osmia.memory.linear import LinearPattern
 
-MODULES = (lessons, lesson_parse, obsolete, subjects, test_ids, statistics, resolve, scoring, advice)
+MODULES = (
+    lessons,
+    lesson_likeness,
+    lesson_values,
+    supersession,
+    lesson_parse,
+    obsolete,
+    subjects,
+    test_ids,
+    statistics,
+    resolve,
+    scoring,
+    advice,
+)
 
 
 def _compiled(module: types.ModuleType) -> list[object]:
@@ -39,7 +55,17 @@ def test_every_retrieval_pattern_is_an_re2_object() -> None:
         for p in found:
             assert isinstance(p, LinearPattern)
             assert isinstance(p._compiled, re2._Regexp), (module.__name__, p.pattern)
-    for module in (lessons, lesson_parse, obsolete, subjects, test_ids, statistics, advice):
+    for module in (
+        lesson_likeness,
+        lesson_values,
+        supersession,
+        lesson_parse,
+        obsolete,
+        subjects,
+        test_ids,
+        statistics,
+        advice,
+    ):
         listed = module.PATTERNS
         assert {id(p) for p in listed} == {id(p) for p in _compiled(module)}, module.__name__
         assert all(isinstance(p._compiled, re2._Regexp) for p in listed)
