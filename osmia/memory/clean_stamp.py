@@ -67,6 +67,7 @@ CLEANING_MODULES = (
     "osmia.memory.secret_cuts",
     "osmia.memory.secret_formats",
     "osmia.memory.secret_names",
+    "osmia.memory.secret_prose",
     "osmia.memory.secret_providers",
     "osmia.memory.secret_rule",
     "osmia.memory.secret_tables",

@@ -3,9 +3,11 @@
 Each :class:`~osmia.memory.secret_rule.Rule` names a format, its pattern, the group that is the
 secret (0: the whole match) and an optional check that may veto a candidate
 (:mod:`osmia.memory.secret_values`). The provider tokens (a prefix of their own: ``ghp_``,
-``AKIA``, ``sk-ant-``) are :mod:`osmia.memory.secret_providers`; here are the rest, in the order
-redaction applies them: key blocks, then those tokens, then credentials in web forms, names and
-prose, command lines and files.
+``AKIA``, ``sk-ant-``) are :mod:`osmia.memory.secret_providers`, the secrets told in prose and
+after labels :mod:`osmia.memory.secret_prose`, the command lines and code
+:mod:`osmia.memory.secret_commands`, the files :mod:`osmia.memory.secret_configs`; here are the
+rest, and the order redaction applies them in: key blocks, then provider tokens, then credentials
+in web forms and URLs, prose, command lines and files.
 """
 
 from __future__ import annotations
@@ -13,46 +15,19 @@ from __future__ import annotations
 from osmia.memory.linear import linear
 from osmia.memory.secret_commands import COMMAND_RULES
 from osmia.memory.secret_configs import CONFIG_RULES
+from osmia.memory.secret_prose import PROSE_RULES
 from osmia.memory.secret_providers import PROVIDER_RULES
-from osmia.memory.secret_rule import KEY_NOUNS, Rule
+from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
     basic_credentials,
-    camel_word,
-    code_value,
-    codes_list,
-    env_name,
     generated_value,
     looks_random,
-    mixed_value,
     not_placeholder,
-    number_like,
     password_value,
-    plain_words,
     random_value,
-    resource_name,
-    spoken_password,
     url_password,
-    uuid_shaped,
 )
-
-# One recovery code: letters, digits and dashes with a digit in it (a word ends a list of codes).
-_CODE = r"[A-Za-z-]*\d[A-Za-z0-9-]*"
-# A list's mark before an item, if any: ``-``, ``*``, ``1.``, ``2)``.
-_BULLET = r"(?:(?:[-*]|\d{1,2}[.)])[ \t]+)?"
-# A name where prose would give a value: a word in camel case (``True``, ``Punctuation``) or a
-# dotted attribute (``Name.Variable``): "if previous_token is Name.Variable" is code.
-_ATTRIBUTE = linear(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
-
-
-def _named_value(value: str) -> bool:
-    return (
-        (value.isalpha() and camel_word(value))
-        or _ATTRIBUTE.search(value) is not None
-        or env_name(value)
-        or resource_name(value)
-    )
-
 
 _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
 
@@ -161,258 +136,7 @@ RULES: tuple[Rule, ...] = (
     _rule("netrc", r"(?i)\blogin[ \t]+\S+[ \t]+password[ \t]+(\S+)", 1, not_placeholder),
     # A Docker config, base64: {"auths": ... } in a Kubernetes Secret or a CI variable.
     _rule("docker-config", r"(?i)\.?dockerconfigjson[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9+/=]{20,})", 1),
-    # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…", "my password's …". Only values that are
-    # no plain word.
-    _rule(
-        "prose",
-        r"(?i)\b(?:[A-Za-z0-9]+[_.-])*"
-        rf"(?:password|passphrase|passwd|pwd|secret|token|api[ _-]?key|{KEY_NOUNS})"
-        r"(?:[_.-]?key)?`?(?:['’]s|[ \t]+(?:is|was|=|of|to|being|->|=>|→))[ \t]+"
-        r"[\"'`]?([^\s\"'`,;]{6,})",
-        1,
-        lambda value: (
-            not_placeholder(value)
-            and not number_like(value)
-            and not plain_words(value)
-            and not code_value(value)
-            and not _named_value(value.rstrip(".,:;!?)"))
-        ),
-    ),
-    # ... with a few words between ("the password for the admin UI is Summer2024!", "the password,
-    # which is …,"): a value that mixes letters with digits or signs, as a password does and a word
-    # or size does not.
-    _rule(
-        "prose-apart",
-        r"(?i)\b(?:password|passphrase|passwd|secret|token|api[ _-]?key)"
-        r"(?:,?[ \t]+[A-Za-z][\w.-]{0,30}){1,4}?"
-        r"[ \t]+(?:is|was|to)[ \t]+[\"'`]?([^\s\"'`,;]{8,})",
-        1,
-        lambda value: mixed_value(value) and not resource_name(value),
-    ),
-    # ... or right after the noun ("with secret wJalrXUtnFEMI/K7MDENG…", "auth token 0123…-…"): only a
-    # value shaped like a generated one (random, or a UUID).
-    _rule(
-        "prose-adjacent",
-        r"(?i)\b(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key|pat"
-        r"|personal[ _-]access[ _-]token|private[ _-]key|app(?:lication)?[ _-]key|subscription[ _-]key"
-        rf"|{KEY_NOUNS})"
-        r"[ \t]+[\"'`(]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
-        1,
-        generated_value,
-    ),
-    # ... a bare "key" ("the key was …", "use key … to sign"): only a random value that is no UUID (an
-    # idempotency or cache key is one).
-    _rule(
-        "prose-key",
-        r"(?i)\bkey(?:[ \t]+(?:is|was))?[ \t]+[\"'`]?([A-Za-z0-9_+/=.~-]{20,})",
-        1,
-        lambda value: looks_random(value.rstrip(".,:;"), 20) and not uuid_shaped(value.rstrip(".,:;")),
-    ),
-    # ... a key with a note on its encoding or size between its name and its value ("encryption
-    # key (base64): …", "AES-256 key (hex) = …", "master key [32 bytes]: …"): a generated value.
-    _rule(
-        "key-with-note",
-        rf"(?i)\b(?:{KEY_NOUNS}|aes(?:[ _-]?\d{{3}})?[ _-]?key|secret[ _-]?key|data[ _-]?key|api[ _-]?key)"
-        r"[ \t]*[(\[][^()\[\]\r\n]+[)\]][ \t]*(?:[:=]|is|was)[ \t]*[\"'`]?([A-Za-z0-9_+/=~.-]{16,})",
-        1,
-        generated_value,
-    ),
-    # ... key material decoded from a literal in code and given to a name of a key (``aes_key =
-    # bytes.fromhex('…')``, ``key = base64.b64decode("…")``, ``secret := hex.DecodeString("…")``,
-    # ``Buffer.from('…', 'hex')``): a random literal (``bytes.fromhex('000102…0f')``, a test vector
-    # counting up, is none).
-    _rule(
-        "decoded-key",
-        r"(?i)\b[A-Za-z0-9_]*(?:key|secret|seed|salt|pepper|hmac|token)[A-Za-z0-9_]*[ \t]*:?=[ \t]*"
-        r"(?:[A-Za-z_][\w.]*\.)?(?:fromhex|unhexlify|a2b_hex|b64decode|urlsafe_b64decode|b32decode"
-        r"|decodebytes|DecodeString|decode64|strict_decode64|decodeHex|FromBase64String|FromHexString"
-        r"|hex2bin|base64_decode|from)\([ \t]*b?[\"'`]([A-Za-z0-9+/=_-]{16,})[\"'`]",
-        1,
-        generated_value,
-    ),
-    # ... a one-time-password generator given its seed (``pyotp.TOTP('JBSWY3DP…')``, ``oathtool
-    # --totp -b JBSWY3DP…``): base32; an authenticator's export (``otpauth-migration://…?data=``).
-    _rule("otp-constructor", r"\b(?:TOTP|HOTP)\([ \t]*[\"']([A-Z2-7]{16,}=*)[\"']", 1),
-    _rule("oathtool-seed", r"\boathtool(?:[ \t]+-[-\w=]+)*[ \t]+[\"']?([A-Za-z2-7]{16,}=*)", 1, mixed_value),
-    _rule("otp-migration", r"(?i)\botpauth-migration://[^\s?]*\?data=([A-Za-z0-9%+/=_-]{16,})", 1),
-    # ... a Vault unseal or recovery key as ``vault operator init`` prints it ("Unseal Key 1: …").
-    _rule(
-        "unseal-key",
-        r"(?i)\b(?:unseal|recovery)[ \t]+key(?:[ \t]+\d{1,2})?[ \t]*:[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
-        1,
-    ),
-    # ... one-time-password seeds ("totp seed JBSWY3DP…") and recovery codes, the whole list ("backup
-    # codes: a1b2-c3d4, e5f6-…", "recovery codes are 83920174 27364519", "recovery codes for the
-    # bot account: …"): each code has a digit, so the list ends at the first word.
-    _rule(
-        "otp-secret",
-        r"(?i)\b(?:t?otp|mfa|2fa|authenticator)[ _-]?(?:seed|secret|key)(?:[ \t]+(?:is|was))?"
-        r"[ \t]*[:=]?[ \t]*[\"'`]?([A-Za-z0-9_+/=-]{8,}(?:[ ](?-i:[A-Z2-7]{4,8})\b)*"
-        r"|[A-Za-z2-7]{4}(?:[ ][A-Za-z2-7]{4}){3,})",
-        1,
-        lambda value: mixed_value(value.replace(" ", "")),  # a base32 seed may be written in groups
-    ),
-    _rule(
-        "recovery-codes",
-        r"(?i)\b(?:recovery|backup|scratch|emergency)[ _-]codes?(?:(?:[ \t]+(?:are|were|is))?[ \t]*[:=]?"
-        rf"|(?:[ \t]+[^\s:=]+){{1,5}}?[ \t]*[:=])[ \t]*(?:\r?\n[ \t]*{_BULLET})?[\"'`]?"
-        rf"({_CODE}(?:(?:[ \t]*[,;][ \t]*|[ \t]+|[ \t]*\r?\n[ \t]*{_BULLET}){_CODE})*)",
-        1,
-        codes_list,
-    ),
-    # ... or quoted: "with password 'Tr0ub4dor&3'" (a password-like value, not "the password reset
-    # email says 'Reset your password'"), "the passphrase for the GPG key is 'correct horse battery
-    # staple'" (a passphrase is words).
-    _rule(
-        "prose-quoted",
-        r"(?i)\b(?:password|passwd)(?:[ \t]+[A-Za-z][\w.-]{0,30}){0,3}?[ \t]+"
-        r"(?:is[ \t]+|was[ \t]+)?[\"'`]([^\"'`\r\n]{4,})[\"'`]",
-        1,
-        mixed_value,
-    ),
-    _rule(
-        "prose-passphrase",
-        r"(?i)\bpassphrase(?:[ \t]+[A-Za-z][\w.-]{0,30}){0,5}?[ \t]+(?:is[ \t]+|was[ \t]+)?"
-        r"[\"'`]([^\"'`\r\n]{4,})[\"'`]",
-        1,
-        not_placeholder,
-    ),
-    # A password after a label of its own (``PASS=Summer2024!``, ``pw: Winter2025#``, ``пароль: …``,
-    # ``contraseña → …``: the word in the languages the hostility check reads), or in prose right
-    # after the noun ("with password Summer2024!", "passphrase zDTn7qLWaYyD"): a value that mixes
-    # letters with digits or signs, as a password does and "password reset" or "pw: see vault" does not.
-    _rule(
-        "password-label",
-        r"(?i)(?:\b(?:password|passwd|passphrase|passcode|pwd|pass|pw|passwort|kennwort|contrase[ñn]a|senha"
-        r"|mot[ \t]+de[ \t]+passe|parola|has[łl]o|wachtwoord|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]"
-        r"|mật[ \t]+khẩu|kata[ \t]+sandi|sifre)|şifre|пароль|密码|密碼|口令|パスワード|비밀번호"
-        r"|كلمة[ \t]+المرور|סיסמה|पासवर्ड)[\"']?"
-        r"(?:[ \t]*(?:[:=：]|=>|->|→|⇒)|[ \t]+[–—-]|(?:[ \t]+[^\s:=：]+){1,4}?[ \t]*[:：])[ \t]*"
-        r"[\"'`]?([^\s\"'`;]{8,})",
-        1,
-        password_value,
-    ),
-    # ... or said to be one in prose, in the same languages ("das Passwort ist …", "la contraseña
-    # es …", "le mot de passe est …", "密码是 …", "パスワードは …", and the English noun with their
-    # verbs: "el password de la base es …"); English's "password is …" is the prose rules'.
-    _rule(
-        "password-is",
-        r"(?i)(?:(?:\b(?:passwort|kennwort|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|parola|has[łl]o"
-        r"|wachtwoord|l[öo]senord(?:et)?|adgangskode(?:n)?|salasana|heslo|jelsz[óo]|mật[ \t]+khẩu"
-        r"|kata[ \t]+sandi|sifre)|şifre|пароль)[\"']?(?:[ \t]+[^\s:=]+){0,5}?[ \t]+"
-        r"(?:ist|lautet|heißt|heisst|es|est|é|è|is|jest|to|är|er|on|je|là|adalah|—|–)[ \t]+"
-        r"|\bpassword(?:[ \t]+[^\s:=]+){0,5}?[ \t]+(?:ist|lautet|es|est|é|è|jest|är|adalah)[ \t]+"
-        r"|(?:密码|密碼|口令)(?:是|为|為)[ \t]*|パスワード(?:は|が)[ \t]*|비밀번호(?:는|가)[ \t]*)"
-        r"[\"'`「]?([^\s\"'`;」，、。]{8,})",
-        1,
-        password_value,
-    ),
-    # A key said to be one in the languages above ("der API-Schlüssel lautet …", "la clave de API
-    # es …", "la clé API est …", "API-ключ: …"): a value that looks generated.
-    _rule(
-        "key-is",
-        r"(?i)(?:\b(?:api[ \t-]?)?(?:schlüssel|schluessel|clave|clé|cle|chave|chiave|klucz|sleutel"
-        r"|nyckel|nøgle|avain)|(?:api[ \t-]?)?(?:ключ|токен))"
-        r"(?:[ \t]+(?:de|d'|du|da|do|del|della|la|l'|für|fur|para|per|pour|api|от|для)){0,3}"
-        r"(?:[ \t]+api)?[\"']?(?:[ \t]*[:=：]|[ \t]+(?:ist|lautet|es|est|é|è|is|jest|to|är|er|on|je|—|–))"
-        r"[ \t]*[\"'`]?([^\s\"'`;]{16,})",
-        1,
-        generated_value,
-    ),
-    # A web form's password field with its value, in either order of the attributes.
-    _rule(
-        "password-input",
-        r"(?i)<input\b[^>]*?\btype[ \t]*=[ \t]*[\"']?password\b[^>]*?\bvalue[ \t]*=[ \t]*"
-        r"[\"']([^\"'\r\n>]{4,})[\"']",
-        1,
-        not_placeholder,
-    ),
-    _rule(
-        "password-input-value-first",
-        r"(?i)<input\b[^>]*?\bvalue[ \t]*=[ \t]*[\"']([^\"'\r\n>]{4,})[\"'][^>]*?\btype[ \t]*=[ \t]*"
-        r"[\"']?password\b",
-        1,
-        not_placeholder,
-    ),
-    # A wallet's recovery words after their label and a colon (12 to 24 lower-case words).
-    _rule(
-        "seed-phrase",
-        r"(?i)\b(?:seed|mnemonic|recovery|secret)[ \t]+(?:phrase|words)[\"']?[ \t]*[:=][ \t]*[\"']?"
-        r"((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b",
-        1,
-    ),
-    # A passphrase of words joined by dashes, dots or underscores after its label
-    # ("the backup passphrase is marble-cactus-violin-harbor", "passphrase: correct.horse.battery"):
-    # a passphrase is words, so plain words are its value; three words at least, so that a state
-    # ("is read-only", "is write-protected") is none.
-    _rule(
-        "passphrase-words",
-        r"(?i)\b(?:passphrase|pass[ \t]+phrase)\b[\"']?[ \t]*(?:is|was|=|:)[ \t]*[\"'`]?"
-        r"([a-z]{3,12}(?:[-_.][a-z0-9]{3,12}){2,11})\b",
-        1,
-    ),
-    # A PIN or passcode of digits after its label ("the HSM admin PIN is 22809611", "PIN: 4821", "SIM
-    # PIN for the lab phone: 4821", a PIN in capitals with words before the colon): four digits or
-    # more, and not a length ("the PIN is 6 digits"); "pin the version to 3.2" is a verb.
-    _rule(
-        "pin-digits",
-        r"(?i)\b(?:(?:pin|puk|pin[ \t-]?code|passcode|unlock[ \t]+code)\b[\"']?[ \t]*(?:is|was|=|:|[–—])"
-        r"|(?-i:PIN|PUK)(?:[ \t]+(?i:code))?(?:[ \t]+[^\s:=]+){1,5}?(?:[ \t]*[:=]|[ \t]+(?:is|was)))"
-        r"[ \t]*[\"'`]?"
-        r"(\d{4,12})\b(?:[ \t]*(?:[^ \t\w]|$)|[ \t]+(?:to|for|and|on|in|so|but|which|that)\b)",
-        1,
-    ),
-    # A service account key's id (40 hex): it names the key to revoke, and no lesson needs it.
-    _rule("private-key-id", r"(?i)\bprivate_key_id[\"']?[ \t]*[:=][ \t]*[\"']?([a-f0-9]{40})\b", 1),
-    # An API key in a query string under a name of its own (``?appid=…``, ``&apikey=…``, ``&key=…``).
-    _rule(
-        "query-key",
-        r"(?i)[?&](?:appid|app_?key|api_?key|apikey|key|access_?key)=([A-Za-z0-9_.~-]{16,})",
-        1,
-        generated_value,
-    ),
-    _rule(
-        "password-adjacent",
-        r"(?i)\b(?:password|passwd|passphrase|passcode)[ \t]+[\"'`]?([^\s\"'`;]{8,})",
-        1,
-        password_value,
-    ),
-    # ... after the loosest labels ("user admin pass Summer2024!", "pw Winter2025#"), and in a user and
-    # password pair ("credentials admin/Summer2024!", "login with admin / xopv152!", "log in with admin
-    # and …"), only a value with a
-    # digit and a sign or a random mix of cases ("pass the tests" and "tests pass TestLogin2" are prose).
-    # ("pass max_attempts=4 to the client" passes a setting: a value holding "=" is none).
-    _rule(
-        "pass-adjacent",
-        r"(?i)\b(?:pass|pw|pwd)(?:[ \t]+(?:is|was))?[ \t]+[\"'`]?([^\s\"'`;=]{8,})(?:[^=]|$)",
-        1,
-        spoken_password,
-    ),
-    # ... logged in as a user with a password ("logged in as root with …"), and a password changed
-    # from one value to another (both are secrets: "changed from … to …").
-    _rule(
-        "logged-in-with",
-        r"(?i)\b(?:log(?:ged)?[ \t]+in|sign(?:ed)?[ \t]+in|authenticated)[ \t]+as[ \t]+"
-        r"[\"'`]?[A-Za-z0-9._@+-]{1,64}[\"'`]?[ \t]+(?:with|using)[ \t]+"
-        r"(?:(?:the[ \t]+)?password[ \t]+)?[\"'`]?([^\s\"'`]{8,})",
-        1,
-        lambda value: generated_value(value) or password_value(value),
-    ),
-    _rule(
-        "password-from",
-        r"(?i)\b(?:password|passphrase|passwd|token|secret)\b[^.\n]{0,40}?\bfrom[ \t]+[\"'`]?([^\s\"'`]{8,})"
-        r"[\"'`]?[ \t]+to\b",
-        1,
-        lambda value: generated_value(value) or password_value(value),
-    ),
-    _rule(
-        "user-password-pair",
-        r"(?i)\b(?:creds?|credentials|logins?|log[ \t]+in|sign[ \t]+in|user(?:name)?)"
-        r"(?:[ \t]+(?:are|is|was|were|with|as|using))*[ \t]*[:=]?[ \t]+[\"'`]?[A-Za-z0-9._@+-]{1,64}"
-        r"(?:[ \t]*[/:]|[ \t]+and)[ \t]*([^\s\"'`/:]{8,})",
-        1,
-        spoken_password,
-    ),
+    *PROSE_RULES,
     *COMMAND_RULES,
     *CONFIG_RULES,
     # A name that says secret, then its value on the next line (YAML: ``token:`` then an indented
