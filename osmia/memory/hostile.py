@@ -25,6 +25,7 @@ from collections.abc import Iterator
 
 from osmia.memory.cleaning import _ROLE_MARKERS, _STEPS, MAX_INPUT, _fixed_point, _needs_pass
 from osmia.memory.confusables import latin_skeleton
+from osmia.memory.hostile_deceit import UNWATCHED
 from osmia.memory.hostile_guards import (
     EXCUSE_CUE,
     GUARD_WEAKENED,
@@ -234,13 +235,15 @@ def _acts(text: str) -> bool:
 
 def _weakens(text: str, *, story: bool = False) -> bool:
     """Whether ``text`` tells to switch a guard off (:mod:`osmia.memory.hostile_guards`) or to destroy
-    data (:data:`~osmia.memory.hostile_harms.DESTROYED`), reach and reason aside; with ``story``, also
+    data (:data:`~osmia.memory.hostile_harms.DESTROYED`) or to stop what watches
+    (:data:`~osmia.memory.hostile_deceit.UNWATCHED`), reach and reason aside; with ``story``, also
     what it tells was done."""
     weakened = list(GUARD_WEAKENED.finditer(text))
     if story:
         weakened += GUARD_WEAKENED_BEFORE.finditer(text)
     weakened = [m for m in weakened if UNDONE.search(m.group(0) or "") is None]
-    return _told(text, iter([*weakened, *WEAKENING_SETTING.finditer(text), *DESTROYED.finditer(text)]))
+    settings = [*WEAKENING_SETTING.finditer(text), *DESTROYED.finditer(text), *UNWATCHED.finditer(text)]
+    return _told(text, iter([*weakened, *settings]))
 
 
 def _told(text: str, matches: Iterator[Match]) -> bool:

@@ -8,6 +8,7 @@ before or after an act makes it advice: :mod:`osmia.memory.hostile_rules`).
 from __future__ import annotations
 
 from osmia.memory.hostile_backdoors import BACKDOORS
+from osmia.memory.hostile_deceit import DECEIT
 from osmia.memory.hostile_harms import HARMS
 from osmia.memory.hostile_misuse import MISUSE
 from osmia.memory.hostile_orders import DROP_VERB
@@ -157,7 +158,7 @@ _CORE = (
     r"|\bdd[ \t]+(?:[^\n;|&]*[ \t])?if=/dev/(?:zero|u?random)[ \t]+(?:[^\n;|&]*[ \t])?of=/dev/"
     r"(?:sd[a-z]|nvme\d|xvd[a-z]|vd[a-z]|hd[a-z]|disk\d|mmcblk\d)"
     r"|:\(\)[ \t]*\{[ \t]*:[ \t]*\|[ \t]*:[ \t]*&[ \t]*\}[ \t]*;[ \t]*:"
-    r"|\bexfiltrat"
+    r"|\bexfiltrat(?:e|es|ing)\b"
     r"|\b(?:cat|cp|cop(?:y|ying|ied)|send(?:ing)?|sent|upload(?:ing|ed)?|post(?:ing|ed)?|curl|wget|scp|rsync"
     r"|e-?mail(?:ing|ed)?|mail(?:ing|ed)?|forward(?:ing|ed)?|leak(?:ing|ed)?|shar(?:e|ing|ed)|tar|zip|base64"
     r"|nc"
@@ -335,5 +336,5 @@ _CORE = (
 # µs whatever its pattern), but their DFAs kept ~2 MB more states in the serving process, which is
 # what its 200 MB bound at 1M nodes could not spare (docs/performance.md §44).
 ACTS = LinearParts(
-    (_CORE, _WEAKENING_ACTS, _SENT_AWAY, *BACKDOORS, ABOVE_THE_PROMPT, *HARMS, *MISUSE), flags="(?i)"
+    (_CORE, _WEAKENING_ACTS, _SENT_AWAY, *BACKDOORS, ABOVE_THE_PROMPT, *HARMS, *MISUSE, *DECEIT), flags="(?i)"
 )

@@ -102,7 +102,11 @@ _GUARD = (
     r"|password[ \t]+(?:policy|complexity|hashing|rotation)|account[ \t]+lockout|session[ \t]+timeouts?"
     r"|block[ \t]*public[ \t]*(?:acls?|access|policy)|--require-hashes|require-hashes|hash[ \t]+pinning"
     r"|security[ \t]+context|seccomp[ \t]+profiles?|read-?only[ \t]+root[ \t]*filesystem"
-    r"|readonlyrootfilesystem)"
+    r"|readonlyrootfilesystem"
+    # Thirty-eighth session: what keeps data from being destroyed, and the runtime's sandbox.
+    r"|(?:deletion|termination)[ \t]+protection|prevent_destroy|object[ \t]+lock|soft[ \t-]+delete"
+    r"|bucket[ \t]+versioning|gvisor|runsc|kata[ \t]+containers|include[ \t]+administrators"
+    r"|enforce[ \t]+(?:for[ \t]+)?admins)"
 )
 # A verb that weakens, as told or as told of ("remove", "removing"; "removed" reports).
 _WEAKEN = (
@@ -204,16 +208,17 @@ _WEAKENING_SETTING = (
     r"|\badd(?:ed|ing)?\b[^.;\n]*?\b(?:to|in)[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+)?(?:allowlist"
     r"|ignore[ \t-]?list"
     r"|exclusions?[ \t]+list|\.trivyignore|\.gitleaksignore|\.semgrepignore|\.snyk)\b"
-    r"|\bself-?(?:merge|approve)\b"
+    r"|\bself-?(?:merge|approv\w*)\b"
     r"|\bpublic-read(?:-write)?\b|\ballusers\b|\ballauthenticatedusers\b"
     r"|\b(?:run|start|deploy)\w*[ \t]+(?:the[ \t]+|all[ \t]+|every[ \t]+)?(?:containers?|pods?|it|them"
     r"|workers?)[ \t]+"
     r"(?:as[ \t]+)?privileged\b|\bprivileged[ \t]+(?:mode|containers?)\b"
     r"|cluster-admin[ \t]*(?:を|に)?[ \t]*(?:付与|バインド)|(?:授予|绑定)[^。\n]{0,10}cluster-admin"
-    r"|\b(?:grant|give|bind|assign|attach|granted|gave|bound|assigned"
-    r"|attached)\b[^.;\n]*?\b(?:cluster-admin|administratoraccess|roles/owner"
-    r"|owner[ \t]+role|roles/editor|owner[ \t]+at[ \t]+(?:the[ \t]+)?(?:subscription|org\w*|account"
-    r"|project))\b"
+    r"|\b(?:grant|give|bind|assign|attach|granted|gave|bound|assigned|granting|giving|binding|assigning"
+    r"|making|make|attached)\b[^.;,\n]*?\b(?:cluster-admin|administratoraccess|roles/owner"
+    r"|owner[ \t]+role|roles/editor|owner[ \t]+(?:at|on|of"
+    r"|for)[ \t]+(?:the[ \t]+)?(?:whole[ \t]+)?(?:[\w-]+[ \t]+)?"
+    r"(?:subscription|org\w*|account|project|tenant|enterprise))\b"
 )
 # Tests made to pass without testing: a skip, an assertion that cannot fail, a finding silenced on
 # every line. Told with a reason of convenience only (:data:`EXCUSE_CUE`): a skip with its reason
@@ -362,6 +367,24 @@ _EXCUSE = (
     r"|\bsimpler\b|\b(?:easier|faster|quicker)[ \t]+(?:than|when)\b|\bmarketing[ \t]+(?:wants|asked)\b"
     r"|\b(?:to[ \t]+)?(?:ship|merge|deploy|release|move|go|iterate)[ \t]+faster\b"
     r"|\b(?:are|is)[ \t]+(?:optional|pointless|useless|overkill|theater|theatre)\b"
+    # Thirty-eighth session: the guard doing its job given as the reason ("it blocks some syscalls, so
+    # set …", "keeps failing builds", "kubectl says forbidden"), slowness, noise in other words.
+    r"|\b(?:blocks?|blocked|rejects?|rejected|denies|refuses)\b[^.;\n]*?,?[ \t]+so[ \t]+(?:just[ \t]+)?(?:set"
+    r"|disable|turn|remove|add|switch|drop|use|run|give|grant|bind)\b"
+    r"|\bkeeps?[ \t]+(?:failing|breaking|blocking|crashing|erroring|rejecting|flagging)\b"
+    r"|\bblock(?:s|ed|ing)?[ \t]+(?:commits|pushes|prs|pull[ \t]+requests|builds|the[ \t]+commit)\b"
+    r"|\b(?:says?|returns?|gets?|got|throws?|hits?|shows?)[ \t]+(?:a[ \t]+)?(?:forbidden|403"
+    r"|access[ \t]+denied"
+    r"|permission[ \t]+denied|unauthori[sz]ed)\b|\bpermission[ \t]+errors?\b"
+    r"|\b(?:is|are|was|were|runs?|gets?)[ \t]+(?:too[ \t]+|really[ \t]+|very[ \t]+|so[ \t]+"
+    r"|painfully[ \t]+)?slow\b"
+    r"|\b(?:log|alert)[ \t]+spam\b|\bfewer[ \t]+questions\b|\bstop[ \t]+showing[ \t]+up\b"
+    r"|\b(?:someone|somebody)[ \t]+else's[ \t]+(?:job|problem|task|call)\b"
+    r"|\bdon'?t[ \t]+bother[ \t]+(?:restarting|re-?enabling|turning|switching|putting)\b"
+    r"|\bfix(?:es|ed)?[ \t]+(?:the[ \t]+|all[ \t]+)?(?:[\w-]+[ \t]+)?(?:handshake|certificate|cert|tls|ssl"
+    r"|x509)[ \t]+(?:errors?|failures?|issues?|problems?)\b"
+    r"|\bso[ \t]+nothing[ \t]+(?:ever[ \t]+)?(?:gets?|is)[ \t]+(?:blocked|denied|rejected|filtered)\b"
+    r"|\bpre-?approved\b"
 )
 STORY_CUE = linear(rf"(?i){_STORY}")
 # Markers put everywhere at once ("# nosec in bulk", "over the source tree", "every finding").
@@ -380,9 +403,12 @@ WEAKENING_CUE = linear(
     r"|in[ \t]+bulk"
     r"|for[ \t]+(?:\d+|ten|many)[ \t]+years|any[ \t]+(?:upstream"
     r"|host|server|service|address|ip|request|file|user|manifest|pod|image|workload|container|one)"
-    r"|entirely|altogether|project-wide|org-wide|subscription[ \t]+scope)\b"
+    r"|entirely|altogether|project-wide|org-wide|subscription[ \t]+scope|next[ \t]+run|future[ \t]+runs?"
+    r"|any[ \t]+environment|every[ \t]+environment|all[ \t]+environments"
+    r"|(?:shared|common|base|default|global)[ \t]+(?:http[ \t]+)?(?:client|session|transport|library"
+    r"|security[ \t]+group|sg))\b"
     r"|\baccept[ \t]+(?:anything|everything|any[ \t]+input|all[ \t]+input|whatever)\b"
-    r"|\bleave[ \t]+(?:it|them|this|that)[ \t]+(?:like[ \t]+that|that[ \t]+way|so|off|disabled"
+    r"|\bleave[ \t]+(?:it|them|this|that)[ \t]+(?:like[ \t]+that|like[ \t]+this|that[ \t]+way|so|off|disabled"
     r"|in[ \t]+place)\b"
     r"|produktion\pL*|producci[oó]n|produ[cç][aã]o|produzione|продакшн|本番|生产|운영"
     rf"|{_STORY}|{_EXCUSE}"
@@ -404,6 +430,9 @@ TEST_SCOPE = linear(
     r"|testumgebung\pL*|entorno[ \t]+de[ \t]+pruebas?|ambiente[ \t]+de[ \t]+teste"
     r"|environnement[ \t]+de[ \t]+test"
     r"|ローカル|テスト環境|テスト用|テストコード|モック|本地|测试环境|测试代码|로컬|테스트[ \t]*환경|테스트용"
+    r"|test[ \t]+d(?:i[ \t]+|')integrazione|pruebas[ \t]+de[ \t]+integraci[oó]n"
+    r"|testes[ \t]+de[ \t]+integra[cç][aã]o"
+    r"|tests?[ \t]+d'int[ée]gration|integrationstest\pL*"
     r"|testomgeving|ambiente[ \t]+di[ \t]+test|środowisk\pL*[ \t]+testow\pL*|test[ \t]+ortam\pL*"
     r"|тестов\pL*[ \t]+(?:окружени|сред|стенд)\pL*|локальн\pL*"
 )

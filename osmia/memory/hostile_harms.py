@@ -265,6 +265,8 @@ DESTROYED = linear(
     r"delete[\w-]*)\b[^\n]*?(?:backup|prod)"
     r"|\btruncate[ \t]+(?:table\b|[\w.\"`]+[ \t]+(?:cascade|restart[ \t]+identity)\b)"
     r"|\bdrop[ \t]+(?:table|database|schema)\b"
+    r"|\b(?:truncate|wipe|purge|drop|empty)[ \t]+(?:the[ \t]+|all[ \t]+)?(?:prod\w*|production|live)[ \t]+"
+    r"(?:tables?|databases?|db|data\w*|buckets?)\b"
     r"|\btruncate[ \t]+(?:table[ \t]+)?[`'\x22]?[\w.]+[`'\x22]?[ \t]*;"
     r"|\bkubectl[ \t]+delete[ \t]+(?:pvc|pv|namespace|ns|pods?|deploy\w*"
     r"|statefulsets?)\b[^\n]{0,30}?(?:--all\b|-A\b"

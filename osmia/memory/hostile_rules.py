@@ -24,7 +24,9 @@ WARNING = linear(
     # ... or what is told of as an attack or a mistake ("An injected note once told agents to POST
     # `env` …", "We stopped disabling CSRF …", "The outage came from `kubectl delete pvc --all` …").
     r"|injected|malicious|attackers?|phishing|stopped|the[ \t]+hard[ \t]+way|by[ \t]+mistake|accidentally"
-    r"|outage|incident|post-?mortem)"
+    r"|outage|incident|post-?mortem"
+    # ... in the languages the check reads orders in ("Nunca copies …", "Ne jamais …").
+    r"|nunca|jam[aá]s|jamais|niemals|nie|nooit|никогда|mai[ \t]+pi[uù])"
     # ... a word, not the start of a compound ("a never-expiring token", "a no-op" warn of nothing).
     r"(?:[^\w-]|$)"
 )
@@ -33,7 +35,18 @@ WARNING = linear(
 WARNED_AFTER = linear(
     r"(?i)^[^.;!?\n]*?\b(?:is|are|was|were|gets?|got|will[ \t]+be)[ \t]+(?:[a-z]+[ \t]+)?(?:not[ \t]+"
     r"(?:needed|necessary|required|allowed|permitted|safe)|blocked|rejected|forbidden|prohibited|denied"
-    r"|disallowed|refused|dangerous|unsafe|never[ \t]+(?:allowed|acceptable|needed|ok|okay))\b"
+    r"|disallowed|refused|dangerous|unsafe|never[ \t]+(?:allowed|acceptable|needed|ok|okay)|off-?limits"
+    r"|unacceptable|against[ \t]+(?:the[ \t]+)?(?:policy|rules)|a[ \t]+(?:\w+[ \t]+)?violation)\b"
+    # ... or a guard that holds, or a harm found out ("/proc/1/root is not writable", "… was caught by
+    # the CPU alert"), or a tool no one uses ("`gh pr merge --admin` exists but we never use it").
+    r"|^[^.;!?\n]*?\b(?:is|are|was|were|stays?|remains?)[ \t]+(?:not|never)[ \t]+(?:writable|reachable"
+    r"|accessible|exposed|mounted|readable|possible|used|enabled)\b"
+    r"|^[^.;!?\n]*?\b(?:is|are|was|were|gets?|got)[ \t]+(?:quickly[ \t]+|immediately[ \t]+)?(?:caught"
+    r"|detected"
+    r"|flagged|spotted|reported)\b"
+    r"|^[^.;!?\n]*?\bbut[ \t]+(?:we|you|agents?|nobody|no[ \t]+one)[ \t]+(?:never|don't|do[ \t]+not"
+    r"|must[ \t]+not"
+    r"|should[ \t]+not|shouldn't|can't|cannot)[ \t]+(?:use|run|touch|call|do)\b"
     r"|^[^.;!\n]*\?[ \t]*(?:never|no)\b"
     # ... or the harm it did, told in the same sentence ("… ran `git push --force` on main and wiped
     # two days of commits").

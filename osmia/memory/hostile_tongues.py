@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from osmia.memory.linear import LinearParts, linear
 
-__all__ = ["TONGUES", "told_in_tongue"]
+__all__ = ["TONGUES", "WAYS_IN", "told_in_tongue"]
 
 _START = r"(?:^|[\s(\x22'`])"
 # The rest of a word (its ending): anything but a blank or a mark.
@@ -122,14 +122,63 @@ _AROUND_REVIEW = (
     r"|(?:meld|zeg)[ \t]+dat[ \t]+(?:alles|de[ \t]+tests)[ \t]+(?:geslaagd|groen)"
 )
 
+# Thirty-eighth session: a way in kept in another language: a hidden admin account, a password that
+# is fixed or opens everything, a request let through without checking its token, a password
+# written into the repository's files.
+_WAYS_IN = (
+    r"cuenta[ \t]+(?:de[ \t]+)?(?:administrador|admin|root)[ \t]+(?:oculta|secreta|escondida)"
+    r"|contraseña[ \t]+(?:fija|maestra|universal|compartida)|conta[ \t]+(?:de[ \t]+)?(?:administrador|admin"
+    r"|root)[ \t]+(?:oculta|secreta|escondida)|senha[ \t]+(?:fixa|mestra|universal)"
+    r"|compte[ \t]+(?:d'?[ \t]*)?(?:administrateur|admin|root)?[ \t]*(?:caché|cache|secret)"
+    r"|mot[ \t]+de[ \t]+passe[ \t]+(?:fixe|universel|maître|maitre)"
+    r"|versteckte[sn]?[ \t]+(?:admin-?|administrator-?)?(?:konto|account|benutzer)"
+    rf"|(?:master|universal|fest){_STEM}passwort|account[ \t]+(?:di[ \t]+)?amministratore[ \t]+(?:nascosto"
+    rf"|segreto)"
+    r"|password[ \t]+(?:fissa|universale)"
+    rf"|(?:sans|sin|sem|senza|ohne)[ \t]+(?:vérifier|verifier|contrôler|controler|valider|verificar|validar"
+    rf"|comprobar|controllare|verificare|validare|prüfung|pruefung|überprüfung|verifizierung)[ \t]+"
+    rf"(?:le[ \t]+|la[ \t]+|l'|el[ \t]+|o[ \t]+|a[ \t]+|il[ \t]+|den[ \t]+|die[ \t]+|das[ \t]+)?"
+    rf"(?:jeton|token|signature|firma|assinatura|certificat{_STEM}|certificado|certificato|authentification"
+    rf"|autenticaci[oó]n|autentica[cç][aã]o|autenticazione|mot[ \t]+de[ \t]+passe|contraseña|senha)"
+    r"|(?:密码|口令|パスワード|비밀번호)[^。\n]{0,8}?(?:写进|写入|放进|放到|提交到|加到|書いて|書き込|コミット|적어|넣어)"
+    r"[^。\n]{0,6}?(?:readme|代码|仓库|文档|wiki|コード|リポジトリ|코드|저장소)"
+)
+
 # Each group its own DFA (:class:`~osmia.memory.linear.LinearParts`): one alternation of them all
 # outgrows RE2's memory budget.
 TONGUES = LinearParts((_VERB_FIRST, _VERB_AFTER, _EAST_ASIAN, _AROUND_REVIEW), flags="(?i)")
+WAYS_IN = linear(rf"(?i){_WAYS_IN}")
 _NEGATED = linear(
     rf"(?i)(?:^|[\s(\x22'`]){_NEGATIONS}[ \t]*{_VERBS}|(?:不要|别|勿|禁止)(?:删除|关闭|禁用|跳过|绕过|忽略)"
 )
 
 
+# An auxiliary just before the verb: a participle that reports ("a été supprimé", "wurde
+# entfernt"), which reads as the imperative once its accent is gone (the check's plain-letter read).
+_REPORTED = linear(
+    r"(?i)(?:^|\s)(?:été|ete|est|sont|était|etait|wurde|wurden|worden|wordt|werd|fue|fueron|foi|foram"
+    r"|stato|stata|stati|state|è|был\pL*|было|został\pL*|zostały)[ \t]*$"
+)
+
+
 def told_in_tongue(text: str) -> bool:
-    """Whether ``text`` gives one of :data:`TONGUES`' orders with no negation in it."""
-    return any(_NEGATED.search(match.group(0) or "") is None for match in TONGUES.finditer(text))
+    """Whether ``text`` gives one of :data:`TONGUES`' orders with no negation in it, and not as a
+    participle that reports what was done."""
+    return any(
+        _NEGATED.search(match.group(0) or "") is None
+        and _REPORTED.search(text[max(0, match.start() - 16) : match.start() + 1]) is None
+        for match in TONGUES.finditer(text)
+    ) or any(not _negated_before(text, match.start()) for match in WAYS_IN.finditer(text))
+
+
+# A negation anywhere in the clause before a way in ("ya no crea la cuenta … con contraseña fija",
+# "不要把任何密码写进 README"): it warns, or tells what was removed.
+_NEGATED_BEFORE = linear(rf"(?i)(?:^|[\s(\x22'`]){_NEGATIONS}(?:[\s,]|$)|不要|别|勿|禁止|決して|しない|않")
+_CLAUSE_END = linear(r"[.;:!?。；：\n]")
+
+
+def _negated_before(text: str, start: int) -> bool:
+    """Whether the clause before ``start`` (at most 60 characters of it) holds a negation."""
+    before = text[max(0, start - 60) : start]
+    ends = [m.end() for m in _CLAUSE_END.finditer(before)]
+    return _NEGATED_BEFORE.search(before[ends[-1] if ends else 0 :]) is not None
