@@ -5,7 +5,9 @@ Agent-written text (learnings, failure reasons, test names, names) is judged bef
 closed, role markers, authority claimed, and acts no lesson tells to do unless it warns against
 them (wiping a home, sending secrets away, running a downloaded script, force-pushing ``main``),
 harms that have no fixed command (secrets sent out, reviewers misled, a way in kept:
-:mod:`osmia.memory.hostile_harms`), a guard switched off where the text gives it a reach, an
+:mod:`osmia.memory.hostile_harms`; people deceived, a change hidden, others' resources taken:
+:mod:`osmia.memory.hostile_deceit`), a look-alike of a well-known package installed
+(:mod:`osmia.memory.hostile_packages`), a guard switched off where the text gives it a reach, an
 excuse or an encouragement no lesson gives (:mod:`osmia.memory.hostile_guards`), orders in the
 languages the English rules do not read (:mod:`osmia.memory.hostile_tongues`), and a weakening
 that only a disguise hid.
@@ -39,6 +41,7 @@ from osmia.memory.hostile_guards import (
     WEAKENING_SETTING,
 )
 from osmia.memory.hostile_harms import DESTROYED
+from osmia.memory.hostile_packages import squatted
 from osmia.memory.hostile_rules import (
     ACTS,
     NOT_A_WARNING,
@@ -69,6 +72,10 @@ def looks_hostile(text: str) -> bool:
     look-alike letters read as the Latin ones they imitate (:mod:`osmia.memory.confusables`).
     """
     if ORDERS.search(text) or _acts(text):
+        return True
+    # A look-alike package, read in the text as written only: the spelled-out readings turn digits
+    # into letters ("boto3" into "botoe"), which would make look-alikes of honest names.
+    if _told(text, squatted(text[:MAX_INPUT])):
         return True
     seen = text[:MAX_INPUT]
     reads = _reads(seen)
