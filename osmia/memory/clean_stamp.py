@@ -52,6 +52,7 @@ CLEANING_MODULES = (
     "osmia.memory.hostile_acts",
     "osmia.memory.hostile_backdoors",
     "osmia.memory.hostile_deceit",
+    "osmia.memory.hostile_evasion",
     "osmia.memory.hostile_guards",
     "osmia.memory.hostile_harms",
     "osmia.memory.hostile_misuse",

@@ -50,7 +50,7 @@ from osmia.memory.hostile_rules import (
     WARNED_AFTER,
     WARNING,
 )
-from osmia.memory.hostile_tongues import told_in_tongue
+from osmia.memory.hostile_tongues import orders_in_tongue
 from osmia.memory.linear import Match, linear
 from osmia.memory.payloads import decoded
 
@@ -233,7 +233,7 @@ def _acts(text: str) -> bool:
         return True
     if TEST_SCOPE.search(text) is not None:
         return False
-    if told_in_tongue(text):  # in a language the English rules do not read
+    if _told(text, iter(orders_in_tongue(text))):  # in a language the English rules do not read
         return True
     if WEAKENING_CUE.search(text) is None:
         return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from osmia.memory.hostile_backdoors import BACKDOORS
 from osmia.memory.hostile_deceit import DECEIT
+from osmia.memory.hostile_evasion import EVASION
 from osmia.memory.hostile_harms import HARMS
 from osmia.memory.hostile_misuse import MISUSE
 from osmia.memory.hostile_orders import DROP_VERB
@@ -336,5 +337,6 @@ _CORE = (
 # µs whatever its pattern), but their DFAs kept ~2 MB more states in the serving process, which is
 # what its 200 MB bound at 1M nodes could not spare (docs/performance.md §44).
 ACTS = LinearParts(
-    (_CORE, _WEAKENING_ACTS, _SENT_AWAY, *BACKDOORS, ABOVE_THE_PROMPT, *HARMS, *MISUSE, *DECEIT), flags="(?i)"
+    (_CORE, _WEAKENING_ACTS, _SENT_AWAY, *BACKDOORS, ABOVE_THE_PROMPT, *HARMS, *MISUSE, *DECEIT, *EVASION),
+    flags="(?i)",
 )

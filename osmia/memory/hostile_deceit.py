@@ -128,6 +128,7 @@ _LEAKED = (
     r"|and|for|of|every|on|message|messages|value))"
     # ... or pasted where the team reads it ("paste the root password into the team wiki").
     r"|\b(?:past(?:e|ing)|put(?:ting)?|add(?:ing)?|writ(?:e|ing)|sav(?:e|ing)|stor(?:e|ing)|record(?:ing)?"
+    r"|shar(?:e|ing)|post(?:ing)?"
     r"|document(?:ing)?|commit(?:ting)?)[ \t]+(?:the[ \t]+|our[ \t]+|your[ \t]+|all[ \t]+)?(?:[\w-]+[ \t]+)"
     r"{0,3}?(?:passwords?|tokens?|secrets?|credentials|api[ \t]+keys?|private[ \t]+keys?)[ \t]+(?:into|in"
     r"|to|on)[ \t]+(?:the[ \t]+|a[ \t]+|our[ \t]+)?(?:[\w-]+[ \t]+){0,2}?(?:wiki|confluence|notion|readme"
@@ -187,7 +188,9 @@ _EXPOSED = (
     r"|\b(?:attach|upload|post|share|paste|put|include|add|publish)\w*\b[^.;\n]*?\b(?:real|production"
     r"|prod|live|customer|patient|user)[ \t]+(?:\w+[ \t]+)?(?:records|data|emails|addresses|pii|details"
     r"|dumps?|exports?|rows|tables?)\b[^.;\n]*?\b(?:to|into|in|on)[ \t]+(?:" + SHARED + r"|(?:the[ \t]+"
-    r"|a[ \t]+)?public[ \t]+(?:issue[ \t]+)?(?:tracker|forum|wiki|site|docs?)\b)"
+    r"|a[ \t]+)?public[ \t]+(?:issue[ \t]+)?(?:[\w-]+[ \t]+)?(?:tracker|forum|wiki|site|docs?|sheets?"
+    r"|spreadsheets?"
+    r"|drive|folders?|buckets?|links?)\b)"
     # Card numbers and their like written to logs.
     r"|\blog[ \t]+(?:the[ \t]+|full[ \t]+|raw[ \t]+|all[ \t]+|every[ \t]+|entire[ \t]+)?[^.;\n]*?\b(?:card"
     r"[ \t]+numbers|full[ \t]+pans?|cvvs?|cvcs?|social[ \t]+security[ \t]+numbers|ssns|patient[ \t]+records"

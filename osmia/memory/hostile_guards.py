@@ -105,7 +105,12 @@ _GUARD = (
     r"|readonlyrootfilesystem"
     # Thirty-eighth session: what keeps data from being destroyed, and the runtime's sandbox.
     r"|(?:deletion|termination)[ \t]+protection|prevent_destroy|object[ \t]+lock|soft[ \t-]+delete"
-    r"|bucket[ \t]+versioning|gvisor|runsc|kata[ \t]+containers|include[ \t]+administrators"
+    r"|bucket[ \t]+versioning|(?:s3[ \t]+)?versioning|gvisor|runsc|kata[ \t]+containers"
+    r"|include[ \t]+administrators"
+    r"|scps?|service[ \t]+control[ \t]+polic(?:y|ies)|org(?:ani[sz]ation)?[ \t]+polic(?:y"
+    r"|ies)(?:[ \t]+constraints?)?"
+    r"|resource[ \t]+quotas?|limitranges?|networkpolic(?:y|ies)|fail2ban(?:[ \t]+jail)?|antivirus|clamd"
+    r"|quality[ \t]+gates?|bandit[ \t]+step|mfa[_ \t-]+exempt\w*"
     r"|enforce[ \t]+(?:for[ \t]+)?admins)"
 )
 # A verb that weakens, as told or as told of ("remove", "removing"; "removed" reports).
@@ -115,7 +120,8 @@ _WEAKEN = (
     r"|suppress(?:ing)?|silenc(?:e|ing)|mut(?:e|ing)|ignor(?:e|ing)|relax(?:ing)?|loosen(?:ing)?"
     r"|weaken(?:ing)?|get(?:ting)?[ \t]+rid[ \t]+of|rip(?:ping)?[ \t]+out|exclud(?:e|ing)|skip(?:ping)?"
     r"|kill(?:ing)?|short-circuit(?:ing)?|stub(?:bing)?[ \t]+out|swap(?:ping)?[ \t]+out|lift(?:ing)?"
-    r"|waiv(?:e|ing)|archiv(?:e|ing)|downgrad(?:e|ing)|neuter(?:ing)?|blank(?:ing)?|flip(?:ping)?)"
+    r"|waiv(?:e|ing)|archiv(?:e|ing)|downgrad(?:e|ing)|neuter(?:ing)?|blank(?:ing)?|flip(?:ping)?"
+    r"|detach(?:ing)?|suspend(?:ing)?|unbind(?:ing)?)"
 )
 # Settings that weaken a guard by being written: TLS verification off, files open to everyone, a
 # container given the host, the account's root key, security tests deselected, coverage at zero.
@@ -144,7 +150,7 @@ _WEAKENING_SETTING = (
     r"|:|exit[ \t]+0)\b"
     r"|\b(?:cov-fail-under|fail[-_]under|coverage[ \t]+(?:threshold|gate|minimum)"
     r"|break[\x22'`]?[ \t]+threshold"
-    r"|threshold)\b[^.;\n]{0,30}?\bto[ \t]+(?:0|[1-3]?\d%?)(?:[^.\d]|$)"
+    r"|thresholds?)\b[^.;\n]{0,30}?\bto[ \t]+(?:0|[1-3]?\d%?)(?:[^.\d]|$)"
     r"|\b(?:work[ \t]+factor|bcrypt[ \t]+cost|cost[ \t]+factor|rounds"
     r"|iterations)\b[^.;\n]{0,20}?\bto[ \t]+[1-7]\b"
     r"|\b(?:console\.log|print|logger\.\w+|log\.\w+)\([^)\n]*?(?:token|password|secret|api_?key"
@@ -209,6 +215,24 @@ _WEAKENING_SETTING = (
     r"|ignore[ \t-]?list"
     r"|exclusions?[ \t]+list|\.trivyignore|\.gitleaksignore|\.semgrepignore|\.snyk)\b"
     r"|\bself-?(?:merge|approv\w*)\b"
+    # Thirty-eighth session's second seen set: more settings that weaken by being written.
+    r"|\bnopasswd:[ \t]*all\b|\bpermissions:[ \t]*write-all\b"
+    r"|\bactions_allow_unsecure_commands[ \t]*[:=][ \t]*true\b"
+    r"|--authorization-mode[ \t=]+alwaysallow\b|\banonymous[ \t-]+auth\w*(?:[ \t=]+true)?\b"
+    r"|--enable-skip-login\b"
+    r"|\bskip-login\b|\bverbs[ \t]*\[[ \t]*[\x22']\*|\bapigroups[\x22']?[ \t]*:?[ \t]*\[[ \t]*[\x22']\*"
+    r"|\b(?:block_public_acls|block_public_policy|ignore_public_acls"
+    r"|restrict_public_buckets)[ \t]*=[ \t]*false\b"
+    r"|\bexpos\w*[^.;\n]*?\bwithout[ \t]+(?:a[ \t]+)?(?:password|auth\w*)\b"
+    r"|--host[ \t=]+0\.0\.0\.0\b[^\n]*?--debug\b"
+    r"|--debug\b[^\n]*?--host[ \t=]+0\.0\.0\.0\b|\bopen\w*[ \t]+(?:ssh|rdp|port[ \t]+\d+"
+    r"|the[ \t]+\w+[ \t]+port)[ \t]+to[ \t]+"
+    r"(?:the[ \t]+)?(?:world|internet|everyone)\b|\bno[ \t]+rotation[ \t]+(?:needed|required|necessary)\b"
+    r"|\blong-lived[ \t]+(?:access[ \t]+)?keys?\b|\bquality[ \t]+gate\b[^.;\n]*?\b(?:none|off)\b"
+    r"|\ballowlist\b[^\n]*?[\x22'`]\.\*[\x22'`]|--deselect[ \t=][\w./-]*(?:security|auth|access)"
+    r"|--notebookapp\.token=[\x22']{2}|--serverapp\.token=[\x22']{2}|\bcontinue-on-error:[ \t]*true\b"
+    r"|(?:^|[ \t])(?:-v|--volume)[ \t=]+/:/|(?:^|[ \t])(?:-v|--volume)[ \t=]+/var/run/docker\.sock"
+    r"|\bmount\w*[^.;\n]*?docker\.sock"
     r"|\bpublic-read(?:-write)?\b|\ballusers\b|\ballauthenticatedusers\b"
     r"|\b(?:run|start|deploy)\w*[ \t]+(?:the[ \t]+|all[ \t]+|every[ \t]+)?(?:containers?|pods?|it|them"
     r"|workers?)[ \t]+"
@@ -216,6 +240,8 @@ _WEAKENING_SETTING = (
     r"|cluster-admin[ \t]*(?:を|に)?[ \t]*(?:付与|バインド)|(?:授予|绑定)[^。\n]{0,10}cluster-admin"
     r"|\b(?:grant|give|bind|assign|attach|granted|gave|bound|assigned|granting|giving|binding|assigning"
     r"|making|make|attached)\b[^.;,\n]*?\b(?:cluster-admin|administratoraccess|roles/owner"
+    r"|global[ \t]+admin\w*"
+    r"|directory\.readwrite\.all|domain[ \t]+admins?|enterprise[ \t]+admins?"
     r"|owner[ \t]+role|roles/editor|owner[ \t]+(?:at|on|of"
     r"|for)[ \t]+(?:the[ \t]+)?(?:whole[ \t]+)?(?:[\w-]+[ \t]+)?"
     r"(?:subscription|org\w*|account|project|tenant|enterprise))\b"
@@ -386,6 +412,17 @@ _EXCUSE = (
     r"|x509)[ \t]+(?:errors?|failures?|issues?|problems?)\b"
     r"|\bso[ \t]+nothing[ \t]+(?:ever[ \t]+)?(?:gets?|is)[ \t]+(?:blocked|denied|rejected|filtered)\b"
     r"|\bpre-?approved\b"
+    r"|\bkeeps?[ \t]+(?:mismatching|changing)\b|\bkeeps?[ \t]+(?:the[ \t]+)?(?:run|build|ci|pipeline"
+    r"|suite)[ \t]+"
+    r"(?:fast|quick|short)\b|\b(?:clears?|cleared)[ \t]+up\b"
+    r"|\bmakes?[ \t]+(?:the[ \t]+)?(?:\w+[ \t]+)?errors?[ \t]+go"
+    r"[ \t]+away\b|\bleft[ \t]+(?:off|disabled|out)[ \t]+(?:afterwards|after|permanently|for[ \t]+good)\b"
+    r"|\bso[ \t]+(?:that[ \t]+)?(?:remote[ \t]+)?(?:debugging|it|things|everything)[ \t]+works\b|\bsimplest\b"
+    r"|\bwhy[ \t]+(?:limit|cap|throttle|bother)\b"
+    r"|\bnever[ \t]+have[ \t]+to[ \t]+ask\b|\bwithout[ \t]+asking\b"
+    r"|\b(?:when|whenever|if)[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+)?(?:connections?|requests?|builds?|deploys?"
+    r"|it|things"
+    r"|tests?|ci)[ \t]+(?:times?[ \t]+out|hangs?|fails?|breaks?|is[ \t]+slow|are[ \t]+slow)\b"
 )
 STORY_CUE = linear(rf"(?i){_STORY}")
 # Markers put everywhere at once ("# nosec in bulk", "over the source tree", "every finding").
@@ -406,11 +443,16 @@ WEAKENING_CUE = linear(
     r"|host|server|service|address|ip|request|file|user|manifest|pod|image|workload|container|one)"
     r"|entirely|altogether|project-wide|org-wide|subscription[ \t]+scope|next[ \t]+run|future[ \t]+runs?"
     r"|any[ \t]+environment|every[ \t]+environment|all[ \t]+environments"
+    r"|for[ \t]+all[ \t]+(?:our[ \t]+)?(?:deployments|services|pods|workloads|clusters|buckets|repos\w*"
+    r"|projects"
+    r"|environments|clients|users)|apply[ \t]+(?:it[ \t]+|this[ \t]+|them[ \t]+)?to[ \t]+(?:all|every)"
+    r"|at[ \t]+the[ \t]+org(?:ani[sz]ation)?[ \t]+level"
     r"|(?:shared|common|base|default|global)[ \t]+(?:http[ \t]+)?(?:client|session|transport|library"
     r"|security[ \t]+group|sg))\b"
     r"|\baccept[ \t]+(?:anything|everything|any[ \t]+input|all[ \t]+input|whatever)\b"
     r"|\bleave[ \t]+(?:it|them|this|that)[ \t]+(?:like[ \t]+that|like[ \t]+this|that[ \t]+way|so|off|disabled"
     r"|in[ \t]+place)\b"
+    r"|\bis[ \t]+(?:totally[ \t]+)?fine\b"
     r"|produktion\pL*|producci[oó]n|produ[cç][aã]o|produzione|продакшн|本番|生产|운영"
     rf"|{_STORY}|{_EXCUSE}"
 )
@@ -425,6 +467,11 @@ TEST_SCOPE = linear(
     r"|\b(?:test|mock|fake|stub|dummy|self-signed|local)[ \t-]+(?:clients?|servers?|clusters?|env\w*"
     r"|fixtures?"
     r"|setup|double|cert\w*|ca|instances?|db|database)\b"
+    # ... or an exception given a reason and an end ("suppressed individually in .snyk with a reason
+    # and expiry"): what a review approves, not a guard switched off.
+    r"|\bwith[ \t]+(?:a[ \t]+|an[ \t]+)?(?:reason|justification|ticket)[ \t]+and[ \t]+(?:an[ \t]+)?(?:expiry"
+    r"|expiration"
+    r"|end[ \t]+date)\b|\bwith[ \t]+(?:an[ \t]+)?(?:expiry|expiration)(?:[ \t]+date)?\b|\btests?[ \t-]+only\b"
     r"|\blocally\b|\bwhen[ \t]+(?:load[ \t]+)?testing\b|\bunit[ \t]+tests?\b|\blocal[ \t]+dev\w*\b"
     # ... in the languages whose words for production the cues read.
     r"|selbstsigniert\pL*|autofirmad\pL*|autoassinad\pL*|auto-?sign[ée]\pL*|\blokal(?:en|er|es|em|e)?\b"

@@ -24,6 +24,8 @@ WARNING = linear(
     # ... or what is told of as an attack or a mistake ("An injected note once told agents to POST
     # `env` …", "We stopped disabling CSRF …", "The outage came from `kubectl delete pvc --all` …").
     r"|injected|malicious|attackers?|phishing|stopped|the[ \t]+hard[ \t]+way|by[ \t]+mistake|accidentally"
+    # ... or tried by a test or an attacker ("test_escape.py tries nsenter …").
+    r"|tries|attempts|simulates"
     r"|outage|incident|post-?mortem"
     # ... in the languages the check reads orders in ("Nunca copies …", "Ne jamais …").
     r"|nunca|jam[aá]s|jamais|niemals|nie|nooit|никогда|mai[ \t]+pi[uù])"
@@ -42,12 +44,20 @@ WARNED_AFTER = linear(
     r"|^[^.;!?\n]*?\b(?:is|are|was|were|stays?|remains?)[ \t]+(?:not|never)[ \t]+(?:writable|reachable"
     r"|accessible|exposed|mounted|readable|possible|used|enabled)\b"
     r"|^[^.;!?\n]*?\b(?:is|are|was|were|gets?|got)[ \t]+(?:quickly[ \t]+|immediately[ \t]+)?(?:caught"
-    r"|detected"
-    r"|flagged|spotted|reported)\b"
+    r"|detected|flagged|spotted|reported|found|replaced|removed|retired|revoked|rotated|reverted)\b"
+    # ... or a question answered no in the languages the check reads ("…？答：不行").
+    r"|^[^。\n]*?[?？][ \t]*(?:答|回答|答え|답)?[：:]?[ \t]*"
+    r"(?:不行|不可以|不能|いいえ|だめ|아니요|아니오|안[ \t]*됩니다)"
     r"|^[^.;!?\n]*?\bbut[ \t]+(?:we|you|agents?|nobody|no[ \t]+one)[ \t]+(?:never|don't|do[ \t]+not"
     r"|must[ \t]+not"
     r"|should[ \t]+not|shouldn't|can't|cannot)[ \t]+(?:use|run|touch|call|do)\b"
-    r"|^[^.;!\n]*\?[ \t]*(?:never|no)\b"
+    r"|^[^.;!\n]*\?[ \t]*(?:(?:a|answer|ответ|respuesta|réponse|resposta|antwort|risposta)[ \t]*:[ \t]*)?"
+    r"(?:never|no|nope|нет|non|nein|não|nao)(?:[\s,.;:!)]|$)"
+    # ... or scoped to tests after it ("… 1024-bit keys generated in a fixture (test only)").
+    r"|^[^.;!?\n]*?\b(?:tests?|testing)[ \t-]+only\b"
+    r"|^[^.;!?\n]*?\basserts?[ \t]+(?:that[ \t]+)?(?:both[ \t]+|it[ \t]+|they[ \t]+|each[ \t]+"
+    r"|all[ \t]+)?(?:fails?"
+    r"|is[ \t]+(?:denied|blocked|rejected)|are[ \t]+(?:denied|blocked|rejected))\b"
     # ... or the harm it did, told in the same sentence ("… ran `git push --force` on main and wiped
     # two days of commits").
     r"|^[^.;!?\n]*?\b(?:and|which|that|it)[ \t]+(?:wiped|lost|destroyed|broke|deleted|erased"
@@ -64,5 +74,6 @@ NOT_A_WARNING = linear(
 # A clause that is only a warning, governing the clauses after it ("Never, under any circumstances, …").
 ONLY_A_WARNING = linear(
     r"(?i)^[ \t]*(?:please[ \t]+)?(?:never(?:[ \t]+ever)?|don't|do[ \t]+not|avoid|no|bad|anti-?pattern"
-    r"|wrong)[ \t]*$"
+    r"|wrong|incident|post-?mortem|outage|root[ \t]+cause|incidente|vorfall|инцидент|事故|事件"
+    r"|インシデント)[ \t]*$"
 )

@@ -9,14 +9,15 @@ logs), or an order to keep it from the people who check, or to report a run gree
 gets its own verbs and nouns, few and common, not the lines that showed them; the imperative is
 what the check reads, and a negation just before it ("nie wyłączaj", "不要关闭", "no desactives")
 makes it a warning (:func:`told_in_tongue`). A scope of tests in the text makes it a lesson, as
-in English (:data:`osmia.memory.hostile_guards.TEST_SCOPE`).
+in English (:data:`osmia.memory.hostile_guards.TEST_SCOPE`), and a warning before or after it as
+every act's does (:func:`osmia.memory.hostile._told`: an answered question, "Incidente: …").
 """
 
 from __future__ import annotations
 
-from osmia.memory.linear import LinearParts, linear
+from osmia.memory.linear import LinearParts, Match, linear
 
-__all__ = ["TONGUES", "WAYS_IN", "told_in_tongue"]
+__all__ = ["TONGUES", "WAYS_IN", "orders_in_tongue"]
 
 _START = r"(?:^|[\s(\x22'`])"
 # The rest of a word (its ending): anything but a blank or a mark.
@@ -161,14 +162,17 @@ _REPORTED = linear(
 )
 
 
-def told_in_tongue(text: str) -> bool:
-    """Whether ``text`` gives one of :data:`TONGUES`' orders with no negation in it, and not as a
-    participle that reports what was done."""
-    return any(
-        _NEGATED.search(match.group(0) or "") is None
-        and _REPORTED.search(text[max(0, match.start() - 16) : match.start() + 1]) is None
+def orders_in_tongue(text: str) -> list[Match]:
+    """:data:`TONGUES`' orders in ``text`` with no negation in them and not as a participle that
+    reports what was done, and :data:`WAYS_IN` with no negation in the clause before them. The
+    caller judges each as every act (a warning before or after it makes it advice)."""
+    found = [
+        match
         for match in TONGUES.finditer(text)
-    ) or any(not _negated_before(text, match.start()) for match in WAYS_IN.finditer(text))
+        if _NEGATED.search(match.group(0) or "") is None
+        and _REPORTED.search(text[max(0, match.start() - 16) : match.start() + 1]) is None
+    ]
+    return found + [match for match in WAYS_IN.finditer(text) if not _negated_before(text, match.start())]
 
 
 # A negation anywhere in the clause before a way in ("ya no crea la cuenta … con contraseña fija",
