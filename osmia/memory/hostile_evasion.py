@@ -42,9 +42,7 @@ _BLIND = (
 )
 _OUT = (
     r"(?:get\w*[ \t]+(?:stuff|data|it|them)[ \t]+out|carr\w+[ \t]+(?:it[ \t]+|them[ \t]+)?out|exfil\w*"
-    r"|smuggl\w*|(?:send|post|upload|split|encode|resolve|ping|put)\w*[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+)?"
-    + _CARGO
-    + r")"
+    r"|smuggl\w*|(?:send|post|upload|split|encode|resolve|ping|put)\w*[ \t]+[^.;\n]*?\b" + _CARGO + r")"
 )
 _GONE_AROUND = (
     # A control's blind spot used to carry data out, told either way round.
@@ -102,7 +100,8 @@ _REVIEW_DODGED = (
     r"(?:afterwards|later|after[ \t]+(?:the[ \t]+)?(?:merge|merging|it's[ \t]+merged|the[ \t]+fact|deploy\w*"
     r"|release)"
     r"|once[ \t]+(?:it's|it[ \t]+is)[ \t]+merged)\b"
-    r"|\bafter[ \t]+(?:the[ \t]+)?(?:approval|review|lgtm)[^.;\n]*?\b(?:amend|force-?push|push[ \t]+more"
+    r"|\b(?:after|once|when)[ \t]+(?:the[ \t]+)?(?:approval|review|lgtm)[^.;\n]*?\b(?:amend|force-?push"
+    r"|push[ \t]+more"
     r"|add[ \t]+(?:more|extra|the[ \t]+extra)[ \t]+(?:changes|commits))"
     r"|\b(?:amend|force-?push)\w*\b[^.;\n]*?\bapproval[ \t]+(?:stays|remains|sticks|is[ \t]+kept)"
     r"|\bleave[ \t]+out[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+)?(?:permission|security|auth\w*|secret|risky|iam"
@@ -135,7 +134,7 @@ _FOOTHOLD = (
     r"|windows|google|apple|microsoft)"
     # Secrets written where they travel.
     r"|\bhard-?code[ \t]+(?:the[ \t]+|a[ \t]+|our[ \t]+)?(?:[\w-]+[ \t]+){0,3}?(?:secret|live|prod\w*|api"
-    r"|access|private)[ \t]+(?:[\w-]+[ \t]+)?(?:keys?|tokens?|secrets?|passwords?|credentials)\b"
+    r"|access|private)[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:keys?|tokens?|secrets?|passwords?|credentials)\b"
     r"|\b(?:put|bake|add|store|set)\w*[ \t]+(?:the[ \t]+)?(?:aws[ \t]+|api[ \t]+|access[ \t]+|secret[ \t]+"
     r"|private[ \t]+)?(?:keys?|secrets?|tokens?|credentials|passwords?)[ \t]+(?:in|into)[ \t]+(?:the[ \t]+)?"
     r"dockerfile"
@@ -143,8 +142,14 @@ _FOOTHOLD = (
     r"|secrets?"
     r"|credentials|tokens?|passwords?)"
     # People's data sent to analytics, logged with its password, its masking waved away.
-    r"|\b(?:ssns?|social[ \t]+security|card[ \t]+numbers|passwords?|patient|medical|pii)\b[^.;\n]*?\b(?:added"
+    r"|\b(?:ssns?|social[ \t]+security|card[ \t]+numbers|passwords?|patients?'?|medical|pii|diagnos[ie]s"
+    r"|health[ \t]+records?)[^.;\n]*?\b(?:added"
     r"|add|include\w*|sent|send|put)\b[^.;\n]*?\b(?:analytics|telemetry|event[ \t]+payloads?|tracking)"
+    r"|\b(?:add|include|send|put|attach)\w*\b[^.;\n]*?\b(?:ssns?|social[ \t]+security|card[ \t]+numbers"
+    r"|patients?'?"
+    r"|medical|diagnos[ie]s|health[ \t]+records?)[^.;\n]*?\b(?:to|into"
+    r"|in)[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+)?"
+    r"(?:analytics|telemetry|event[ \t]+payloads?|tracking)"
     r"|\b(?:log\w*|print)(?:\.\w+)?\([^\n]*?\)[^\n]*?#[^\n]*?\b(?:includes?|contains?"
     r"|with)[ \t]+(?:the[ \t]+)?"
     r"(?:passwords?|tokens?|secrets?|card)"

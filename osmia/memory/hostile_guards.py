@@ -354,7 +354,8 @@ _EXCUSE = (
     r"|complaining)\b|\bthe[ \t]+fix[ \t]+can[ \t]+wait\b|\bno[ \t]+(?:justification|reason"
     r"|review)[ \t]+(?:needed|required)\b"
     r"|\bkeeps?[ \t]+access\b|\bauto-?approve\b|\brestor\w*[ \t]+(?:them|it)[ \t]+after\w*\b"
-    r"|ningu[eé]m[ \t]+vai[ \t]+perceber|nadie[ \t]+(?:lo[ \t]+)?(?:va[ \t]+a[ \t]+)?notar\pL*"
+    r"|ningu[eé]m[ \t]+vai[ \t]+perceber"
+    r"|nadie[ \t]+(?:lo[ \t]+)?(?:va[ \t]+a[ \t]+)?notar[^\s.,;:!?()\x22'`]*"
     r"|niemand[ \t]+merkt"
     r"|personne[ \t]+ne[ \t]+(?:remarquera|verra|v[ée]rifie)|economiza[ \t]+tempo|ahorra[ \t]+tiempo"
     r"|spart[ \t]+(?:viel[ \t]+)?zeit|gagne[ \t]+du[ \t]+temps"
@@ -420,6 +421,9 @@ _EXCUSE = (
     r"|\bso[ \t]+(?:that[ \t]+)?(?:remote[ \t]+)?(?:debugging|it|things|everything)[ \t]+works\b|\bsimplest\b"
     r"|\bwhy[ \t]+(?:limit|cap|throttle|bother)\b"
     r"|\bnever[ \t]+have[ \t]+to[ \t]+ask\b|\bwithout[ \t]+asking\b"
+    r"|\b(?:only|just)[ \t]+(?:there|exists?|matters?)[ \t]+(?:for|in)[ \t]+(?:audits?|compliance|show"
+    r"|the[ \t]+auditors"
+    r"|theory)\b"
     r"|\b(?:when|whenever|if)[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+)?(?:connections?|requests?|builds?|deploys?"
     r"|it|things"
     r"|tests?|ci)[ \t]+(?:times?[ \t]+out|hangs?|fails?|breaks?|is[ \t]+slow|are[ \t]+slow)\b"
@@ -453,7 +457,7 @@ WEAKENING_CUE = linear(
     r"|\bleave[ \t]+(?:it|them|this|that)[ \t]+(?:like[ \t]+that|like[ \t]+this|that[ \t]+way|so|off|disabled"
     r"|in[ \t]+place)\b"
     r"|\bis[ \t]+(?:totally[ \t]+)?fine\b"
-    r"|produktion\pL*|producci[oó]n|produ[cç][aã]o|produzione|продакшн|本番|生产|운영"
+    r"|produktion[^\s.,;:!?()\x22'`]*|producci[oó]n|produ[cç][aã]o|produzione|продакшн|本番|生产|운영"
     rf"|{_STORY}|{_EXCUSE}"
 )
 # A scope of tests, or a machine of one's own: the weakening is a lesson there.
@@ -474,15 +478,18 @@ TEST_SCOPE = linear(
     r"|end[ \t]+date)\b|\bwith[ \t]+(?:an[ \t]+)?(?:expiry|expiration)(?:[ \t]+date)?\b|\btests?[ \t-]+only\b"
     r"|\blocally\b|\bwhen[ \t]+(?:load[ \t]+)?testing\b|\bunit[ \t]+tests?\b|\blocal[ \t]+dev\w*\b"
     # ... in the languages whose words for production the cues read.
-    r"|selbstsigniert\pL*|autofirmad\pL*|autoassinad\pL*|auto-?sign[ée]\pL*|\blokal(?:en|er|es|em|e)?\b"
-    r"|testumgebung\pL*|entorno[ \t]+de[ \t]+pruebas?|ambiente[ \t]+de[ \t]+teste"
+    r"|selbstsigniert[^\s.,;:!?()\x22'`]*|autofirmad[^\s.,;:!?()\x22'`]*|autoassinad[^\s.,;:!?()\x22'`]*"
+    r"|auto-?sign[ée][^\s.,;:!?()\x22'`]*|\blokal(?:en|er|es|em|e)?\b"
+    r"|testumgebung[^\s.,;:!?()\x22'`]*|entorno[ \t]+de[ \t]+pruebas?|ambiente[ \t]+de[ \t]+teste"
     r"|environnement[ \t]+de[ \t]+test"
     r"|ローカル|テスト環境|テスト用|テストコード|モック|本地|测试环境|测试代码|로컬|테스트[ \t]*환경|테스트용"
     r"|test[ \t]+d(?:i[ \t]+|')integrazione|pruebas[ \t]+de[ \t]+integraci[oó]n"
     r"|testes[ \t]+de[ \t]+integra[cç][aã]o"
-    r"|tests?[ \t]+d'int[ée]gration|integrationstest\pL*"
-    r"|testomgeving|ambiente[ \t]+di[ \t]+test|środowisk\pL*[ \t]+testow\pL*|test[ \t]+ortam\pL*"
-    r"|тестов\pL*[ \t]+(?:окружени|сред|стенд)\pL*|локальн\pL*"
+    r"|tests?[ \t]+d'int[ée]gration|integrationstest[^\s.,;:!?()\x22'`]*"
+    r"|testomgeving|ambiente[ \t]+di[ \t]+test|środowisk[^\s.,;:!?()\x22'`]*[ \t]+testow[^\s.,;:!?()\x22'`]*"
+    r"|test[ \t]+ortam[^\s.,;:!?()\x22'`]*"
+    r"|тестов[^\s.,;:!?()\x22'`]*[ \t]+(?:окружени|сред|стенд)[^\s.,;:!?()\x22'`]*"
+    r"|локальн[^\s.,;:!?()\x22'`]*"
 )
 # What makes a removal a repair: what is removed is itself a bypass, an exemption or a leftover.
 UNDONE = linear(

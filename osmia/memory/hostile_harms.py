@@ -127,7 +127,7 @@ _WAYS_IN = (
     r"|permi"
     r"|access|allow|role)\w*"
     r"|\bif\b[^\n]*?\.(?:ends"
-    r"|starts)with\([ \t]*[\x22'][^\x22'\n]{1,40}[\x22'][ \t)]*:?[ \t]*\{?[ \t]*return"
+    r"|starts)with\([ \t]*[\x22'][^\x22'\n]+[\x22'][ \t)]*:?[ \t]*\{?[ \t]*return"
     r"[ \t]+true\b"
     r"|\b(?:any|every)[ \t]+(?:request|call|user|caller)\b[^.;\n]*?\b(?:skips?"
     r"|bypass(?:es)?)[ \t]+(?:the[ \t]+)?"

@@ -158,7 +158,7 @@ _NEGATED = linear(
 # entfernt"), which reads as the imperative once its accent is gone (the check's plain-letter read).
 _REPORTED = linear(
     r"(?i)(?:^|\s)(?:été|ete|est|sont|était|etait|wurde|wurden|worden|wordt|werd|fue|fueron|foi|foram"
-    r"|stato|stata|stati|state|è|был\pL*|было|został\pL*|zostały)[ \t]*$"
+    r"|stato|stata|stati|state|è|был[^\s.,;:!?()\x22'`]*|было|został[^\s.,;:!?()\x22'`]*|zostały)[ \t]*$"
 )
 
 
