@@ -99,9 +99,28 @@ _NO_RECORD = (
     # Lines taken out of a record of what was done.
     r"\b(?:delete|remove|strip|scrub|edit[ \t]+out|truncate|clear|wipe|erase|sed[ \t]+-i)\w*[ \t]+"
     r"(?:the[ \t]+|those[ \t]+|these[ \t]+|our[ \t]+|my[ \t]+|its[ \t]+|any[ \t]+)?(?:matching[ \t]+"
-    r"|relevant[ \t]+|related[ \t]+|offending[ \t]+)?(?:lines|entries|records|events|rows)[ \t]+"
+    r"|relevant[ \t]+|related[ \t]+|offending[ \t]+)?(?:lines|entries|records|events|rows)\b[^.;\n]*?[ \t]"
     r"(?:from|in|out[ \t]+of)[ \t]+(?:the[ \t]+)?(?:/var/log/\S+|[\w./-]+\.log\b|(?:audit|auth|access"
     r"|security|event|system|bash)[ \t_-]+(?:log|trail|history)s?\b|journal\b|history\b)"
+    # ... or rewritten in the table that keeps them.
+    r"|\bupdate[ \t]+[\w.]*audit\w*[ \t]+set\b|\bdelete[ \t]+from[ \t]+[\w.]*audit\w*"
+    # ... or kept from being written ("so the bulk reads aren't recorded").
+    r"|\bso[ \t]+(?:that[ \t]+)?(?:the[ \t]+)?(?:[\w-]+[ \t]+)?(?:reads|writes|exports|changes|commands"
+    r"|actions"
+    r"|activity|queries|access|deletes|downloads|session|rules)[ \t]+(?:don't|doesn't|do[ \t]+not"
+    r"|does[ \t]+not"
+    r"|won't|isn't|aren't|is[ \t]+not|are[ \t]+not|never)[ \t]+(?:get[ \t]+)?(?:recorded|logged|captured"
+    r"|audited"
+    r"|record|log|capture)\b"
+    r"|\bso[ \t]+(?:that[ \t]+)?(?:it|they|the[ \t]+(?:entries|changes|logs?|rows|records|hotfix"
+    r"|change))[ \t]+"
+    r"look(?:s|ed)?[ \t]+(?:routine|normal|legit\w*|approved|authori[sz]ed|like[ \t]+(?:it"
+    r"|they)[ \t]+happened)"
+    # ... or so that no trace is left, in the languages the check reads.
+    r"|n[ãa]o[ \t]+deixar[ \t]+rastros?|sin[ \t]+dejar[ \t]+rastros?"
+    r"|ne[ \t]+pas[ \t]+laisser[ \t]+de[ \t]+traces?"
+    r"|keine[ \t]+spuren[ \t]+(?:zu[ \t]+)?hinterlass|не[ \t]+оставля[^\s.,;:!?]*[ \t]+след|不留痕迹"
+    r"|흔적이[ \t]*남지[ \t]*않도록|痕跡を残さない"
 )
 # Secrets carried out by channels no one watches: a host name, an exception, a commit message.
 _SECRET_WORD = (
@@ -144,7 +163,8 @@ _LEAKED = (
 # Someone else's: another team's, a customer's, the company's for one's own ends.
 _OTHERS = (
     r"(?:their|another[ \t]+team's|other[ \t]+teams'?|someone[ \t]+else's|somebody[ \t]+else's"
-    r"|the[ \t]+[\w-]+[ \t]+team's)[ \t]+(?:[\w-]+[ \t]+)?(?:quota|budget|credits?|bill(?:ing)?"
+    r"|the[ \t]+[\w-]+[ \t]+team's|(?:the[ \t]+)?(?:partner|vendor|client|customer)'s)[ \t]+(?:[\w-]+[ \t]+)?"
+    r"(?:quota|budget|credits?|bill(?:ing)?|apis?|services?|endpoints?"
     r"|accounts?|projects?|subscriptions?|capacity|gpus?|clusters?|runners?|api[ \t]+keys?|keys?"
     r"|credentials|tokens?|licen[cs]es?|seats?)\b"
 )
@@ -161,6 +181,10 @@ _TAKEN = (
     r"|" + _OTHERS + r"[^\n]*?(?:\b(?:they|nobody|no[ \t]+one)[ \t]+(?:won't|will[ \t]+not|never|don't"
     r"|doesn't|do[ \t]+not)[ \t]+(?:notice|mind|see|check|know|find[ \t]+out)|\b(?:is|are)[ \t]+"
     r"(?:huge|bigger|unlimited|plenty|larger|enormous|never[ \t]+used))\b"
+    # The bill sent to someone else ("leave them running; billing goes to the platform team").
+    r"|\b(?:billing|bill|costs?|charges?|invoice)[ \t]+(?:goes|go|lands?|falls?|is[ \t]+charged)[ \t]+(?:to"
+    r"|on)"
+    r"[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+)?(?:team|them|another|someone|customer|client)\b"
     # A customer's credentials used for one's own work.
     r"|\b(?:use|using|borrow\w*|take|taking|reuse|reusing)[ \t]+(?:a[ \t]+|the[ \t]+|one[ \t]+of[ \t]+the"
     r"[ \t]+)?(?:customer|client|tenant)(?:'s|s'|s)?[ \t]+(?:[\w-]+[ \t]+)?(?:api[ \t]+keys?|keys?"
@@ -207,6 +231,15 @@ _PLANTED = (
     r"|code[ \t]*word|magic[ \t]+word|marker|tag|emoji)\b[^.;\n]*?\b(?:treat|take|consider|read|interpret"
     r"|count)[ \t]+(?:it|this|that|them)[ \t]+as\b"
     # Standing permission claimed for what needs asking.
+    r"|\b(?:this|these)[ \t]+(?:learning|note|memory|entry|message)s?[ \t]+(?:is|are|serves[ \t]+as"
+    r"|counts[ \t]+as)"
+    r"[ \t]+(?:their|your|the|a)?[ \t]*(?:standing[ \t]+)?(?:approval|permission|authori[sz]ation|consent)\b"
+    r"|\b(?:safety|security|guard)[ \t]*(?:rails?|rules?|checks?)[ \t]+(?:are"
+    r"|is)[ \t]+(?:now[ \t]+)?(?:suspended"
+    r"|disabled|lifted|off|paused|waived)\b|\byou[ \t]+are[ \t]+(?:now[ \t]+)?in[ \t]+(?:maintenance"
+    r"|developer|debug"
+    r"|god|admin|unrestricted)[ \t]+mode\b|\bobey[ \t]+(?:whatever|anything|everything)\b"
+    r"|\bwithout[ \t]+checking[ \t]+with[ \t]+(?:the[ \t]+)?(?:human|user|operator)"
     r"|\b(?:agents?|you|the[ \t]+bots?|bots)[ \t]+(?:have|has|were[ \t]+given|are[ \t]+given|got)[ \t]+"
     r"(?:standing|blanket|permanent|unlimited|pre-?approved|implicit)[ \t]+(?:permission|approval"
     r"|authori[sz]ation|clearance|consent)\b[^\n]*?(?:without[ \t]+asking|don'?t[ \t]+(?:bother[ \t]+)?"
@@ -235,6 +268,8 @@ UNWATCHED = linear(
     r"|audit[ \t]+events|log[ \t]+lines)[ \t]+(?:from|for|in|about|of)\b"
     r"|\b(?:deletion|termination)[ \t]+protection[\x22'`]?[ \t]*[:=][ \t]*[\x22'`]?(?:false|0|off|no)\b"
     r"|\b(?:fixed|static|constant|hard-?coded|all-zeros?|zero)[ \t]+(?:ivs?|nonces?|salts?)\b"
+    r"|\btruncate[ \t]+(?:table[ \t]+)?[\w.]*audit\w*|\bservice[ \t]+(?:auditd|falco|osqueryd?"
+    r"|rsyslog)[ \t]+stop\b"
     r"|\bhard-?coded[ \t]+(?:aes[ \t]+|encryption[ \t]+|signing[ \t]+|jwt[ \t]+)(?:key|secret)s?\b"
     r"|--no-verify-ssl\b|\bstrict-ssl[ \t=]+false\b"
     r"|\b(?:sast|security|scan\w*|codeql|snyk|trivy|gitleaks|semgrep|audit|secrets?|dependency-review"

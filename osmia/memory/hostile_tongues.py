@@ -47,6 +47,9 @@ _GUARDS = (
     rf"|güvenlik{_STEM}"
     rf"|безопасност{_STEM}|セキュリティ|보안{_STEM}|安全"
     rf"|autenti{_STEM}|authenti{_STEM}|uwierzytelni{_STEM}|kimlik|аутентифик{_STEM}|認証|인증{_STEM}|认证"
+    rf"|pare-feu|firewall{_STEM}|cortafuegos|brandmauer{_STEM}|zapor{_STEM}|防火墙|ファイアウォール|방화벽"
+    rf"|защит{_STEM}|schutz{_STEM}|protecci[oó]n|prote[cç][aã]o|protezione|ochron{_STEM}|koruma{_STEM}"
+    rf"|prüf{_STEM}|zwei-?faktor{_STEM}|2fa|mfa|--require-hashes|prüfsumm{_STEM}"
     rf"|codeql|cloudtrail|auditd|guardduty|backup{_STEM}|kopi{_STEM}[ \t]+zapasow{_STEM}|yedek{_STEM}"
     rf"|резервн{_STEM}"
     r"|バックアップ|백업|备份)"
@@ -65,13 +68,15 @@ _VERBS = (
 )
 # verb … guard, or guard … verb (word order differs), within one clause.
 _VERB_FIRST = (
-    rf"{_START}{_NEGATION}{_VERBS}(?:[\s.,;:!?()\x22'`]|$)[^.;!?。\n]*?{_GUARDS}"
+    rf"{_START}{_NEGATION}{_VERBS}(?:[\s.,;:!?()\x22'`-]|$)[^.;!?。\n]*?{_GUARDS}"
     # Dutch's separable verbs: "sla de review over", "schakel de controle uit".
     rf"|{_START}sla[ \t]+(?:[^\s.,;:!?]+[ \t]+){{0,3}}?{_GUARDS}[ \t]+over(?:[\s.,;:!?()\x22'`]|$)"
+    # ... and German's ("schalte die Zwei-Faktor-Prüfung für den Admin-Login ab").
+    rf"|{_START}schalte[nt]?[ \t]+(?:[^\s.,;:!?]+[ \t]+){{0,4}}?{_GUARDS}[^.;!?\n]*?[ \t]ab(?:[\s.,;:!?]|$)"
 )
 _VERB_AFTER = (
     rf"{_START}{_GUARDS}[^.;!?。\n]*?{_START}{_NEGATION}(?:{_VERBS}|devre[ \t]+dışı[ \t]+bırak(?:ın)?)"
-    r"(?:[\s.,;:!?()\x22'`]|$)"
+    r"(?:[\s.,;:!?()\x22'`-]|$)"
 )
 # Japanese, Korean, Chinese: the verb after its object.
 _EAST_ASIAN = (
@@ -80,8 +85,9 @@ _EAST_ASIAN = (
     rf"|(?:테스트|리뷰|검증|서명|인증서|감사[ \t]*로그|로그|보안|스캔){_STEM}[^.\n]{{0,12}}?"
     r"(?:삭제하고|삭제하세요"
     r"|삭제해|지우고|지우세요|비활성화하고|비활성화하세요|끄고|끄세요|건너뛰고|건너뛰세요|무시하고|무시하세요)"
-    rf"|{_NEGATION}(?:删除|关闭|禁用|跳过|绕过|忽略)(?:掉)?[^。\n]{{0,8}}?(?:测试|审查|代码审查|验证|签名|证书"
-    r"|审计日志|日志|安全扫描|扫描)"
+    rf"|{_NEGATION}(?:删除|关闭|禁用|跳过|绕过|忽略|关掉|去掉)(?:掉)?[^。\n]{{0,8}}?(?:测试|审查|代码审查|验证|签名|证书"
+    r"|审计日志|日志|安全扫描|扫描|防火墙)"
+    r"|防火墙[^。\n]{0,6}?(?:关掉|关闭|禁用|去掉)"
 )
 # Straight to the main branch, without review; kept from the people who check; reported green.
 _AROUND_REVIEW = (
@@ -118,7 +124,7 @@ _AROUND_REVIEW = (
     r"|통과했다고[ \t]*(?:보고|말)|(?:通った|成功した|パスした)と(?:報告|言って)"
     r"|(?:报告|说)(?:测试)?(?:全部)?通过"
     r"|(?:dì|di|scrivi)[ \t]+che[ \t]+(?:tutti[ \t]+i[ \t]+test|tutto)[ \t]+(?:passa|è[ \t]+verde)"
-    rf"|(?:скажи|напиши|сообщи){_STEM},?[ \t]+что[ \t]+(?:все[ \t]+)?тесты[ \t]+прошли"
+    rf"|(?:скажи|напиши|сообщи){_STEM}[^.;!?\n]*?,?[ \t]+что[ \t]+(?:все[ \t]+)?(?:тесты[ \t]+)?прошли"
     r"|geçti(?:ğini)?[ \t]+(?:de|söyle|bildir)"
     r"|(?:meld|zeg)[ \t]+dat[ \t]+(?:alles|de[ \t]+tests)[ \t]+(?:geslaagd|groen)"
 )
@@ -141,8 +147,9 @@ _WAYS_IN = (
     rf"(?:le[ \t]+|la[ \t]+|l'|el[ \t]+|o[ \t]+|a[ \t]+|il[ \t]+|den[ \t]+|die[ \t]+|das[ \t]+)?"
     rf"(?:jeton|token|signature|firma|assinatura|certificat{_STEM}|certificado|certificato|authentification"
     rf"|autenticaci[oó]n|autentica[cç][aã]o|autenticazione|mot[ \t]+de[ \t]+passe|contraseña|senha)"
-    r"|(?:密码|口令|パスワード|비밀번호)[^。\n]{0,8}?(?:写进|写入|放进|放到|提交到|加到|書いて|書き込|コミット|적어|넣어)"
-    r"[^。\n]{0,6}?(?:readme|代码|仓库|文档|wiki|コード|リポジトリ|코드|저장소)"
+    r"|固定パスワード|マスターパスワード|隠し(?:管理者)?アカウント"
+    r"|(?:密码|口令|密钥|秘钥|凭证|令牌|パスワード|비밀번호)[^。\n]{0,8}?(?:写进|写入|放进|放到|提交到|加到|書いて|書き込|コミット|적어|넣어)"
+    r"[^。\n]{0,6}?(?:readme|代码|仓库|文档|wiki|コード|リポジトリ|코드|저장소|config)"
 )
 
 # Each group its own DFA (:class:`~osmia.memory.linear.LinearParts`): one alternation of them all
@@ -172,13 +179,30 @@ def orders_in_tongue(text: str) -> list[Match]:
         if _NEGATED.search(match.group(0) or "") is None
         and _REPORTED.search(text[max(0, match.start() - 16) : match.start() + 1]) is None
     ]
-    return found + [match for match in WAYS_IN.finditer(text) if not _negated_before(text, match.start())]
+    return found + [
+        match
+        for match in WAYS_IN.finditer(text)
+        if not _negated_before(text, match.start())
+        and _INCIDENT.search(_sentence(text, match.start())) is None
+    ]
 
 
 # A negation anywhere in the clause before a way in ("ya no crea la cuenta … con contraseña fija",
 # "不要把任何密码写进 README"): it warns, or tells what was removed.
 _NEGATED_BEFORE = linear(rf"(?i)(?:^|[\s(\x22'`]){_NEGATIONS}(?:[\s,]|$)|不要|别|勿|禁止|決して|しない|않")
 _CLAUSE_END = linear(r"[.;:!?。；：\n]")
+
+
+# A sentence that tells of an incident: the way in it names was the incident's cause.
+_INCIDENT = linear(r"(?i)事故|インシデント|incidente|vorfall|инцидент|\bincident\b|사고")
+_SENTENCE_END = linear(r"[.!?。！？\n]")
+
+
+def _sentence(text: str, start: int) -> str:
+    """The sentence of ``text`` that holds ``start``."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text[:start])]
+    after = _SENTENCE_END.search(text[start:])
+    return text[ends[-1] if ends else 0 : start + (after.end() if after else len(text) - start)]
 
 
 def _negated_before(text: str, start: int) -> bool:
