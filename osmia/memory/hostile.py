@@ -50,6 +50,7 @@ from osmia.memory.hostile_rules import (
     WARNED_AFTER,
     WARNING,
 )
+from osmia.memory.hostile_stories import STORY_CALL, retold
 from osmia.memory.hostile_tongues import orders_in_tongue
 from osmia.memory.linear import Match, linear
 from osmia.memory.payloads import decoded
@@ -82,6 +83,12 @@ def looks_hostile(text: str) -> bool:
     reads.discard(text)
     if any(
         ORDERS.search(read) or ORDERS.search(_ROLE_MARKERS.sub("", read)) or _acts(read) for read in reads
+    ):
+        return True
+    # A story of what an earlier run did that ends in a call to do the same: its acts read in the
+    # present (:mod:`osmia.memory.hostile_stories`), unless the call is warned against.
+    if any(_told(seen, iter([call])) for call in STORY_CALL.finditer(seen)) and any(
+        ORDERS.search(read) or _acts(read) for read in retold(seen)
     ):
         return True
     # A guard switched off that only its disguise hid (letters spaced out, look-alike letters): no
