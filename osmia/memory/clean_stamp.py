@@ -66,6 +66,7 @@ CLEANING_MODULES = (
     "osmia.memory.payloads",
     "osmia.memory.prompt",
     "osmia.memory.redaction",
+    "osmia.memory.secret_assembled",
     "osmia.memory.secret_commands",
     "osmia.memory.secret_configs",
     "osmia.memory.secret_cuts",
@@ -78,6 +79,7 @@ CLEANING_MODULES = (
     "osmia.memory.secret_tails",
     "osmia.memory.secret_values",
     "osmia.memory.secret_views",
+    "osmia.memory.secret_web",
     "osmia.memory.text",
     "osmia.memory.types",
 )

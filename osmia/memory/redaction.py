@@ -19,6 +19,7 @@ import functools
 from collections.abc import Callable
 
 from osmia.memory.linear import LinearPattern, Match, PatternSet, linear
+from osmia.memory.secret_assembled import assembled_steps, random_literal, token_piece
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
 from osmia.memory.secret_rule import Rule
@@ -72,9 +73,14 @@ def _encoded_sub() -> Callable[[str], str]:
 # ``TOKEN = "xoxb-" + "2278…-" + "ABH0…"``. Each literal alone is too short for a rule, or only the
 # first is a prefix a rule knows; together they are the token.
 _LITERAL = r"""(?:"[^"\\\r\n]*"|'[^'\\\r\n]*')"""
-# The operator, a line break before or after it, or literals side by side (Python, C); or a list of
+# The operator (``&`` in VB, ``||`` in SQL too), a line break before or after it, or literals side by
+# side (Python, C), on a line or over lines (inside Python's brackets, after a ``\``), or appended
+# (``.append("…").append("…")``, ``"…".concat("…")``); or a list of
 # literals joined by an empty one (``"".join(["xoxb-", "…"])``).
-_JOIN = r"(?:[ \t]*(?:\r?\n[ \t]*)?(?:\+|\.{1,2})[ \t]*(?:\r?\n[ \t]*)?|[ \t]+)"
+_JOIN = (
+    r"(?:[ \t]*(?:\r?\n[ \t]*)?(?:\+|\.{1,2}|&|\|\|)[ \t]*(?:\r?\n[ \t]*)?"
+    r"|[ \t]*(?:\\[ \t]*)?\r?\n[ \t]*|[ \t]+|[ \t]*\)?[ \t]*(?:\r?\n[ \t]*)?\.(?:append|concat)\([ \t]*)"
+)
 _LISTED = rf"""(?:""|'')\.join\(\[[ \t]*{_LITERAL}(?:[ \t]*,[ \t]*{_LITERAL})+"""
 _CONCAT = (
     rf"""(?:([A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*(?::=|=|:)[ \t]*)?"""
@@ -83,39 +89,59 @@ _CONCAT = (
 _PIECE = linear(_LITERAL)
 # What every concatenation holds, for redaction's one scan: a closing quote, a join and an opening
 # quote, or the list join (the whole pattern's optional name in front cost that scan ~20 % more).
-_CONCAT_GATE = r"""["'](?:[ \t]*(?:\r?\n[ \t]*)?(?:\+|\.{1,2})[ \t]*(?:\r?\n[ \t]*)?|[ \t]+)["']|\.join\(\["""
+_CONCAT_GATE = rf"""["']{_JOIN}["']|\.join\(\["""
 
 
 def _concatenated_sub() -> Callable[[str], str]:
     """Redact every literal of a concatenation whose joined text is a secret: a token redaction
     knows by itself (``"sk_live_" + "51Hx…"``), or the value of the name it is assigned to
     (``DB_PASSWORD = "Sum" + "mer2024!"`` is judged as ``DB_PASSWORD="Summer2024!"``; a name that
-    only suggests a secret, ``long_auth``, is not read: its rule takes any random value). Text with a
-    space in it is a message, not a token (``"Hello, " + name``)."""
+    only suggests a secret, ``long_auth``, is not read: its rule takes any random value), or random
+    pieces that join into a random token (no word, name or digest among them). Text with a
+    space in it is a message, not a token (``"Hello, " + name``): of it only the literals a rule
+    takes from the joined text go (``"Bearer " + "…"``)."""
     pattern = linear(_CONCAT)
 
     def replace(m: Match) -> str:
         whole, chain, name = m.group(0) or "", m.group(2) or "", m.group(1)
         pieces = [(p.start(0), p.end(0)) for p in _PIECE.finditer(chain)]
-        joined = "".join(chain[a + 1 : b - 1] for a, b in pieces)
-        if len(joined) < 8 or any(c.isspace() for c in joined) or REDACTED in joined:
+        texts = [chain[a + 1 : b - 1] for a, b in pieces]
+        joined = "".join(texts)
+        if len(joined) < 8 or REDACTED in joined:
             return whole
+        if any(c.isspace() for c in joined):
+            # A message, or a scheme and its token (``"Bearer " + "…"``): only the literals a rule
+            # takes from the joined text go.
+            out = redact(joined)
+            gone = [out != joined and len(t) >= 4 and t.strip() not in out for t in texts]
+            return (
+                _pieces_redacted(whole, m.start(2) - m.start(0), chain, pieces, gone) if any(gone) else whole
+            )
         if name and STRONG_NAME.search(name) is not None:
             assigned = f'{name}="{joined}"'
             secret = redact(assigned) != assigned
         else:
-            secret = len(joined) >= 16 and redact(joined) != joined
+            secret = len(joined) >= 16 and (
+                (random_literal(joined) and all(map(token_piece, texts))) or redact(joined) != joined
+            )
         if not secret:
             return whole
-        out, last = [], 0
-        for a, b in pieces:
-            out.append(chain[last : a + 1] + (REDACTED if b - a > 2 else ""))
-            last = b - 1
-        out.append(chain[last:])
-        offset = m.start(2) - m.start(0)
-        return whole[:offset] + "".join(out)
+        return _pieces_redacted(whole, m.start(2) - m.start(0), chain, pieces, [True] * len(pieces))
 
     return lambda text: pattern.sub(replace, text)
+
+
+def _pieces_redacted(
+    whole: str, offset: int, chain: str, pieces: list[tuple[int, int]], gone: list[bool]
+) -> str:
+    """``whole`` with the text of each literal of ``chain`` (at ``offset`` in it) that is ``gone``
+    replaced by the marker, its quotes and the joins kept."""
+    out, last = [], 0
+    for (a, b), lost in zip(pieces, gone, strict=True):
+        out.append(chain[last : a + 1] + (REDACTED if lost and b - a > 2 else chain[a + 1 : b - 1]))
+        last = b - 1
+    out.append(chain[last:])
+    return whole[:offset] + "".join(out)
 
 
 def _rule_sub(rule: Rule) -> Callable[[str], str]:
@@ -141,7 +167,10 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
         for view in VIEWS
     ),
     (_CONCAT_GATE, _concatenated_sub()),
-    *((rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE)),
+    # Then strings built from literals at run time: interpolated, formatted, listed in pieces
+    # (:mod:`osmia.memory.secret_assembled`).
+    *assembled_steps(lambda seen: redact(seen)),
+    *((rule.gate or rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE)),
     (TABLE_GATE, table_sub),
     (ROW_GATE, row_sub),
     *NAMED_STEPS,

@@ -89,13 +89,16 @@ COMMAND_RULES: tuple[Rule, ...] = (
         1,
         flag_token,
     ),
-    # A session cookie (``sessionid=…``, ``JSESSIONID=…``, ``connect.sid=…``): whoever has it is logged in.
+    # A session cookie (``sessionid=…``, ``JSESSIONID=…``, ``connect.sid=…``, a framework's
+    # ``laravel_session=…``, ``_gitlab_session``, ``ASP.NET_SessionId``, ``next-auth.session-token``,
+    # ``ci_session``, ``PHPSESSID``): whoever has it is logged in.
     _rule(
         "session-cookie",
-        r"(?i)\b(?:session(?:_?id|_?token|_?key)?|sid|connect\.sid|phpsessid|jsessionid|_session)=[\"']?"
-        r"([A-Za-z0-9%_+/=.:-]{16,})",
+        r"(?i)\b(?:[\w.-]*[_.-])?(?:session(?:[_.-]?(?:id|token|key))?|sess(?:ion)?_?id|[a-z]*sessid|sid)"
+        r"=[\"']?([A-Za-z0-9%_+/=.:-]{16,})",
         1,
         generated_value,
+        r"(?i)(?:sess|sid)[\w.-]*=",
     ),
     # CLIs that store or use a secret given on the command line: ``gh secret set NAME --body …``,
     # ``vault kv put PATH key=value …`` (every value), ``az login -p …``, ``npm config set

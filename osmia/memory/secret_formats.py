@@ -7,7 +7,8 @@ secret (0: the whole match) and an optional check that may veto a candidate
 after labels :mod:`osmia.memory.secret_prose`, the command lines and code
 :mod:`osmia.memory.secret_commands`, the files :mod:`osmia.memory.secret_configs`; here are the
 rest, and the order redaction applies them in: key blocks, then provider tokens, then credentials
-in web forms and URLs, prose, command lines and files.
+in web forms and URLs (with the keys in fragments and HTTPie's: :mod:`osmia.memory.secret_web`),
+prose, command lines and files.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from osmia.memory.secret_values import (
     random_value,
     url_password,
 )
+from osmia.memory.secret_web import WEB_RULES
 
 _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
 
@@ -64,7 +66,7 @@ RULES: tuple[Rule, ...] = (
     _rule("age-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58,}"),
     *PROVIDER_RULES,
     # Web credentials: JWTs, HTTP auth headers and bearer tokens, credentials in URLs.
-    _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+    _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", 0, not_placeholder),
     # ... with a scheme no list names ("Authorization: OAuth …", "Splunk …", "GenieKey …"): the
     # generated value after it (read first: the rule below would take the scheme for the value).
     _rule(
@@ -136,6 +138,7 @@ RULES: tuple[Rule, ...] = (
     _rule("netrc", r"(?i)\blogin[ \t]+\S+[ \t]+password[ \t]+(\S+)", 1, not_placeholder),
     # A Docker config, base64: {"auths": ... } in a Kubernetes Secret or a CI variable.
     _rule("docker-config", r"(?i)\.?dockerconfigjson[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9+/=]{20,})", 1),
+    *WEB_RULES,
     *PROSE_RULES,
     *COMMAND_RULES,
     *CONFIG_RULES,

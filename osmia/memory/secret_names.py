@@ -331,7 +331,7 @@ _FLAG = rf"(?i)(--{_IDENT}{_STRONG}{_IDENT})(?:[ \t]+|=)" + (
 # Dockerfile ``ENV API_TOKEN …``, Windows ``setx API_KEY …``, ``gh secret set API_TOKEN --body …``. The
 # name must say secret (or suggest one, and then only a random value is taken).
 _SET_VAR = (
-    rf"(?:^|[\s;&|(`])(?i:set(?:[ \t]+-{{1,2}}[A-Za-z]{{1,12}})*|setenv|env|setx)[ \t]+"
+    rf"(?:^|[\s;&|(`])(?i:set(?:[ \t]+-{{1,2}}[A-Za-z]{{1,12}})*|setenv|env|setx(?:[ \t]+/[A-Za-z])?)[ \t]+"
     rf"((?i:[A-Za-z_][A-Za-z0-9_]*(?:{_STRONG}|{_WEAK})[A-Za-z0-9_]*))[ \t]+"
     rf"(?:(?:--body|-b)(?:[ \t]+|=))?{_VALUE}"
 )

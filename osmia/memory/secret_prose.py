@@ -44,6 +44,16 @@ _BULLET = r"(?:(?:[-*]|\d{1,2}[.)])[ \t]+)?"
 _ATTRIBUTE = linear(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
 
 
+# What the rules that name a password after its value hold, for redaction's one scan.
+_NOUN_GATE = r"(?i)(?:password|passphrase|passwd|passcode|pwd)"
+
+
+def _signed(value: str) -> bool:
+    """A sign a password holds inside the value (``M&LyY#…``), not a path's ``-``: a branch or a path
+    after ``admin/`` (``admin/feature-X2``) is none."""
+    return any(c in "!@#$%^&*?~+=" for c in value.rstrip(".,:;!?)"))
+
+
 def _named_value(value: str) -> bool:
     return (
         (value.isalpha() and camel_word(value))
@@ -126,6 +136,19 @@ PROSE_RULES: tuple[Rule, ...] = (
     # ... a one-time-password generator given its seed (``pyotp.TOTP('JBSWY3DP…')``, ``oathtool
     # --totp -b JBSWY3DP…``): base32; an authenticator's export (``otpauth-migration://…?data=``).
     _rule("otp-constructor", r"\b(?:TOTP|HOTP)\([ \t]*[\"']([A-Z2-7]{16,}=*)[\"']", 1),
+    # ... in any library's call (``ROTP::TOTP.new("…")``, ``totp.GenerateCode("…", now)``,
+    # ``gotp.NewDefaultTOTP("…")``,
+    # ``authenticator.generate('…')``, OtpNet's ``Base32Encoding.ToBytes("…")``, ``b32decode("…")``):
+    # base32 with a digit among its letters.
+    _rule(
+        "otp-call",
+        r"(?:(?:\b(?i:[th]otp)|TOTP|HOTP|Totp|Hotp)\w*(?:(?:\.|::)(?i:new|now|at|generate\w*|verify\w*"
+        r"|validate\w*))?|(?i:\bauthenticator\.(?:generate|check|verify)|\bbase32\w*\.(?:decode\w*|tobytes)"
+        r"|\bb32decode))[ \t]*\([ \t]*(?:(?i:secret)[ \t]*[:=][ \t]*)?[\"']([A-Za-z2-7]{16,}=*)[\"']",
+        1,
+        mixed_value,
+        r"(?i)(?:otp|authenticator\.|base32|b32decode)",
+    ),
     _rule("oathtool-seed", r"\boathtool(?:[ \t]+-[-\w=]+)*[ \t]+[\"']?([A-Za-z2-7]{16,}=*)", 1, mixed_value),
     _rule("otp-migration", r"(?i)\botpauth-migration://[^\s?]*\?data=([A-Za-z0-9%+/=_-]{16,})", 1),
     # ... a Vault unseal or recovery key as ``vault operator init`` prints it ("Unseal Key 1: …").
@@ -297,6 +320,52 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"[\"'`]?[ \t]+to\b",
         1,
         lambda value: generated_value(value) or password_value(value),
+    ),
+    # A password named after its value ("… is the admin password on the CI box", "… (the new SFTP
+    # password for …)", "use … as the root password"): the noun ends its phrase ("is the password
+    # hashing scheme" names none); or quoted before the noun ("type the '…' passphrase for …").
+    # The value is one as the loosest labels take it (a digit and a sign, or a random mix).
+    _rule(
+        "value-then-password",
+        r"(?i)(?:^|[\s(\[,;:])[\"'`]?([^\s\"'`()\[\]]{8,}?)[\"'`]?[ \t]*(?:[,(:]|[–—-])?[ \t]*"
+        r"(?:(?:(?:which|that)[ \t]+(?:is|was)|that['’]s|is|was|are|being|as|for)[ \t]+)?"
+        r"(?:the|our|your|my|its|their|his|her|a|an)[ \t]+"
+        r"(?:[\w-]+[ \t]+){0,4}?(?:password|passphrase|passwd|passcode|pwd)"
+        r"(?:[ \t]*(?:[.,;:!?)]|$)|[ \t]+(?:for|on|of|to|in|at|that|which|and|but|so|when|from|now|here"
+        r"|there|is|was|will|works|worked)\b)",
+        1,
+        spoken_password,
+        _NOUN_GATE,
+    ),
+    _rule(
+        "quoted-then-password",
+        r"(?i)[\"'`‘“]([^\"'`’”\r\n]{6,})[\"'`’”][ \t]+(?:[\w-]+[ \t]+){0,2}?"
+        r"(?:password|passphrase|passwd|passcode)\b",
+        1,
+        spoken_password,
+        _NOUN_GATE,
+    ),
+    # ... said after the noun and a pause ("prompts for a passphrase - it's …", "the password? It's
+    # …", "the Wi-Fi password, which is …").
+    _rule(
+        "password-it-is",
+        r"(?i)\b(?:password|passphrase|passwd|passcode)\b(?:[ \t]+[^\s.]+){0,4}?[ \t]*[-–—:,;?!]*[ \t]+"
+        r"(?:it['’]s|it[ \t]+is|it[ \t]+was|that['’]s|which[ \t]+is)[ \t]+[\"'`]?([^\s\"'`]{8,})",
+        1,
+        password_value,
+        _NOUN_GATE,
+    ),
+    # ... a well-known account and its password with no word before them ("accepts admin / …",
+    # "`admin` / `…`", "root:…", "ops@example.com / …"): a value with a sign, or random.
+    _rule(
+        "account-pair",
+        r"(?i)(?:^|[\s(\[,;>*])[`\"']?(?:admin|administrator|root|sa|postgres|elastic|guest|ubuntu|ec2-user"
+        r"|oracle|superuser|operator|deploy|jenkins|minioadmin|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)[`\"']?"
+        r"(?:[ \t]*/[ \t]*|:)[`\"']?([^\s`\"'/]{8,})",
+        1,
+        lambda value: spoken_password(value) and (_signed(value) or looks_random(value.rstrip(".,:;)"), 12)),
+        r"(?i)(?:\b(?:admin|administrator|root|sa|postgres|elastic|guest|ubuntu|ec2-user|oracle|superuser"
+        r"|operator|deploy|jenkins|minioadmin)|@[\w.-]+)[`\"']?[ \t]*[/:]",
     ),
     _rule(
         "user-password-pair",

@@ -13,17 +13,26 @@ __all__ = ["Rule", "rule"]
 
 @dataclass(frozen=True)
 class Rule:
-    """One secret format: ``group`` is the part replaced; ``check`` may veto a candidate."""
+    """One secret format: ``group`` is the part replaced; ``check`` may veto a candidate; ``gate``,
+    if given, is a small pattern every match holds, which redaction's one scan looks for instead of
+    the whole pattern (a long pattern of prose multiplies the scan's states)."""
 
     name: str
     pattern: LinearPattern
     group: int = 0
     check: Callable[[str], bool] | None = None
+    gate: str | None = None
 
 
-def rule(name: str, pattern: str, group: int = 0, check: Callable[[str], bool] | None = None) -> Rule:
+def rule(
+    name: str,
+    pattern: str,
+    group: int = 0,
+    check: Callable[[str], bool] | None = None,
+    gate: str | None = None,
+) -> Rule:
     """A :class:`Rule` with its pattern compiled for RE2 (linear time on any text)."""
-    return Rule(name, linear(pattern), group, check)
+    return Rule(name, linear(pattern), group, check, gate)
 
 
 # Keys that are secrets by what they do ("the signing key is …", "encryption key …"), as prose names them.

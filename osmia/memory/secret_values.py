@@ -59,8 +59,13 @@ def is_placeholder(value: str) -> bool:
     v = value.strip("'\"")
     if not v or v == REDACTED or v.startswith(REDACTED):
         return True
-    if v[0] in "$<{%" or v.startswith("[redact"):
+    if v[0] in "$<{%" or v.lower().startswith("[redact"):
         return True
+    mask = v.strip("[]").replace("_", "")
+    if v[0] == "[" and mask.isalpha() and mask.isupper():
+        return True  # a mask a tool writes: ``[REDACTED]``, ``[FILTERED]``, ``[MASKED]``
+    if v.endswith(_JWT_IO_SIGNATURE):
+        return True  # jwt.io's documented sample token, signed with "your-256-bit-secret"
     if set(v) <= set("*xX.-_#•"):
         return True
     if (len(v), v[-7:]) == (20, "EXAMPLE") or (len(v), v[-10:]) == (40, "EXAMPLEKEY"):
@@ -68,6 +73,10 @@ def is_placeholder(value: str) -> bool:
     if v[0] == "!" and v[1:].isalpha():
         return True  # a YAML tag: the value is elsewhere (``password: !vault |``, ``!Ref DbPassword``)
     return v.lower() in _NOT_VALUES or _FILL_IN.search(v) is not None
+
+
+# The signature of jwt.io's sample token (HS256 over its "John Doe" payload), in docs and fixtures.
+_JWT_IO_SIGNATURE = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 
 
 # A value written to be replaced: "your-api-key-here", "YOUR_TOKEN", "<paste here>", "replace-me",
@@ -208,6 +217,8 @@ _HEX = frozenset("0123456789abcdef")
 _VERSION = linear(r"^[vV]?\d+(?:[._-]\d+)+")
 # Code, not a value: a call or an index (``this.get(path3)``, ``proxy.auth[1]``, ``Optional[str]=None``).
 _CODE = linear(r"^[A-Za-z_$][A-Za-z0-9_$.]*[(\[]")
+# A number and a capitalised word: a product's name (``1Password``), not a password.
+_NUMBERED_NAME = linear(r"^\d{1,3}[A-Z][a-z]+(?:[A-Z][a-z]+)*$")
 # A name written in camel case with a number: TestLogin2, summer2024 (a word, not a generated value).
 _CAMEL = linear(r"^[A-Za-z][a-z]*(?:[A-Z][a-z]+)*\d*$")
 
@@ -245,6 +256,8 @@ def password_value(value: str) -> bool:
         return False  # an e-mail address or user@host
     if _VERSION.search(v) is not None or set(v) <= _HEX or _CODE.search(v) is not None:
         return False
+    if _NUMBERED_NAME.search(v) is not None:
+        return False  # a product's name: 1Password, 2Checkout, 3Scale
     if not any(c.isalpha() for c in v):
         return False
     if not any(c.islower() for c in v) and not any(c in _SIGNS for c in v):
