@@ -48,6 +48,7 @@ async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool
         EXTRACTION_WARMUP,
         QUERY_WARMUP,
         OperatorHeap,
+        renders_cleaned,
         stored_lines,
         summary_ms,
         timed_extractions,
@@ -78,7 +79,9 @@ async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool
         options["deferred_checkpoints"] = True
     memory = await Memory.open(MemorySettings(store_path=db), **options)
     out: dict[str, Any] = {}
-    with OperatorHeap(MAINTENANCE_SECONDS, await stored_lines(memory)) as heap:  # what its operator does
+    with OperatorHeap(
+        MAINTENANCE_SECONDS, await stored_lines(memory), renders_cleaned(memory)
+    ) as heap:  # what its operator does
         try:
             for run in warm:
                 await memory.context(run)

@@ -34,7 +34,7 @@ from typing import Any
 
 from benchmarks.phase_timing import table, timed
 from benchmarks.scenarios import scenarios
-from benchmarks.stats import EXTRACTION_WARMUP, OperatorHeap, stored_lines
+from benchmarks.stats import EXTRACTION_WARMUP, OperatorHeap, renders_cleaned, stored_lines
 from benchmarks.stores import Clock, unseen_runs
 from benchmarks.workload import GroundTruth
 from osmia.controller.handlers import MAINTENANCE_SECONDS  # the operator's cadence
@@ -96,7 +96,9 @@ async def _extract(
     memory = await Memory.open(
         MemorySettings(store_path=db), clock=clock, update_gauges=False, deferred_checkpoints=True
     )
-    with OperatorHeap(MAINTENANCE_SECONDS, await stored_lines(memory)) as heap:  # as the operator does
+    with OperatorHeap(
+        MAINTENANCE_SECONDS, await stored_lines(memory), renders_cleaned(memory)
+    ) as heap:  # as the operator does
         # As the serve step does before its extractions: the caches fill, the heap grows.
         for ticket in tickets:
             heap.between()

@@ -45,7 +45,7 @@ from typing import Any
 
 from benchmarks.phase_timing import table, timed
 from benchmarks.scenarios import Scenario, scenarios
-from benchmarks.stats import QUERY_WARMUP, OperatorHeap, stored_lines
+from benchmarks.stats import QUERY_WARMUP, OperatorHeap, renders_cleaned, stored_lines
 from benchmarks.stores import Clock, unseen_runs
 from benchmarks.workload import GroundTruth
 from osmia.controller.handlers import MAINTENANCE_SECONDS
@@ -229,7 +229,7 @@ async def _phases(
         # As the serve step does: the operator's start-up warm-up on the lines decay keeps
         # longest, and the collector's full pass between tickets (benchmarks.stats.OperatorHeap),
         # so that the tail profiled is the one the benchmark measures.
-        with OperatorHeap(MAINTENANCE_SECONDS, await stored_lines(memory)) as heap:
+        with OperatorHeap(MAINTENANCE_SECONDS, await stored_lines(memory), renders_cleaned(memory)) as heap:
             for scenario in warm:
                 await memory.context(parse_taskrun(scenario.doc))
             for scenario in tickets:

@@ -47,6 +47,7 @@ from benchmarks.stats import (
     EXTRACTION_WARMUP,
     QUERY_WARMUP,
     OperatorHeap,
+    renders_cleaned,
     stored_lines,
     summary_ms,
     timed_extractions,
@@ -188,7 +189,9 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
     memory = await Memory.open(settings, clock=clock, update_gauges=False, deferred_checkpoints=True)
     out["open_seconds"] = time.perf_counter() - started
     lines = await stored_lines(memory)
-    with OperatorHeap(MAINTENANCE_SECONDS, lines) as heap:  # as the operator does once it has started
+    with OperatorHeap(
+        MAINTENANCE_SECONDS, lines, renders_cleaned(memory)
+    ) as heap:  # as the operator does once it has started
         out["warm_up_seconds"] = heap.warm_seconds
         out["graph"] = {"nodes": memory.graph.node_count}
         out["rss_after_open_mb"] = peak_rss_mb()

@@ -60,6 +60,14 @@ async def stored_lines(memory: Any) -> list[str]:
     return list(await lasting(size)) if lasting is not None and size else []
 
 
+def renders_cleaned(memory: Any) -> bool:
+    """Whether the engine's prompt cleans the stored lines again where it shows them, so its
+    operator warms the cleaning on them (``Memory.renders_as_stored``; always, for an engine
+    without it)."""
+    as_stored = getattr(memory, "renders_as_stored", None)
+    return True if as_stored is None else not as_stored()
+
+
 async def maintained_until_stamped(memory: Any) -> None:
     """Run ``memory.maintain()`` until the store has no line left to stamp (osmia/memory/clean_stamp.py):
     what the operator's maintenance loop has done some passes after an upgrade or a burst of
@@ -84,9 +92,10 @@ class OperatorHeap:
     (:func:`timed_extractions`).
     """
 
-    def __init__(self, seconds: float, lines: list[str] | None = None) -> None:
+    def __init__(self, seconds: float, lines: list[str] | None = None, render: bool = True) -> None:
         self.seconds = seconds
         self.lines = lines or []  # the stored lines its start-up warms on (:func:`stored_lines`)
+        self.render = render  # ... and whether it warms their rendering too (:func:`renders_cleaned`)
         self.warm_seconds = 0.0  # what that warm-up took
         self.pauses: list[float] = []  # durations of the full passes run (seconds)
         self._collect = _engine_function("collect_between_work")
@@ -97,7 +106,11 @@ class OperatorHeap:
     def __enter__(self) -> OperatorHeap:
         warm = _engine_function("warm_up", "osmia.memory.warmup")
         if warm is not None:
-            self.warm_seconds = warm(self.lines) if inspect.signature(warm).parameters else warm()
+            parameters = inspect.signature(warm).parameters
+            if "render" in parameters:
+                self.warm_seconds = warm(self.lines, render=self.render)
+            else:
+                self.warm_seconds = warm(self.lines) if parameters else warm()
         settle = _engine_function("settle_heap")
         if settle is not None:
             settle()

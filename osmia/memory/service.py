@@ -154,6 +154,12 @@ class Memory:
         (:func:`osmia.memory.warmup.warm_up`)."""
         return await self._guarded("query", lambda: self._store.lasting_texts(limit))
 
+    def renders_as_stored(self) -> bool:
+        """Whether every stored line that can carry this version's stamp does, so the prompt shows
+        them without cleaning them again (:mod:`osmia.memory.clean_stamp`): a start-up then need
+        not warm the cleaning on them (:func:`osmia.memory.warmup.warm_up`)."""
+        return self._store.stamps_current()
+
     async def close(self) -> None:
         """Wait for the write in progress, tidy up after writes (:meth:`maintain`), then close."""
         async with self._lock:

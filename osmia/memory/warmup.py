@@ -28,7 +28,9 @@ and a store's lines have shapes no built-in corpus has (an earlier attempt's sum
 names, the store's own paths and words). Given ``lines``, the text of the nodes decay keeps
 longest (:meth:`osmia.memory.service.Memory.lasting_texts`, up to :data:`STORED_LINES`),
 :func:`warm_up` runs each through both as well: the automata get their shapes and the render and
-lesson caches their entries before the first query (docs/performance.md has the figures).
+lesson caches their entries before the first query (docs/performance.md has the figures). A store
+whose lines all carry this version's stamps shows them without cleaning them again
+(:mod:`osmia.memory.clean_stamp`): its lines are then given to the lesson reading only.
 """
 
 from __future__ import annotations
@@ -78,10 +80,15 @@ def corpus() -> list[str]:
     return [*lines, *_OTHERS]
 
 
-def warm_up(lines: Iterable[str] = ()) -> float:
+def warm_up(lines: Iterable[str] = (), *, render: bool = True) -> float:
     """Run :func:`corpus` through redaction, cleaning and the hostility check, load English's
-    common words, and give each stored line in ``lines`` to the query's rendering and lesson
-    reading; seconds it took."""
+    common words, and give each stored line in ``lines`` to the query's lesson reading and, with
+    ``render``, to its rendering; seconds it took.
+
+    ``render=False`` when the store's lines render as stored (their stamps hold:
+    :meth:`osmia.memory.service.Memory.renders_as_stored`): the prompt then shows them without
+    cleaning them again, so cleaning them here would only build automaton states no query walks
+    (~5 MB at 1M nodes, docs/performance.md §45)."""
     started = time.perf_counter()
     cleaning_version()  # the stamps' key: reads the cleaning's source files once (~2 ms)
     common_words()
@@ -91,6 +98,7 @@ def warm_up(lines: Iterable[str] = ()) -> float:
         looks_hostile(line)
         latin_skeleton(line)
     for line in itertools.islice(lines, STORED_LINES):
-        cleaned_for_prompt(line)
+        if render:
+            cleaned_for_prompt(line)
         lesson(line)
     return time.perf_counter() - started

@@ -85,3 +85,24 @@ def test_warm_up_on_stored_lines_fills_the_render_and_lesson_caches() -> None:
     warmup.warm_up(iter(lines * (warmup.STORED_LINES // len(lines) + 2)))  # at most STORED_LINES read
     info = prompt._clean.cache_info()
     assert info.misses == len(lines) and info.hits == warmup.STORED_LINES - len(lines)
+
+
+def test_a_store_whose_lines_render_as_stored_is_warmed_on_lessons_only() -> None:
+    """Stamped lines are shown without cleaning them again (clean_stamp), so a start-up on such a
+    store leaves the render cache empty and still reads the lines as lessons."""
+    lines = [f"Run `make generate` in services/billing-{i} before the tests" for i in range(4)]
+    prompt._clean.cache_clear()
+    lesson_parse.lesson.cache_clear()
+    warmup.warm_up(lines, render=False)
+    assert prompt._clean.cache_info().currsize == 0
+    assert lesson_parse.lesson.cache_info().currsize >= len(lines)
+
+
+async def test_renders_as_stored_follows_the_stamps(memory: Memory) -> None:
+    """A store with no line written yet renders as stored; one with a line this process wrote
+    without its stamp does not, until the maintenance stamps it."""
+    assert memory.renders_as_stored()
+    await memory.ingest(make_run("a", learnings=("Run `make generate` after editing api/schema.graphql",)))
+    assert not memory.renders_as_stored()
+    await memory.maintain()
+    assert memory.renders_as_stored()
