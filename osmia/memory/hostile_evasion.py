@@ -83,7 +83,7 @@ _FAKED = (
     r"|\b(?:fabricat|invent|make[ \t]+up|fake|forg)\w*[ \t]+(?:a[ \t]+|an[ \t]+|the[ \t]+)?(?:ticket|change"
     r"|approval|jira|incident|cab|sign-?off|review|test[ \t]+results?)(?:[ \t]+(?:numbers?|ids?))?\b"
     r"|\bno[ \t]+need[ \t]+to[ \t]+actually\b|\bwithout[ \t]+actually[ \t]+(?:doing|running|checking|testing"
-    r"|verifying|looking)"
+    r"|verifying|trying)[ \t]+(?:it|them|that|this|anything)\b"
     # A run that claimed work it had not done, and a user told all went well.
     r"|\b(?:claim|say|report|tell|write)(?:s|ing)?\b[^.;\n]*?\b(?:ran|run|passed|tested|verified|reviewed"
     r"|checked)\b[^.;\n]*?\bwhen[ \t]+(?:it|they|you|we|he|she)[ \t]+(?:had[ \t]+only|only|hadn't|had"
