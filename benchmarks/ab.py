@@ -80,7 +80,7 @@ async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool
     memory = await Memory.open(MemorySettings(store_path=db), **options)
     out: dict[str, Any] = {}
     with OperatorHeap(
-        MAINTENANCE_SECONDS, await stored_lines(memory), renders_cleaned(memory)
+        MAINTENANCE_SECONDS, await stored_lines(memory), await renders_cleaned(memory)
     ) as heap:  # what its operator does
         try:
             for run in warm:

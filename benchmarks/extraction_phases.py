@@ -97,7 +97,7 @@ async def _extract(
         MemorySettings(store_path=db), clock=clock, update_gauges=False, deferred_checkpoints=True
     )
     with OperatorHeap(
-        MAINTENANCE_SECONDS, await stored_lines(memory), renders_cleaned(memory)
+        MAINTENANCE_SECONDS, await stored_lines(memory), await renders_cleaned(memory)
     ) as heap:  # as the operator does
         # As the serve step does before its extractions: the caches fill, the heap grows.
         for ticket in tickets:

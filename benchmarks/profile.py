@@ -229,7 +229,9 @@ async def _phases(
         # As the serve step does: the operator's start-up warm-up on the lines decay keeps
         # longest, and the collector's full pass between tickets (benchmarks.stats.OperatorHeap),
         # so that the tail profiled is the one the benchmark measures.
-        with OperatorHeap(MAINTENANCE_SECONDS, await stored_lines(memory), renders_cleaned(memory)) as heap:
+        with OperatorHeap(
+            MAINTENANCE_SECONDS, await stored_lines(memory), await renders_cleaned(memory)
+        ) as heap:
             for scenario in warm:
                 await memory.context(parse_taskrun(scenario.doc))
             for scenario in tickets:

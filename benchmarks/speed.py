@@ -190,7 +190,7 @@ async def _serve(db: Path, queries: int, ingest: int, decays: int, forgets: int,
     out["open_seconds"] = time.perf_counter() - started
     lines = await stored_lines(memory)
     with OperatorHeap(
-        MAINTENANCE_SECONDS, lines, renders_cleaned(memory)
+        MAINTENANCE_SECONDS, lines, await renders_cleaned(memory)
     ) as heap:  # as the operator does once it has started
         out["warm_up_seconds"] = heap.warm_seconds
         out["graph"] = {"nodes": memory.graph.node_count}

@@ -60,12 +60,12 @@ async def stored_lines(memory: Any) -> list[str]:
     return list(await lasting(size)) if lasting is not None and size else []
 
 
-def renders_cleaned(memory: Any) -> bool:
+async def renders_cleaned(memory: Any) -> bool:
     """Whether the engine's prompt cleans the stored lines again where it shows them, so its
     operator warms the cleaning on them (``Memory.renders_as_stored``; always, for an engine
     without it)."""
     as_stored = getattr(memory, "renders_as_stored", None)
-    return True if as_stored is None else not as_stored()
+    return True if as_stored is None else not await as_stored()
 
 
 async def maintained_until_stamped(memory: Any) -> None:

@@ -87,7 +87,11 @@ async def startup(memo: kopf.Memo, settings: kopf.OperatorSettings, **_: Any) ->
         except StoreError as exc:  # a warm-up is no reason not to serve
             log.warning("cannot read stored lines to warm up on", error=str(exc))
             lines = []
-        warmed = warm_up(lines, render=not runtime.memory.renders_as_stored())
+        try:
+            render = not await runtime.memory.renders_as_stored()
+        except StoreError:
+            render = True
+        warmed = warm_up(lines, render=render)
         log.info("memory open", store=str(config.memory.store_path), warm_up_ms=round(warmed * 1000))
         for start in memo.get("services", ()):
             runtime.stops.append(await start(runtime.memory))

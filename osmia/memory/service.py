@@ -154,11 +154,11 @@ class Memory:
         (:func:`osmia.memory.warmup.warm_up`)."""
         return await self._guarded("query", lambda: self._store.lasting_texts(limit))
 
-    def renders_as_stored(self) -> bool:
+    async def renders_as_stored(self) -> bool:
         """Whether every stored line that can carry this version's stamp does, so the prompt shows
         them without cleaning them again (:mod:`osmia.memory.clean_stamp`): a start-up then need
         not warm the cleaning on them (:func:`osmia.memory.warmup.warm_up`)."""
-        return self._store.stamps_current()
+        return await self._guarded("query", self._store.stamps_recorded_current)
 
     async def close(self) -> None:
         """Wait for the write in progress, tidy up after writes (:meth:`maintain`), then close."""

@@ -7,7 +7,7 @@ import sqlite3
 from osmia.memory import advice, confusables, lesson_parse, prompt, redaction, secret_names, warmup
 from osmia.memory.cleaning import _TRIGGERS
 from osmia.memory.linear import linear
-from osmia.memory.service import Memory
+from osmia.memory.service import Memory, MemorySettings
 from tests.memory.conftest import Clock, make_run
 
 
@@ -101,8 +101,24 @@ def test_a_store_whose_lines_render_as_stored_is_warmed_on_lessons_only() -> Non
 async def test_renders_as_stored_follows_the_stamps(memory: Memory) -> None:
     """A store with no line written yet renders as stored; one with a line this process wrote
     without its stamp does not, until the maintenance stamps it."""
-    assert memory.renders_as_stored()
+    assert await memory.renders_as_stored()
     await memory.ingest(make_run("a", learnings=("Run `make generate` after editing api/schema.graphql",)))
-    assert not memory.renders_as_stored()
+    assert not await memory.renders_as_stored()
     await memory.maintain()
-    assert memory.renders_as_stored()
+    assert await memory.renders_as_stored()
+
+
+async def test_a_store_stamped_by_an_earlier_process_renders_as_stored_from_its_opening(
+    settings: MemorySettings, clock: Clock
+) -> None:
+    """The operator warms on a store an earlier process stamped: the store's record of the cleaning
+    its rows carry says so before any maintenance pass of this process."""
+    first = await Memory.open(settings, clock=clock, update_gauges=False)
+    await first.ingest(make_run("a", learnings=("Run `make generate` after editing api/schema.graphql",)))
+    await first.close()  # closing stamps what it wrote
+    again = await Memory.open(settings, clock=clock, update_gauges=False)
+    try:
+        assert again._store._stamps_current == ""  # nothing checked yet in this process
+        assert await again.renders_as_stored()
+    finally:
+        await again.close()

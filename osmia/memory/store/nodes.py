@@ -157,6 +157,15 @@ class NodeQueries(StoreBase):
         :meth:`restamp` to do)."""
         return not self._unstamped and self._stamps_current == cleaning_version().hex()
 
+    async def stamps_recorded_current(self) -> bool:
+        """:meth:`stamps_current`, reading the store's record of the cleaning its rows were last
+        stamped by when this process has not stamped or checked them yet (a store restamped by an
+        earlier process is current from its first read)."""
+        version = cleaning_version().hex()
+        if not self._stamps_current and await self.get_meta(CLEAN_VERSION_KEY) == version:
+            self._stamps_current = version
+        return self.stamps_current()
+
     async def stamp_written(self, batch: int = RESTAMP_BATCH) -> bool:
         """Stamp up to ``batch`` of the lines this process wrote without a stamp (or
         :data:`RESTAMP_SECONDS` of cleaning; inside a transaction); True once none is left."""
