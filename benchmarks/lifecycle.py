@@ -15,6 +15,7 @@ Called by the serve step (benchmarks/speed.py) after queries and extractions:
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
 import resource
@@ -23,6 +24,7 @@ import statistics
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -146,23 +148,29 @@ def bare_epoch_baseline(db: Path) -> float:
 async def measure_decay(memory: Memory, db: Path, passes: int) -> dict[str, Any]:
     """``passes`` timed engine passes, each followed by both baselines and one more pass under the
     lock probe (timed apart: a probe holding the lock at the wrong moment would make the engine
-    sleep in SQLite's busy handler)."""
+    sleep in SQLite's busy handler).
+
+    The baselines run in a child process of their own, on the same file: what their connections
+    hold (the eager ``UPDATE``'s pages, the due rows fetched) is not the served process's, whose
+    peak RSS the serve step reports (docs/performance.md §45: ~6 MB at 1M nodes).
+    """
     osmia, lock, hold, eager, bare, pruned = [], [], [], [], [], 0
     every: list[float] = []  # every write transaction of the probed passes
     every_cpu: list[float] = []
-    for _ in range(passes):
-        result = await memory.decay(cycles=1)
-        osmia.append(result.duration_seconds)
-        pruned += result.pruned
-        with _HoldTimes(memory) as holds:
-            probed, longest = await _probed(db, lambda: memory.decay(cycles=1))
-        lock.append(longest)
-        hold.append(holds.longest)
-        every.extend(holds.holds)
-        every_cpu.extend(holds.cpu)
-        pruned += probed.pruned
-        eager.append(eager_baseline(db))
-        bare.append(bare_epoch_baseline(db))
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as baselines:
+        for _ in range(passes):
+            result = await memory.decay(cycles=1)
+            osmia.append(result.duration_seconds)
+            pruned += result.pruned
+            with _HoldTimes(memory) as holds:
+                probed, longest = await _probed(db, lambda: memory.decay(cycles=1))
+            lock.append(longest)
+            hold.append(holds.longest)
+            every.extend(holds.holds)
+            every_cpu.extend(holds.cpu)
+            pruned += probed.pruned
+            eager.append(baselines.submit(eager_baseline, db).result())
+            bare.append(baselines.submit(bare_epoch_baseline, db).result())
     fixed = []  # a pass with nothing due: what a pass costs apart from its deletes
     for _ in range(3):
         fixed.append((await memory.decay(cycles=0)).duration_seconds)
