@@ -60,6 +60,7 @@ CLEANING_MODULES = (
     "osmia.memory.hostile_packages",
     "osmia.memory.hostile_oversight",
     "osmia.memory.hostile_rules",
+    "osmia.memory.hostile_settings",
     "osmia.memory.hostile_stories",
     "osmia.memory.hostile_tongues",
     "osmia.memory.linear",

@@ -6,7 +6,9 @@ closed, role markers, authority claimed, and acts no lesson tells to do unless i
 them (wiping a home, sending secrets away, running a downloaded script, force-pushing ``main``),
 harms that have no fixed command (secrets sent out, reviewers misled, a way in kept:
 :mod:`osmia.memory.hostile_harms`; people deceived, a change hidden, others' resources taken:
-:mod:`osmia.memory.hostile_deceit`), a look-alike of a well-known package installed
+:mod:`osmia.memory.hostile_deceit`; controls gone around, reports faked, review dodged:
+:mod:`osmia.memory.hostile_evasion`), a story of an earlier run that ends in a call to repeat it
+(:mod:`osmia.memory.hostile_stories`), a look-alike of a well-known package installed
 (:mod:`osmia.memory.hostile_packages`), a guard switched off where the text gives it a reach, an
 excuse or an encouragement no lesson gives (:mod:`osmia.memory.hostile_guards`), orders in the
 languages the English rules do not read (:mod:`osmia.memory.hostile_tongues`), and a weakening
