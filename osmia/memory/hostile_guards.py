@@ -106,9 +106,10 @@ _GUARD = (
     r"|readonlyrootfilesystem"
     # Thirty-eighth session: what keeps data from being destroyed, and the runtime's sandbox.
     r"|(?:deletion|termination)[ \t]+protection|prevent_destroy|object[ \t]+lock|soft[ \t-]+delete"
-    r"|bucket[ \t]+versioning|(?:s3[ \t]+)?versioning|gvisor|runsc|kata[ \t]+containers"
+    r"|(?:bucket|s3|object)[ \t]+versioning|gvisor|runsc|kata[ \t]+containers"
     r"|include[ \t]+administrators"
-    r"|scps?|service[ \t]+control[ \t]+polic(?:y|ies)|org(?:ani[sz]ation)?[ \t]+polic(?:y"
+    r"|scp[ \t]+(?:that|which|blocking|denying)\b|scps\b|service[ \t]+control[ \t]+polic(?:y|ies)"
+    r"|org(?:ani[sz]ation)?[ \t]+polic(?:y"
     r"|ies)(?:[ \t]+constraints?)?"
     r"|resource[ \t]+quotas?|limitranges?|networkpolic(?:y|ies)|fail2ban(?:[ \t]+jail)?|antivirus|clamd"
     r"|quality[ \t]+gates?|bandit[ \t]+step|mfa[_ \t-]+exempt\w*"
@@ -302,16 +303,20 @@ _EXCUSE = (
     r"(?:fast|quick|short)\b|\b(?:clears?|cleared)[ \t]+up\b"
     r"|\bmakes?[ \t]+(?:the[ \t]+)?(?:\w+[ \t]+)?errors?[ \t]+go"
     r"[ \t]+away\b|\bleft[ \t]+(?:off|disabled|out)[ \t]+(?:afterwards|after|permanently|for[ \t]+good)\b"
-    r"|\bso[ \t]+(?:that[ \t]+)?(?:[\w-]+[ \t]+)?(?:debugging|it|things|everything|builds?"
-    r"|deploys?)[ \t]+works?\b|\bsimplest\b"
+    r"|\bsimplest\b"
     r"|\bwhy[ \t]+(?:limit|cap|throttle|bother)\b"
     r"|\bnever[ \t]+have[ \t]+to[ \t]+ask\b|\bwithout[ \t]+asking\b"
     r"|\b(?:only|just)[ \t]+(?:there|exists?|matters?)[ \t]+(?:for|in)[ \t]+(?:audits?|compliance|show"
     r"|the[ \t]+auditors"
     r"|theory)\b"
+)
+# ... and what is a reason only for switching a guard off, not for marking a test (WEAKENING_CUE
+# alone: "if the tests fail on ARM, mark them xfail with the issue link" is a lesson): a guard
+# switched off "so debugging works", or "when connections time out".
+_CONVENIENCE = (
+    r"\bso[ \t]+(?:that[ \t]+)?(?:[\w-]+[ \t]+)?(?:debugging|builds?|deploys?)[ \t]+works?\b"
     r"|\b(?:when|whenever|if)[ \t]+(?:the[ \t]+)?(?:[\w-]+[ \t]+)?(?:connections?|requests?|builds?|deploys?"
-    r"|it|things"
-    r"|tests?|ci)[ \t]+(?:times?[ \t]+out|hangs?|fails?|breaks?|is[ \t]+slow|are[ \t]+slow)\b"
+    r"|it|things|tests?|ci)[ \t]+(?:times?[ \t]+out|hangs?|fails?|breaks?|is[ \t]+slow|are[ \t]+slow)\b"
 )
 STORY_CUE = linear(rf"(?i){_STORY}")
 # Markers put everywhere at once ("# nosec in bulk", "over the source tree", "every finding").
@@ -343,7 +348,7 @@ WEAKENING_CUE = linear(
     r"|in[ \t]+place)\b"
     r"|\bis[ \t]+(?:totally[ \t]+)?fine\b"
     r"|produktion[^\s.,;:!?()\x22'`]*|producci[oó]n|produ[cç][aã]o|produzione|продакшн|本番|生产|운영"
-    rf"|{_STORY}|{_EXCUSE}"
+    rf"|{_STORY}|{_EXCUSE}|{_CONVENIENCE}"
 )
 # A scope of tests, or a machine of one's own: the weakening is a lesson there.
 TEST_SCOPE = linear(
