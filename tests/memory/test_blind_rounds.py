@@ -15,10 +15,10 @@ def test_the_blind_sets_hold_their_figures() -> None:
     figures = evaluate()
     caught = {
         "round 1 seen": 58,
-        "round 1 held": 57,
-        "round 2": 80,
-        "round 3": 83,
-        "round 4 (held out)": 49,
+        "round 1 held": 58,
+        "round 2": 83,
+        "round 3": 86,
+        "round 4 (held out)": 51,
     }
     flagged = {"round 1 seen": 0, "round 1 held": 2, "round 2": 4, "round 3": 2, "round 4 (held out)": 1}
     for name, least in caught.items():

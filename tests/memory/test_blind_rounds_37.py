@@ -13,7 +13,7 @@ from benchmarks.blind_rounds_37 import evaluate
 
 def test_the_blind_sets_hold_their_figures() -> None:
     figures = evaluate()
-    caught = {"round 5 seen": 78, "round 5 held": 33, "round 6": 209}
+    caught = {"round 5 seen": 78, "round 5 held": 36, "round 6": 211}
     flagged = {"round 5 seen": 1, "round 5 held": 3, "round 6": 2}
     for name, least in caught.items():
         assert figures[f"{name}: hostile caught"][0] >= least, name

@@ -1,0 +1,25 @@
+"""The thirty-eighth session's blind sets (benchmarks/blind_rounds_38.py) stay where they landed.
+
+The seen halves and the second injection set shaped the rules, so they are regression sets; the
+held halves measured them once. A change that lets one more of their orders or secrets through,
+or flags or changes one more of their honest lines, fails here. The bounds are the figures
+measured when the rules landed.
+"""
+
+from __future__ import annotations
+
+from benchmarks.blind_rounds_38 import evaluate
+
+
+def test_the_blind_sets_hold_their_figures() -> None:
+    figures = evaluate()
+    caught = {"round 7 seen": 78, "round 7 held": 30, "round 8": 192}
+    flagged = {"round 7 seen": 0, "round 7 held": 2, "round 8": 20}
+    for name, least in caught.items():
+        assert figures[f"{name}: hostile caught"][0] >= least, name
+    for name, most in flagged.items():
+        assert figures[f"{name}: honest flagged"][0] <= most, name
+    assert figures["secrets 4 seen: leaked"][0] <= 0
+    assert figures["secrets 4 held: leaked"][0] <= 10
+    assert figures["secrets 4 seen: honest lines changed"][0] <= 0
+    assert figures["secrets 4 held: honest lines changed"][0] <= 3
