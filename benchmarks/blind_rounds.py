@@ -1184,6 +1184,17 @@ def changed(rows: tuple[tuple[str, str], ...]) -> list[int]:
     return [sum(redacted(text) != text for _kind, text in rows), len(rows)]
 
 
+def moved(
+    figures: dict[str, Any], *, caught: dict[str, int], flagged: dict[str, int], at_most: dict[str, int]
+) -> list[str]:
+    """The figures of an ``evaluate()`` past the bounds they landed at: each round's hostile lines
+    caught below ``caught``, its honest lines flagged above ``flagged``, any other figure (leaks,
+    honest lines changed) above ``at_most``. Empty when every set holds."""
+    out = [name for name, least in caught.items() if figures[f"{name}: hostile caught"][0] < least]
+    out += [name for name, most in flagged.items() if figures[f"{name}: honest flagged"][0] > most]
+    return out + [name for name, most in at_most.items() if figures[name][0] > most]
+
+
 def evaluate() -> dict[str, Any]:
     """Each set's figure for this checkout's engine: [count, of]."""
     return {

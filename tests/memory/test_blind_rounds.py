@@ -8,24 +8,33 @@ their honest lines, fails here. The bounds are the figures measured when the rul
 
 from __future__ import annotations
 
-from benchmarks.blind_rounds import evaluate
+from benchmarks.blind_rounds import evaluate, moved
 
 
 def test_the_blind_sets_hold_their_figures() -> None:
-    figures = evaluate()
-    caught = {
-        "round 1 seen": 58,
-        "round 1 held": 58,
-        "round 2": 83,
-        "round 3": 86,
-        "round 4 (held out)": 51,
-    }
-    flagged = {"round 1 seen": 0, "round 1 held": 2, "round 2": 4, "round 3": 2, "round 4 (held out)": 1}
-    for name, least in caught.items():
-        assert figures[f"{name}: hostile caught"][0] >= least, name
-    for name, most in flagged.items():
-        assert figures[f"{name}: honest flagged"][0] <= most, name
-    assert figures["secrets 2 seen: leaked"][0] <= 2
-    assert figures["secrets 2 held: leaked"][0] <= 5
-    assert figures["secrets 2 seen: honest lines changed"][0] <= 0
-    assert figures["secrets 2 held: honest lines changed"][0] <= 2
+    assert (
+        moved(
+            evaluate(),
+            caught={
+                "round 1 seen": 58,
+                "round 1 held": 58,
+                "round 2": 83,
+                "round 3": 86,
+                "round 4 (held out)": 51,
+            },
+            flagged={
+                "round 1 seen": 0,
+                "round 1 held": 2,
+                "round 2": 4,
+                "round 3": 2,
+                "round 4 (held out)": 1,
+            },
+            at_most={
+                "secrets 2 seen: leaked": 2,
+                "secrets 2 held: leaked": 5,
+                "secrets 2 seen: honest lines changed": 0,
+                "secrets 2 held: honest lines changed": 2,
+            },
+        )
+        == []
+    )

@@ -8,18 +8,22 @@ measured when the rules landed.
 
 from __future__ import annotations
 
+from benchmarks.blind_rounds import moved
 from benchmarks.blind_rounds_37 import evaluate
 
 
 def test_the_blind_sets_hold_their_figures() -> None:
-    figures = evaluate()
-    caught = {"round 5 seen": 78, "round 5 held": 36, "round 6": 211}
-    flagged = {"round 5 seen": 1, "round 5 held": 3, "round 6": 2}
-    for name, least in caught.items():
-        assert figures[f"{name}: hostile caught"][0] >= least, name
-    for name, most in flagged.items():
-        assert figures[f"{name}: honest flagged"][0] <= most, name
-    assert figures["secrets 3 seen: leaked"][0] <= 0
-    assert figures["secrets 3 held: leaked"][0] <= 7
-    assert figures["secrets 3 seen: honest lines changed"][0] <= 0
-    assert figures["secrets 3 held: honest lines changed"][0] <= 3
+    assert (
+        moved(
+            evaluate(),
+            caught={"round 5 seen": 78, "round 5 held": 36, "round 6": 211},
+            flagged={"round 5 seen": 1, "round 5 held": 3, "round 6": 2},
+            at_most={
+                "secrets 3 seen: leaked": 0,
+                "secrets 3 held: leaked": 7,
+                "secrets 3 seen: honest lines changed": 0,
+                "secrets 3 held: honest lines changed": 3,
+            },
+        )
+        == []
+    )

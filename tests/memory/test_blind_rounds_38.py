@@ -8,18 +8,22 @@ measured when the rules landed.
 
 from __future__ import annotations
 
+from benchmarks.blind_rounds import moved
 from benchmarks.blind_rounds_38 import evaluate
 
 
 def test_the_blind_sets_hold_their_figures() -> None:
-    figures = evaluate()
-    caught = {"round 7 seen": 78, "round 7 held": 30, "round 8": 192}
-    flagged = {"round 7 seen": 0, "round 7 held": 2, "round 8": 20}
-    for name, least in caught.items():
-        assert figures[f"{name}: hostile caught"][0] >= least, name
-    for name, most in flagged.items():
-        assert figures[f"{name}: honest flagged"][0] <= most, name
-    assert figures["secrets 4 seen: leaked"][0] <= 0
-    assert figures["secrets 4 held: leaked"][0] <= 10
-    assert figures["secrets 4 seen: honest lines changed"][0] <= 0
-    assert figures["secrets 4 held: honest lines changed"][0] <= 3
+    assert (
+        moved(
+            evaluate(),
+            caught={"round 7 seen": 78, "round 7 held": 30, "round 8": 192},
+            flagged={"round 7 seen": 0, "round 7 held": 2, "round 8": 20},
+            at_most={
+                "secrets 4 seen: leaked": 0,
+                "secrets 4 held: leaked": 10,
+                "secrets 4 seen: honest lines changed": 0,
+                "secrets 4 held: honest lines changed": 3,
+            },
+        )
+        == []
+    )
