@@ -30,24 +30,19 @@ STORY_CALL = linear(
     r"|faça[ \t]+o[ \t]+mesmo"
 )
 _PAST = linear(r"\b([A-Za-z]{2,}?)ed\b")
-_IRREGULAR_WORD = linear(
-    r"(?i)\b(?:ran|wrote|rewrote|sent|made|gave|took|left|kept|hid|got|built|threw|bound|stole|told|said"
-    r"|found|brought|spun|stuck|began|chose|shut|overrode|forgot|undid|withdrew)\b"
-)
 _IRREGULAR = {
     "ran": "run", "wrote": "write", "rewrote": "rewrite", "sent": "send", "made": "make", "gave": "give",
     "took": "take", "left": "leave", "kept": "keep", "hid": "hide", "got": "get", "built": "build",
     "threw": "throw", "bound": "bind", "stole": "steal", "told": "tell", "said": "say", "found": "find",
     "brought": "bring", "spun": "spin", "stuck": "stick", "began": "begin", "chose": "choose",
-    "shut": "shut", "overrode": "override", "forgot": "forget", "undid": "undo", "withdrew": "withdraw",
+    "overrode": "override", "forgot": "forget", "undid": "undo", "withdrew": "withdraw",
 }  # fmt: skip
+_IRREGULAR_WORD = linear(rf"(?i)\b(?:{'|'.join(_IRREGULAR)})\b")
 
 
 def retold(text: str) -> list[str]:
     """``text`` with its past-tense verbs read in the present, one reading per way of guessing."""
-    present = _IRREGULAR_WORD.sub(
-        lambda m: _IRREGULAR.get((m.group(0) or "").lower(), m.group(0) or ""), text
-    )
+    present = _IRREGULAR_WORD.sub(_present, text)
     return [_PAST.sub(way, present) for way in (_drop_d, _drop_ed, _undouble, _ied)]
 
 
