@@ -105,6 +105,15 @@ class LinearPattern:
         # The compiled pattern the wrapper drives (the fast path for ASCII text), if it is there.
         self._regexp = getattr(self._compiled, "_regexp", None) if _FAST else None
 
+    @classmethod
+    def compiled(cls, pattern: str, compiled: object) -> LinearPattern:
+        """A pattern around ``compiled``, a pattern RE2 has compiled already (a filter's own)."""
+        self = cls.__new__(cls)
+        self.pattern = pattern
+        self._compiled = compiled
+        self._regexp = getattr(compiled, "_regexp", None) if _FAST else None
+        return self
+
     def _first(self, anchor: object, text: str) -> Match | None:
         """The first match in ASCII ``text`` with ``anchor``, from RE2's spans."""
         assert self._regexp is not None
@@ -187,26 +196,66 @@ class LinearParts:
     an alternation of many long parts (the hostility rules, with their bounded gaps) outgrows it,
     and RE2 falls back to its NFA, a hundred times slower: 80 µs a learning instead of 1
     (docs/performance.md §43). Each part keeps a DFA of its own within the budget.
+
+    Only the parts that can match a text are searched (:class:`PartsFilter`): most text holds none
+    of the words a part requires, and a part not searched costs no call and builds no state.
     :meth:`finditer` gives every part's matches in turn, so two of them may overlap.
     """
 
-    __slots__ = ("parts",)
+    __slots__ = ("_filter", "parts")
 
     def __init__(self, patterns: Iterable[str], flags: str = "") -> None:
-        self.parts = tuple(LinearPattern(flags + pattern) for pattern in patterns)
+        self._filter = PartsFilter(flags + pattern for pattern in patterns)
+        # The filter's own compiled patterns are the ones searched: one copy of each in memory.
+        self.parts = self._filter.patterns
 
     def search(self, text: str) -> Match | None:
         """The first match of the first part that matches, or ``None``."""
-        for part in self.parts:
-            found = part.search(text)
+        for index in self._filter.possible(text):
+            found = self.parts[index].search(text)
             if found is not None:
                 return found
         return None
 
     def finditer(self, text: str) -> Iterator[Match]:
         """Every part's non-overlapping matches, part by part."""
-        for part in self.parts:
-            yield from part.finditer(text)
+        for index in self._filter.possible(text):
+            yield from self.parts[index].finditer(text)
+
+
+class PartsFilter:
+    """Which of several patterns can match a text, from the literal words each one requires.
+
+    RE2's ``FilteredRE2`` reads from each pattern the strings a match must contain (its atoms:
+    "ignore" or "disregard" and "previous" or "prior", …), lowercased; a text is scanned once for
+    all of them, case-insensitively (one small automaton of literals, whose states are bounded by
+    the atoms' letters), and only the patterns whose atoms are present can match. A pattern with
+    no atom is always possible. The answer is a superset of the patterns that match: a skipped
+    pattern cannot match.
+    """
+
+    __slots__ = ("_filter", "patterns")
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        options = re2.Options()
+        options.log_errors = False
+        options.never_capture = True  # a match's span is all the callers read
+        self._filter = re2.Filter()
+        listed = list(patterns)
+        for pattern in listed:
+            self._filter.Add(pattern, options)
+        if listed:
+            self._filter.Compile()
+        #: Each pattern, compiled (the filter's own copy), to search the possible ones with.
+        self.patterns = tuple(
+            LinearPattern.compiled(pattern, self._filter.re(index)) for index, pattern in enumerate(listed)
+        )
+
+    def possible(self, text: str) -> list[int]:
+        """The indices, ascending, of the patterns that may match somewhere in ``text``."""
+        if not self.patterns:
+            return []
+        return sorted(self._filter.Match(encodable(text), potential=True) or ())
 
 
 def linear(pattern: str) -> LinearPattern:
@@ -239,19 +288,35 @@ class AnyOf:
     (``test_coupon_subscription_concurrent``) walks the union's automaton through states RE2 has
     to build the first time, one a character, each holding every count still alive. Alone, such
     a pattern's automaton has a few dozen states, built once (docs/performance.md §31).
+
+    With ``by_case``, the patterns that ignore case (``(?i)…``) and those that do not are two
+    unions: a state of one union's automaton holds every pattern's threads at once, and text it has
+    not seen makes it build states for their combinations. Two halves search a text with one more
+    call (~1.5 µs), but build a new text's states in two thirds of the time, with less than half of
+    the memory (docs/performance.md §46). Worth it for a large family (redaction's steps).
     """
 
-    __slots__ = ("_union", "alone", "apart", "joined")
+    __slots__ = ("_unions", "alone", "apart", "joined")
 
-    def __init__(self, patterns: Iterable[str], *, apart: Iterable[str] = ()) -> None:
+    def __init__(self, patterns: Iterable[str], *, apart: Iterable[str] = (), by_case: bool = False) -> None:
         self.joined = tuple(patterns)
         self.apart = tuple(apart)
-        self._union = any_of(self.joined) if self.joined else None
+        groups = [self.joined]
+        if by_case:
+            groups = [
+                tuple(p for p in self.joined if p.startswith("(?i")),
+                tuple(p for p in self.joined if not p.startswith("(?i")),
+            ]
+        self._unions = tuple(any_of(group) for group in groups if group)
         self.alone = tuple(LinearPattern(pattern, capture=False) for pattern in self.apart)
 
     def union_search(self, text: str) -> Match | None:
         """A match of the union of the patterns not kept apart, or ``None``."""
-        return self._union.search(text) if self._union is not None else None
+        for union in self._unions:
+            found = union.search(text)
+            if found is not None:
+                return found
+        return None
 
     def search(self, text: str) -> Match | None:
         """A match of one of the patterns in ``text`` (the union's first), or ``None``."""
@@ -271,20 +336,28 @@ class PatternSet:
     are searched on their own instead, for the reason :class:`AnyOf` gives. RE2's set gives no
     answer when its automaton runs out of memory on some input, which looks like no pattern
     matching: an empty answer is checked against the union of the set's patterns, and when that
-    matches, every pattern of the set is named (a superset, never fewer than match).
+    matches, every pattern of the set is named (a superset, never fewer than match). ``by_case``
+    is :class:`AnyOf`'s, for that union.
     """
 
     __slots__ = ("_apart", "_indices", "_set", "prefilter")
 
     def __init__(
-        self, patterns: Iterable[str], *, apart: Iterable[int] = (), max_mem: int = 64 << 20
+        self,
+        patterns: Iterable[str],
+        *,
+        apart: Iterable[int] = (),
+        max_mem: int = 64 << 20,
+        by_case: bool = False,
     ) -> None:
         listed = list(patterns)
         self._apart = sorted(set(apart))
         self._indices = [index for index in range(len(listed)) if index not in self._apart]
         # Whether any of them matches (the check of an empty answer shares its automata).
         self.prefilter = AnyOf(
-            (listed[index] for index in self._indices), apart=(listed[index] for index in self._apart)
+            (listed[index] for index in self._indices),
+            apart=(listed[index] for index in self._apart),
+            by_case=by_case,
         )
         options = re2.Options()
         options.log_errors = False

@@ -1,8 +1,9 @@
-"""The prefilters of osmia/memory/linear.py: one union plus the patterns searched apart.
+"""The prefilters of osmia/memory/linear.py: unions plus the patterns searched apart, and the filter
+of the parts a text's words allow.
 
-A prefilter that says "no match" where one pattern matches would let a text skip redaction or
-cleaning, so both must agree with searching every pattern in turn, whichever patterns are kept
-apart.
+A prefilter that says "no match" where one pattern matches would let a text skip redaction,
+cleaning or the hostility check, so each must agree with searching every pattern in turn, whichever
+patterns are kept apart or split by case.
 """
 
 from __future__ import annotations
@@ -13,22 +14,48 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osmia.memory import cleaning, redaction
-from osmia.memory.linear import AnyOf, PatternSet, linear
+from osmia.memory.linear import AnyOf, LinearParts, PatternSet, linear
 
-_PATTERNS = [r"ab+c", r"(?i)key=\w{4,}", r"[A-Za-z0-9+/_-]{12,}", r"^#", r"x\d{3}y"]
+_PATTERNS = [r"ab+c", r"(?i)key=\w{4,}", r"[A-Za-z0-9+/_-]{12,}", r"^#", r"x\d{3}y", r"(?i)\bab\b"]
 _TEXTS = st.text(alphabet="abcKEYkey=x0123456789y#_/+- \n", max_size=60)
 
 
 @settings(max_examples=400, deadline=None)
-@given(_TEXTS, st.sets(st.integers(0, len(_PATTERNS) - 1)))
-def test_any_of_agrees_with_each_pattern_whichever_are_apart(text: str, apart: set[int]) -> None:
+@given(_TEXTS, st.sets(st.integers(0, len(_PATTERNS) - 1)), st.booleans())
+def test_any_of_agrees_with_each_pattern_whichever_are_apart(
+    text: str, apart: set[int], by_case: bool
+) -> None:
     joined = [p for i, p in enumerate(_PATTERNS) if i not in apart]
     alone = [p for i, p in enumerate(_PATTERNS) if i in apart]
-    prefilter = AnyOf(joined, apart=alone)
+    prefilter = AnyOf(joined, apart=alone, by_case=by_case)
     expected = [i for i, p in enumerate(_PATTERNS) if re.search(p, text) is not None]
     assert (prefilter.search(text) is not None) == bool(expected)
-    found = PatternSet(_PATTERNS, apart=apart).matching(text)
+    found = PatternSet(_PATTERNS, apart=apart, by_case=by_case).matching(text)
     assert found == expected
+
+
+# Parts with required words (some only in one case, some in alternatives) and one with none.
+_PARTS = [r"(?i)\bkey[ =]+\w{3}", r"ab(?:c|yy)x", r"(?i)(?:KEY|abc)\d", r"\d{3}", r"(?i)y=x"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXTS)
+def test_linear_parts_find_what_every_part_finds(text: str) -> None:
+    """The filter of parts skips only parts that cannot match: the same matches, part by part."""
+    parts = LinearParts(_PARTS)
+    expected = [m.span() for p in _PARTS for m in re.finditer(p, text)]
+    assert [(m.start(), m.end()) for m in parts.finditer(text)] == expected
+    first = parts.search(text)
+    assert (first is None) == (not expected)
+    if first is not None:
+        assert (first.start(), first.end()) == expected[0]
+
+
+def test_the_parts_filter_names_only_parts_whose_words_are_there() -> None:
+    """What makes it worth having: a text without a part's required words skips that part."""
+    parts = LinearParts(_PARTS)
+    assert parts._filter.possible("nothing here") == [3]  # the part with no required word
+    assert parts._filter.possible("the KEY = abc") == [0, 2, 3]
 
 
 def test_no_patterns_match_nothing() -> None:
@@ -39,9 +66,12 @@ def test_no_patterns_match_nothing() -> None:
 def test_the_redaction_and_cleaning_prefilters_keep_the_base64_run_apart() -> None:
     """The run of 32 base64 characters is what made the unions slow on long identifiers."""
     assert redaction.CANDIDATES.apart == (redaction._ENCODED,)
-    assert cleaning._TRIGGERS.apart == (redaction._ENCODED,)
     assert redaction._ENCODED not in redaction.CANDIDATES.joined
     identifier = "test_coupon_subscription_concurrent_retry"
     assert redaction.CANDIDATES.union_search(identifier) is None
     assert redaction.CANDIDATES.search(identifier) is not None  # found apart: redaction decides
     assert linear(redaction._ENCODED).search(identifier) is not None
+    # Cleaning asks redaction's own prefilter (its union holds none of redaction's patterns).
+    assert not set(cleaning._TRIGGERS.joined) & set(redaction.CANDIDATES.joined)
+    assert cleaning._TRIGGERS.search(identifier) is None
+    assert cleaning._needs_pass(identifier)

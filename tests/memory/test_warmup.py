@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from osmia.memory import advice, confusables, lesson_parse, prompt, redaction, secret_names, warmup
-from osmia.memory.cleaning import _TRIGGERS
+from osmia.memory.cleaning import _needs_pass
 from osmia.memory.linear import linear
 from osmia.memory.service import Memory, MemorySettings
 from tests.memory.conftest import Clock, make_run
@@ -21,7 +21,7 @@ def test_every_warm_up_name_is_one_the_redaction_keys_on() -> None:
 def test_the_corpus_walks_into_the_unions_that_decide_whether_text_needs_work() -> None:
     # Lines the prefilter unions never get deep into would leave their costly states unbuilt: every
     # name is in a line, names and the assignment line complete matches of the secret formats'
-    # union, every markup line one of the cleaning steps' union.
+    # union, every markup line one of the unions that decide whether cleaning has work.
     lines = warmup.corpus()
     assert len(lines) == len(warmup._NAMES) * len(warmup._SHAPES) + len(warmup._OTHERS)
     for name in warmup._NAMES:
@@ -31,7 +31,7 @@ def test_the_corpus_walks_into_the_unions_that_decide_whether_text_needs_work() 
     assignment = next(line for line in warmup._OTHERS if "=" in line)
     assert redaction.redact(assignment) != assignment  # it reaches the redaction steps themselves
     markup = [line for line in warmup._OTHERS if line.isascii()]
-    assert markup and all(_TRIGGERS.search(line) is not None for line in markup)
+    assert markup and all(_needs_pass(line) for line in markup)
     assert any(not line.isascii() for line in lines)  # the look-alike table is loaded too
 
 
