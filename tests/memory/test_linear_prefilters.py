@@ -75,3 +75,23 @@ def test_the_redaction_and_cleaning_prefilters_keep_the_base64_run_apart() -> No
     assert not set(cleaning._TRIGGERS.joined) & set(redaction.CANDIDATES.joined)
     assert cleaning._TRIGGERS.search(identifier) is None
     assert cleaning._needs_pass(identifier)
+
+
+def test_the_hostility_filters_answer_on_text_with_every_word_they_look_for() -> None:
+    """A filter's literal scan could only miss a part if its automaton ran out of memory, and a set
+    of literals has no more states than their letters: text made of every word the hostility
+    parts spell, shuffled and long, still names each part that matches it."""
+    import random
+
+    from osmia.memory.hostile_acts import ACTS
+    from osmia.memory.hostile_guards import GUARD_WEAKENED
+    from osmia.memory.hostile_orders import ORDERS
+    from osmia.memory.hostile_tongues import TONGUES
+
+    for family in (ORDERS, ACTS, GUARD_WEAKENED, TONGUES):
+        words = sorted({w for part in family.parts for w in re.findall(r"[^\W\d_]{3,}", part.pattern)})
+        random.Random(7).shuffle(words)
+        text = " ".join(words * 20)
+        matching = [i for i, part in enumerate(family.parts) if part.search(text) is not None]
+        assert matching, family
+        assert set(matching) <= set(family._filter.possible(text))
