@@ -73,17 +73,20 @@ def _encoded_sub() -> Callable[[str], str]:
 # ``TOKEN = "xoxb-" + "2278…-" + "ABH0…"``. Each literal alone is too short for a rule, or only the
 # first is a prefix a rule knows; together they are the token.
 _LITERAL = r"""(?:"[^"\\\r\n]*"|'[^'\\\r\n]*')"""
-# The operator (``&`` in VB, ``||`` in SQL too), a line break before or after it, or literals side by
-# side (Python, C), on a line or over lines (inside Python's brackets, after a ``\``), or appended
+# The operator (``&`` in VB, ``||`` in SQL too), a line break before or after it (VB's ``_`` before
+# the break too), or literals side by side (Python, C), on a line or over lines (inside Python's
+# brackets, after a ``\``), or appended
 # (``.append("…").append("…")``, ``"…".concat("…")``); or a list of
 # literals joined by an empty one (``"".join(["xoxb-", "…"])``).
 _JOIN = (
-    r"(?:[ \t]*(?:\r?\n[ \t]*)?(?:\+|\.{1,2}|&|\|\|)[ \t]*(?:\r?\n[ \t]*)?"
+    r"(?:[ \t]*(?:\r?\n[ \t]*)?(?:\+|\.{1,2}|&|\|\|)[ \t]*(?:_[ \t]*)?(?:\r?\n[ \t]*)?"
     r"|[ \t]*(?:\\[ \t]*)?\r?\n[ \t]*|[ \t]+|[ \t]*\)?[ \t]*(?:\r?\n[ \t]*)?\.(?:append|concat)\([ \t]*)"
 )
 _LISTED = rf"""(?:""|'')\.join\(\[[ \t]*{_LITERAL}(?:[ \t]*,[ \t]*{_LITERAL})+"""
+# The name may carry its type in words (``Dim pwd As String = "…" & "…"``, Go's ``var pwd string =``).
 _CONCAT = (
-    rf"""(?:([A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*(?::=|=|:)[ \t]*)?"""
+    rf"""(?:([A-Za-z_][A-Za-z0-9_.-]*)["']?(?:[ \t]+(?:[Aa][Ss][ \t]+[A-Za-z_][\w.]*|string))?"""
+    rf"""[ \t]*(?::=|=|:)[ \t]*)?"""
     rf"""({_LISTED}|{_LITERAL}(?:{_JOIN}{_LITERAL})+)"""
 )
 _PIECE = linear(_LITERAL)

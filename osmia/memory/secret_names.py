@@ -103,7 +103,12 @@ _TYPE = (
     r"""&?(?:'[A-Za-z_]+[ \t]+)?[A-Za-z_][\w.:]*(?:[<\[][\w&'.,:?|<>\[\] \t]*[>\]])?\??"""
     r"""(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]*)*"""
 )
-_TYPED = rf""":[ \t]*{_TYPE}[ \t]*=[ \t]*(?:String::from\(|Secret(?:String|Str|Box)?(?:::new)?\()?"""
+_TYPED = (
+    rf""":[ \t]*{_TYPE}[ \t]*=[ \t]*(?:String::from\(|Secret(?:String|Str|Box)?(?:::new)?\()?"""
+    # ... or after the name in words: Visual Basic's ``Dim pwd As String = "…"`` (any case), and Go's
+    # ``var pwd string = "…"`` (its two types a secret is written in).
+    rf"""|[Aa][Ss][ \t]+{_TYPE}[ \t]*=|(?:string|\[\]byte)[ \t]*="""
+)
 # A closing bracket may follow the name's quote: a subscript (``os.environ["DB_PASSWORD"] = …``,
 # ``app.config['SECRET_KEY'] = …``, ``headers['X-Api-Key'] = …``). Besides ``=`` and ``:``, the
 # operators code sets a default with (``||=``, ``??=``, Make's ``?=``, a shell's ``:-``), arrows

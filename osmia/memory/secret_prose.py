@@ -22,6 +22,7 @@ from osmia.memory.secret_values import (
     codes_list,
     env_name,
     generated_value,
+    letters_seed,
     looks_random,
     mixed_value,
     not_placeholder,
@@ -166,7 +167,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"[ \t]*[:=]?[ \t]*[\"'`]?([A-Za-z0-9_+/=-]{8,}(?:[ ](?-i:[A-Z2-7]{4,8})\b)*"
         r"|[A-Za-z2-7]{4}(?:[ ][A-Za-z2-7]{4}){3,})",
         1,
-        lambda value: mixed_value(value.replace(" ", "")),  # a base32 seed may be written in groups
+        lambda value: mixed_value(value.replace(" ", "")) or letters_seed(value),  # in groups, perhaps
     ),
     _rule(
         "recovery-codes",

@@ -90,6 +90,7 @@ _FILL_IN = linear(
 _NOT_VALUE_TEXT = (
     "none null nil true false yes no required optional empty unset redacted masked hidden "
     "undefined string str int bool secret password token value example changeit"
+    " nothing string.empty vbnullstring"  # Visual Basic's empty values
 )
 _NOT_VALUES = frozenset(_NOT_VALUE_TEXT.split())
 
@@ -209,6 +210,18 @@ def mixed_value(value: str) -> bool:
         return False
     letters = any(c.isalpha() for c in value)
     return letters and any(c.isdigit() or not c.isalnum() for c in value)
+
+
+def letters_seed(value: str) -> bool:
+    """A base32 seed with no digit in it (one seed of 16 characters in 28 has none): 16 letters or
+    more, in upper case or in groups of four, with as few vowels as random letters have (under
+    30 %; words run together, ``REPLACEWITHYOURSEED``, have about 40 %)."""
+    letters = value.replace(" ", "").rstrip("=")
+    if len(letters) < 16 or not (letters.isascii() and letters.isalpha()):
+        return False
+    if not (letters.isupper() or " " in value):
+        return False
+    return sum(c in "AEIOUaeiou" for c in letters) < 0.3 * len(letters)
 
 
 _SIGNS = frozenset("!@#$%^&*?~+=")
