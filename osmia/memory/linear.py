@@ -48,14 +48,19 @@ class Match(Protocol):
 
 
 def encodable(text: str) -> str:
-    """``text`` with lone surrogates replaced, so that it can be encoded as UTF-8."""
+    """``text`` with each lone surrogate replaced by one ``U+FFFD``, so that it can be encoded as
+    UTF-8 and a match's offsets are still the text's own."""
     if text.isascii():
         return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        return text.translate(_SURROGATES)
     return text
+
+
+# Every surrogate code point (alone in a ``str``: a pair is one character there) to ``U+FFFD``.
+_SURROGATES = dict.fromkeys(range(0xD800, 0xE000), REPLACEMENT)
 
 
 class _AsciiMatch:
@@ -107,7 +112,8 @@ class LinearPattern:
 
     @classmethod
     def compiled(cls, pattern: str, compiled: object) -> LinearPattern:
-        """A pattern around ``compiled``, a pattern RE2 has compiled already (a filter's own)."""
+        """A pattern around ``compiled``, a pattern RE2 has compiled already (a filter's own), with
+        the groups it was compiled with (none, for a filter's)."""
         self = cls.__new__(cls)
         self.pattern = pattern
         self._compiled = compiled
@@ -246,7 +252,8 @@ class PartsFilter:
             self._filter.Add(pattern, options)
         if listed:
             self._filter.Compile()
-        #: Each pattern, compiled (the filter's own copy), to search the possible ones with.
+        #: Each pattern, compiled (the filter's own copy), to search the possible ones with; without
+        #: groups: a match gives its span and text only (``group(1)`` raises).
         self.patterns = tuple(
             LinearPattern.compiled(pattern, self._filter.re(index)) for index, pattern in enumerate(listed)
         )
@@ -263,6 +270,10 @@ def linear(pattern: str) -> LinearPattern:
     return LinearPattern(pattern)
 
 
+# A pattern's leading inline flags, alone in their group.
+_LEADING_FLAGS = re2.compile(r"\(\?([A-Za-z]+)\)")
+
+
 def any_of(patterns: Iterable[str]) -> LinearPattern:
     """One pattern that matches where any of ``patterns`` does: a prefilter searched once.
 
@@ -273,8 +284,9 @@ def any_of(patterns: Iterable[str]) -> LinearPattern:
     parts = []
     for pattern in patterns:
         flags = ""
-        if pattern.startswith("(?") and ")" in pattern and pattern[2] not in ":=!<P":
-            flags, _, pattern = pattern[2:].partition(")")
+        leading = _LEADING_FLAGS.match(pattern)
+        if leading is not None:  # ``(?is)…``; not a group with flags, ``(?i:…)…``
+            flags, pattern = leading.group(1), pattern[leading.end() :]
         parts.append(f"(?{flags}:{pattern})")
     return LinearPattern("|".join(parts), capture=False, max_mem=64 << 20)
 
@@ -319,7 +331,7 @@ class AnyOf:
         return None
 
     def search(self, text: str) -> Match | None:
-        """A match of one of the patterns in ``text`` (the union's first), or ``None``."""
+        """A match of one of the patterns in ``text`` (the first union's that matches), or ``None``."""
         found = self.union_search(text)
         for pattern in self.alone:
             if found is not None:

@@ -105,9 +105,10 @@ _TYPE = (
 )
 _TYPED = (
     rf""":[ \t]*{_TYPE}[ \t]*=[ \t]*(?:String::from\(|Secret(?:String|Str|Box)?(?:::new)?\()?"""
-    # ... or after the name in words: Visual Basic's ``Dim pwd As String = "…"`` (any case), and Go's
-    # ``var pwd string = "…"`` (its two types a secret is written in).
-    rf"""|[Aa][Ss][ \t]+{_TYPE}[ \t]*=|(?:string|\[\]byte)[ \t]*="""
+    # ... or after the name in words, a type a secret is written in: Visual Basic's ``Dim pwd As
+    # String = "…"`` (any case; not "as" and any word: "create the secret as type=Opaque" is prose),
+    # and Go's ``var pwd string = "…"``.
+    rf"""|(?i:as[ \t]+(?:string|securestring|object|variant))[ \t]*=|(?:string|\[\]byte)[ \t]*="""
 )
 # A closing bracket may follow the name's quote: a subscript (``os.environ["DB_PASSWORD"] = …``,
 # ``app.config['SECRET_KEY'] = …``, ``headers['X-Api-Key'] = …``). Besides ``=`` and ``:``, the
@@ -213,7 +214,10 @@ _URL_HEAD = linear(r"^[A-Za-z][A-Za-z0-9+.-]*://[A-Za-z0-9.-]+(?::\d+)?/\S*/$")
 
 
 def _typed(operator: str) -> bool:
-    """Whether ``operator`` holds a declaration's type (``: &str =``), not ``:=`` or ``:``."""
+    """Whether ``operator`` holds a declaration's type (``: &str =``, ``As String =``, Go's ``string
+    =``), not ``:=`` or ``:``."""
+    if operator[:2].lower() == "as" or operator.startswith(("string", "[]byte")):
+        return True
     return operator.startswith(":") and "=" in operator and operator.rstrip(" \t(").rstrip("=") != ":"
 
 

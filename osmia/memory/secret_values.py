@@ -213,15 +213,14 @@ def mixed_value(value: str) -> bool:
 
 
 def letters_seed(value: str) -> bool:
-    """A base32 seed with no digit in it (one seed of 16 characters in 28 has none): 16 letters or
-    more, in upper case or in groups of four, with as few vowels as random letters have (under
-    30 %; words run together, ``REPLACEWITHYOURSEED``, have about 40 %)."""
+    """A base32 seed with no digit in it (one seed of 16 characters in 28 has none): 16 upper-case
+    letters or more (in groups of four, perhaps), with as few vowels as random letters have (under
+    30 %; words run together, ``REPLACEWITHYOURSEED``, have about 40 %). Lower-case words in groups
+    are prose ("rotate the MFA secret when this test runs"), and a seed written so has a digit."""
     letters = value.replace(" ", "").rstrip("=")
-    if len(letters) < 16 or not (letters.isascii() and letters.isalpha()):
+    if len(letters) < 16 or not (letters.isascii() and letters.isalpha() and letters.isupper()):
         return False
-    if not (letters.isupper() or " " in value):
-        return False
-    return sum(c in "AEIOUaeiou" for c in letters) < 0.3 * len(letters)
+    return sum(c in "AEIOU" for c in letters) < 0.3 * len(letters)
 
 
 _SIGNS = frozenset("!@#$%^&*?~+=")

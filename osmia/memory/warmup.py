@@ -3,8 +3,8 @@
 Four costs are paid the first time a kind of text is seen, and then never again in the process:
 
 - RE2 builds its automata lazily, one state at a time, as text walks into them. The unions that
-  decide whether a text needs redaction or cleaning at all (``redaction.CANDIDATES``,
-  ``cleaning._TRIGGERS``: a hundred secret formats and every markup step) have large states, so
+  decide whether a text needs redaction or cleaning at all (``redaction.CANDIDATES``: a hundred
+  secret formats; ``cleaning._TRIGGERS``: every markup step) have large states, so
   the first line that names a password, a token or a key walks into states not built yet and
   costs 7-15 ms instead of 5-20 µs (measured: docs/performance.md §24).
 - The look-alike letter table (``confusables``) is read from its JSON file on the first text

@@ -34,16 +34,19 @@ def test_any_of_agrees_with_each_pattern_whichever_are_apart(
     assert found == expected
 
 
-# Parts with required words (some only in one case, some in alternatives) and one with none.
-_PARTS = [r"(?i)\bkey[ =]+\w{3}", r"ab(?:c|yy)x", r"(?i)(?:KEY|abc)\d", r"\d{3}", r"(?i)y=x"]
+# Parts with required words (some only in one case, some in alternatives, one in Cyrillic letters
+# matched in any case) and one with none; texts with letters outside ASCII and a lone surrogate.
+_PARTS = [r"(?i)\bkey[ =]+\w{3}", r"ab(?:c|yy)x", r"(?i)(?:KEY|abc)\d", r"\d{3}", r"(?i)y=x", r"(?i)ключ\w*"]
+_ANY_TEXTS = st.text(alphabet="abcKEYkey=x0123456789y#_/+- \néКЛЮЧключ\ud800", max_size=60)
 
 
 @settings(max_examples=400, deadline=None)
-@given(_TEXTS)
+@given(_ANY_TEXTS)
 def test_linear_parts_find_what_every_part_finds(text: str) -> None:
     """The filter of parts skips only parts that cannot match: the same matches, part by part."""
     parts = LinearParts(_PARTS)
-    expected = [m.span() for p in _PARTS for m in re.finditer(p, text)]
+    seen = text.replace("\ud800", "\ufffd")  # a lone surrogate is searched as U+FFFD, in its place
+    expected = [m.span() for p in _PARTS for m in re.finditer(p, seen)]
     assert [(m.start(), m.end()) for m in parts.finditer(text)] == expected
     first = parts.search(text)
     assert (first is None) == (not expected)
@@ -95,3 +98,11 @@ def test_the_hostility_filters_answer_on_text_with_every_word_they_look_for() ->
         matching = [i for i, part in enumerate(family.parts) if part.search(text) is not None]
         assert matching, family
         assert set(matching) <= set(family._filter.possible(text))
+
+
+def test_a_union_keeps_each_pattern_s_own_flags() -> None:
+    """Leading flags apply to their pattern alone; a group with flags at the start is no flags."""
+    assert AnyOf(["(?i:ab)cd"]).search("ABcd") is not None
+    assert AnyOf(["(?i:ab)cd"]).search("abCD") is None
+    assert AnyOf(["(?i)ab", "cd"]).search("CD") is None
+    assert AnyOf(["(?is)a.b"]).search("A\nB") is not None

@@ -30,7 +30,7 @@ SECRETS = [
     ("MFA_SEED=KRSXGZLUMFZWKYLTMVZGK", "KRSXGZLUMFZWKYLTMVZGK"),
     ("totp seed: NBSWYTLPMRXXEZLQ", "NBSWYTLPMRXXEZLQ"),
     ('otp_key = "GRSXKZLBNFTWQYLP"', "GRSXKZLBNFTWQYLP"),
-    ("Authenticator key: mzxw yzlb nfsw qylp", "mzxw yzlb nfsw qylp"),
+    ("Authenticator key: MZXW YZLB NFSW QYLP", "MZXW YZLB NFSW QYLP"),
 ]
 
 KEPT = [
@@ -44,15 +44,22 @@ KEPT = [
     # A message built with ``&``; words that follow "as".
     'Dim msg As String = "Hello, " & name',
     "Treat the token as string data, not bytes.",
+    # A typed declaration's value that is code (as ``password: str = cfg.password`` is).
+    "Dim token As String = response.AccessToken",
+    "var password string = cfg.Password",
+    # "as" and a word before "=" in prose.
+    "Create the secret as type=Opaque, not kubernetes.io/tls",
+    "Store the password as hash=argon2id",
+    "Pass the token as env=GITHUB_TOKEN",
     # Seed-like values a person wrote to be replaced, words run together, or short.
     "MFA_SEED=INSERTYOURTOTPSEEDHERE",
     "totp seed: YOURSEEDGOESHERE",
     "mfa key: authenticationcode",
     "OTP_KEY=NONE",
     "totp secret: CHANGEME",
-    # Seeds of other kinds are not one-time passwords.
-    "random seed = DETERMINISTICSEED",
-    "PYTHONHASHSEED=0",
+    # Words after a one-time password's name: prose, in groups of four letters.
+    "Rotate the MFA secret when this test runs.",
+    "the OTP key must stay with this host only",
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from osmia.memory import advice, confusables, lesson_parse, prompt, redaction, secret_names, warmup
-from osmia.memory.cleaning import _needs_pass
+from osmia.memory.cleaning import _TRIGGERS, _needs_pass
 from osmia.memory.linear import linear
 from osmia.memory.service import Memory, MemorySettings
 from tests.memory.conftest import Clock, make_run
@@ -32,6 +32,7 @@ def test_the_corpus_walks_into_the_unions_that_decide_whether_text_needs_work() 
     assert redaction.redact(assignment) != assignment  # it reaches the redaction steps themselves
     markup = [line for line in warmup._OTHERS if line.isascii()]
     assert markup and all(_needs_pass(line) for line in markup)
+    assert sum(_TRIGGERS.search(line) is not None for line in markup) >= 2  # cleaning's own union too
     assert any(not line.isascii() for line in lines)  # the look-alike table is loaded too
 
 
