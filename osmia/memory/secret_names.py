@@ -215,10 +215,11 @@ _URL_HEAD = linear(r"^[A-Za-z][A-Za-z0-9+.-]*://[A-Za-z0-9.-]+(?::\d+)?/\S*/$")
 
 def _typed(operator: str) -> bool:
     """Whether ``operator`` holds a declaration's type (``: &str =``, ``As String =``, Go's ``string
-    =``), not ``:=`` or ``:``."""
-    if operator[:2].lower() == "as" or operator.startswith(("string", "[]byte")):
-        return True
-    return operator.startswith(":") and "=" in operator and operator.rstrip(" \t(").rstrip("=") != ":"
+    =``), not ``:=`` or ``:``: the operator is :data:`_TYPED`'s, which is tried first."""
+    return _TYPED_OPERATOR.fullmatch(operator) is not None
+
+
+_TYPED_OPERATOR = linear(_TYPED)
 
 
 # Words of code that start an expression, never a value (``const token = await getToken()``).
