@@ -30,6 +30,7 @@ from osmia.memory.secret_values import (
     decoded_text,
     entropy,
     looks_random,
+    masked,
     private_key_head,
 )
 from osmia.memory.secret_views import VIEWS, joins, view_sub
@@ -83,10 +84,11 @@ _JOIN = (
     r"|[ \t]*(?:\\[ \t]*)?\r?\n[ \t]*|[ \t]+|[ \t]*\)?[ \t]*(?:\r?\n[ \t]*)?\.(?:append|concat)\([ \t]*)"
 )
 _LISTED = rf"""(?:""|'')\.join\(\[[ \t]*{_LITERAL}(?:[ \t]*,[ \t]*{_LITERAL})+"""
-# The name may carry its type in words (``Dim pwd As String = "…" & "…"``, Go's ``var pwd string =``).
+# The name may carry its type in words (``Dim pwd As String = "…" & "…"``, Go's ``var pwd string =``),
+# and the literals may open a bracket (Python's ``KEY = ("…" "…")``).
 _CONCAT = (
     rf"""(?:([A-Za-z_][A-Za-z0-9_.-]*)["']?(?:[ \t]+(?:[Aa][Ss][ \t]+[A-Za-z_][\w.]*|string))?"""
-    rf"""[ \t]*(?::=|=|:)[ \t]*)?"""
+    rf"""[ \t]*(?::=|=|:)[ \t]*(?:\([ \t]*(?:\r?\n[ \t]*)?)?)?"""
     rf"""({_LISTED}|{_LITERAL}(?:{_JOIN}{_LITERAL})+)"""
 )
 _PIECE = linear(_LITERAL)
@@ -155,6 +157,8 @@ def _rule_sub(rule: Rule) -> Callable[[str], str]:
         secret = m.group(rule.group)
         if secret is None or secret == REDACTED or (check is not None and not check(secret)):
             return whole
+        if check is None and masked(secret):
+            return whole  # a format's prefix and a mask (``ghp_xxxx…``): a template
         return redacted_group(m, rule.group)
 
     return lambda text: rule.pattern.sub(replace, text)

@@ -120,16 +120,20 @@ def _interpolated_sub(redact: Callable[[str], str]) -> Callable[[str], str]:
 
 
 # Arguments filled into a format: a call that formats (``Sprintf``, ``printf``, ``String.format``,
-# ``string.Format``, Rust's ``format!``, ``.formatted``) given the format and its arguments, or
+# ``string.Format``, Rust's ``format!``, ``.formatted``) given the format and its arguments (after
+# up to two of its own: a writer, C's buffer and its size, ``snprintf(buf, sizeof buf, "…", …)``), or
 # Python's and Ruby's ``"…" % (…)`` (the ``%`` set apart, or before a bracket: ``"%s"`` is a format's
 # text) and ``"…".format(…)``. An argument is a literal or a name.
 _NAME = r"[A-Za-z_$][\w$.]*"
+# A format may hold escapes (``"AUTH %s\r\n"``); they are kept as written in the filled text.
+_Q_ESCAPED = r"""(?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*'|`[^`\\\r\n]*`)"""
 _ARG_Q = f"(?:{_Q}|{_NAME})"
 _ARGS = rf"""{_ARG_Q}(?:[ \t]*,[ \t]*{_ARG_Q}){{0,11}}"""
 _FORMAT_CALL = (
-    rf"""(?:\b[\w.]*(?:printf|Printf|Sprintf|Errorf|format|Format)!?[ \t]*\([ \t]*(?:[\w.]+[ \t]*,[ \t]*)?"""
-    rf"""({_Q})[ \t]*,[ \t]*({_ARGS})[ \t]*\)"""
-    rf"""|({_Q})(?:[ \t]*\.(?:format|formatted)[ \t]*\(|[ \t]+%[ \t]*[(\[]?|[ \t]*%[ \t]*[(\[])"""
+    rf"""(?:\b[\w.]*(?:printf|Printf|Sprintf|Errorf|format|Format)!?[ \t]*\([ \t]*"""
+    rf"""(?:(?:sizeof[ \t]*\(?[ \t]*[\w.]+[ \t]*\)?|[\w.]+)[ \t]*,[ \t]*){{0,2}}"""
+    rf"""({_Q_ESCAPED})[ \t]*,[ \t]*({_ARGS})[ \t]*\)"""
+    rf"""|({_Q_ESCAPED})(?:[ \t]*\.(?:format|formatted)[ \t]*\(|[ \t]+%[ \t]*[(\[]?|[ \t]*%[ \t]*[(\[])"""
     rf"""[ \t]*({_ARGS}))"""
 )
 _FORMAT_GATE = (

@@ -129,7 +129,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
     # More CLIs' password flags (a flag each reads as a password only for its own command; what stands
     # between the command and its flag is an unbounded repeat: a count of n is n instructions of the
     # step set's program, times each command): zip -P, 7z -p (glued), the MongoDB tools'
-    # -p/--password, sqlcmd -P, the OpenLDAP tools' -w, htpasswd -b (the value after the user), MinIO's
+    # -p/--password, sqlcmd -P, the OpenLDAP tools' -w, htpasswd -b (the value after the user, other flags
+    # such as -c or -C 10 after -b), MinIO's
     # ``mc alias set NAME URL ACCESS SECRET``, macOS ``security add-generic-password -w``, smbclient
     # -U user%pw, and the secret stores' CLIs' values.
     _rule(
@@ -140,7 +141,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"|isql|sqsh|hdbsql|vsql|nzsql)\b[^\n|;&]*?[ \t](?:-p|--password)(?:=|[ \t]+)"
         r"|sqlcmd\b[^\n|;&]*?[ \t]-P[ \t]*"
         r"|ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn)\b[^\n|;&]*?[ \t]-w[ \t]+"
-        r"|htpasswd\b[^\n|;&]*?[ \t]-[A-Za-z]*b[A-Za-z]*[ \t]+\S+[ \t]+\S+[ \t]+"
+        r"|htpasswd\b[^\n|;&]*?[ \t]-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+(?:[ \t]+\d+)?)*"
+        r"[ \t]+\S+[ \t]+\S+[ \t]+"
         r"|security[ \t]+add-(?:generic|internet)-password\b[^\n|;&]*?[ \t]-w[ \t]+"
         r"|smbclient\b[^\n|;&]*?[ \t](?:-U|--user)(?:=|[ \t]+)[\"']?[^\s\"'%]+%"
         r"|(?:oc|crane|twine|helm[ \t]+registry)[ \t]+(?:login|upload|auth)\b[^\n|;&]*?"
@@ -240,6 +242,13 @@ COMMAND_RULES: tuple[Rule, ...] = (
     _rule(
         "redis-auth",
         r"(?m)(?:^|>[ \t]*)AUTH[ \t]+(?:[A-Za-z0-9_.-]+[ \t]+)?([^\s\"']{6,})[ \t]*$",
+        1,
+        _secret_like,
+    ),
+    # ... or written to the server by code, a string of its own (``send("AUTH …\r\n")``).
+    _rule(
+        "redis-auth-sent",
+        r"[\"']AUTH[ \t]+(?:[A-Za-z0-9_.-]+[ \t]+)?([^\s\"'\\]{6,})(?:\\r)?(?:\\n)?[\"']",
         1,
         _secret_like,
     ),

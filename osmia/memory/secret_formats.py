@@ -213,6 +213,14 @@ RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
     ),
+    # A JSON Web Key's private members (``"d"``; RSA's ``"p"``, ``"q"``, ``"dp"``, ``"dq"``, ``"qi"``; a
+    # symmetric key's ``"k"``): base64url; the public ones (``"n"``, ``"e"``, ``"x"``, ``"y"``) stay.
+    _rule(
+        "jwk-private",
+        r"[\"'](?:d|p|q|dp|dq|qi|k)[\"'][ \t]*:[ \t]*[\"']([A-Za-z0-9_-]{20,})[\"']",
+        1,
+        generated_value,
+    ),
     # Password hashes (htpasswd, /etc/shadow, bcrypt): offline cracking material.
     _rule("password-hash", r"\$(?:apr1|2[abxy]|1|5|6|y|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+]{16,}"),
 )

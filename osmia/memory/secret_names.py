@@ -24,6 +24,7 @@ from osmia.memory.secret_values import (
     looks_random,
     password_value,
     resource_name,
+    uuid_shaped,
 )
 
 __all__ = ["NAMED_STEPS", "STRONG_NAME", "redacted_group"]
@@ -255,6 +256,14 @@ def _not_a_value(value: str, between: str, name: str = "") -> bool:
     return subscript and (_VARIABLE.search(value) is not None or _CALLED.search(value) is not None)
 
 
+# A key that names a request, an object or a cache entry, not a credential: a UUID given to it is an
+# id (a weak name's random value is otherwise taken).
+_ID_KEY = linear(
+    r"(?i)(?:idempoten\w*|correlation|request|trace|cache|dedup\w*|partition|routing|object|sort|primary"
+    r"|foreign|lookup|message|event|record|row|item)[_.-]?key"
+)
+
+
 def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str]:
     """Redact the value of ``name <op> value`` when the name is secret-like and the value a secret.
 
@@ -277,6 +286,8 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             and not any(c.isspace() for c in value)
             and _URL_VALUE.match(value) is None
         )
+        if ok and uuid_shaped(value) and _ID_KEY.search(m.group(1) or "") is not None:
+            return False  # an id a name calls a key (``Idempotency-Key: <uuid>``, ``cache_key=<uuid>``)
         return ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
 
     def replace(m: Match, text: str) -> str:

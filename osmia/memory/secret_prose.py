@@ -21,9 +21,11 @@ from osmia.memory.secret_values import (
     code_value,
     codes_list,
     env_name,
+    fragment_value,
     generated_value,
     letters_seed,
     looks_random,
+    memorable_password,
     mixed_value,
     not_placeholder,
     number_like,
@@ -45,6 +47,10 @@ _BULLET = r"(?:(?:[-*]|\d{1,2}[.)])[ \t]+)?"
 _ATTRIBUTE = linear(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
 
 
+# An SSH public key's type, which "the deploy key is …" gives before the (public) key.
+_SSH_KEY_TYPES = ("ssh-", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-")
+
+
 # What the rules that name a password after its value hold, for redaction's one scan.
 _NOUN_GATE = r"(?i)(?:password|passphrase|passwd|passcode|pwd)"
 
@@ -64,6 +70,24 @@ def _named_value(value: str) -> bool:
     )
 
 
+# A piece of a secret, as prose tells it ("the last 12 chars of the secret were …", "the token began
+# with …", "partial key from the dump: ...…", "part 1 …, part 2 …"): a secret's noun and a word that
+# says a piece of it is given, in either order, in one sentence (a key file's armour, ``-----BEGIN …
+# KEY-----``, in capitals, is no such word).
+_SECRET_NOUN = r"(?:secret|token|key|password|passphrase|credential)s?"
+_PIECE_WORD = (
+    r"(?:first|last|(?-i:[Bb]eg[ai]n(?:s|ning)?|[Ee]nd(?:s|ed|ing)?)|start(?:s|ed|ing)?|part(?:ial|s)?|prefix"
+    r"|suffix|half|halves|piece|pieces|fragment|truncated|split|chars|characters)"
+)
+# A password given as what opens something, with no noun for it ("unlock it with …", "the magic word
+# for staging is …", "what you type at the vault prompt is …", "use … to get into the admin panel").
+_OPENS = (
+    r"(?:unlock(?:s|ed|ing)?|opens?|opened|get(?:s|ting)?[ \t]+(?:in|into|past)|got[ \t]+(?:in|into|past)"
+    r"|log(?:s|ged|ging)?[ \t]*(?:in(?:to)?|on)(?:[ \t]+to)?|sign(?:s|ed)?[ \t]+in(?:to)?"
+    r"|(?:magic|secret|code)[ \t]*words?|combination|combo|door[ \t]+code|prompt)"
+)
+
+
 PROSE_RULES: tuple[Rule, ...] = (
     # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…", "my password's …". Only values that are
     # no plain word.
@@ -80,6 +104,7 @@ PROSE_RULES: tuple[Rule, ...] = (
             and not plain_words(value)
             and not code_value(value)
             and not _named_value(value.rstrip(".,:;!?)"))
+            and not value.startswith(_SSH_KEY_TYPES)
         ),
     ),
     # ... with a few words between ("the password for the admin UI is Summer2024!", "the password,
@@ -93,13 +118,14 @@ PROSE_RULES: tuple[Rule, ...] = (
         1,
         lambda value: mixed_value(value) and not resource_name(value),
     ),
-    # ... or right after the noun ("with secret wJalrXUtnFEMI/K7MDENG…", "auth token 0123…-…"): only a
-    # value shaped like a generated one (random, or a UUID).
+    # ... or right after the noun ("with secret wJalrXUtnFEMI/K7MDENG…", "auth token 0123…-…", a name in
+    # camel case that ends in one: "AccessKeySecret …"): only a value shaped like a generated one
+    # (random, or a UUID).
     _rule(
         "prose-adjacent",
         r"(?i)\b(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key|pat"
         r"|personal[ _-]access[ _-]token|private[ _-]key|app(?:lication)?[ _-]key|subscription[ _-]key"
-        rf"|{KEY_NOUNS})"
+        rf"|{KEY_NOUNS}|[A-Za-z][A-Za-z0-9]*(?-i:Secret|Token|Password|Passphrase))"
         r"[ \t]+[\"'`(]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
         1,
         generated_value,
@@ -205,13 +231,14 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"|mật[ \t]+khẩu|kata[ \t]+sandi|sifre)|şifre|пароль|密码|密碼|口令|パスワード|비밀번호"
         r"|كلمة[ \t]+المرور|סיסמה|पासवर्ड)[\"']?"
         r"(?:[ \t]*(?:[:=：]|=>|->|→|⇒)|[ \t]+[–—-]|(?:[ \t]+[^\s:=：]+){1,4}?[ \t]*[:：])[ \t]*"
-        r"[\"'`]?([^\s\"'`;]{8,})",
+        r"(?:[\"'`“„‘]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;»”“]{8,})",
         1,
         password_value,
     ),
     # ... or said to be one in prose, in the same languages ("das Passwort ist …", "la contraseña
     # es …", "le mot de passe est …", "密码是 …", "パスワードは …", and the English noun with their
-    # verbs: "el password de la base es …"); English's "password is …" is the prose rules'.
+    # verbs: "el password de la base es …"), in those languages' quotes too (« … », „…“, “…”);
+    # English's "password is …" is the prose rules'.
     _rule(
         "password-is",
         r"(?i)(?:(?:\b(?:passwort|kennwort|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|parola|has[łl]o"
@@ -220,7 +247,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?:ist|lautet|heißt|heisst|es|est|é|è|is|jest|to|är|er|on|je|là|adalah|—|–)[ \t]+"
         r"|\bpassword(?:[ \t]+[^\s:=]+){0,5}?[ \t]+(?:ist|lautet|es|est|é|è|jest|är|adalah)[ \t]+"
         r"|(?:密码|密碼|口令)(?:是|为|為)[ \t]*|パスワード(?:は|が)[ \t]*|비밀번호(?:는|가)[ \t]*)"
-        r"[\"'`「]?([^\s\"'`;」，、。]{8,})",
+        r"(?:[\"'`「“„‘]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;」，、。»”“]{8,})",
         1,
         password_value,
     ),
@@ -367,6 +394,48 @@ PROSE_RULES: tuple[Rule, ...] = (
         lambda value: spoken_password(value) and (_signed(value) or looks_random(value.rstrip(".,:;)"), 12)),
         r"(?i)(?:\b(?:admin|administrator|root|sa|postgres|elastic|guest|ubuntu|ec2-user|oracle|superuser"
         r"|operator|deploy|jenkins|minioadmin)|@[\w.-]+)[`\"']?[ \t]*[/:]",
+    ),
+    # ... and an account accepted or used with its password ("accepted root with …", "`admin` using
+    # …"): the accounts no verb shares a name with ("deploy with …", "operator with …" are not), and
+    # a value that sets nothing (``DB_PASSWORD=…`` is a name and its value: the assignment's rules').
+    _rule(
+        "account-with",
+        r"(?i)(?:^|[\s(\[,;>*])[`\"']?(?:admin|administrator|root|postgres|elastic|guest|ubuntu|ec2-user"
+        r"|oracle|superuser|jenkins|minioadmin|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)[`\"']?[ \t]+(?:with|using)[ \t]+"
+        r"(?:(?:the[ \t]+)?password[ \t]+)?[`\"']?([^\s`\"'/=]{8,})",
+        1,
+        lambda value: spoken_password(value) and (_signed(value) or looks_random(value.rstrip(".,:;)"), 12)),
+    ),
+    _rule(
+        "secret-piece",
+        rf"(?i)(?:\b{_SECRET_NOUN}\b[^.\n]{{0,60}}?\b{_PIECE_WORD}\b|\b{_PIECE_WORD}\b[^.\n]{{0,60}}?\b{_SECRET_NOUN}\b)"
+        r"[^.\n]{0,40}?[ \t:,][\"'`(]?(?:\.\.\.|…)?([A-Za-z0-9_+/=-]{10,})",
+        1,
+        fragment_value,
+        rf"(?i){_PIECE_WORD}",
+    ),
+    _rule(
+        "opens-with",
+        rf"(?i)\b{_OPENS}\b[,:]?(?:[ \t]+[^\s]+){{0,5}}?[ \t]+(?:is|was|with|using|type|enter|:)[ \t]+"
+        r"[\"'`“«]?([^\s\"'`,;”»]{8,})",
+        1,
+        memorable_password,
+        rf"(?i){_OPENS}",
+    ),
+    _rule(
+        "use-to-open",
+        r"(?i)\buse[ \t]+[\"'`“«]?([^\s\"'`,;”»]{8,})[\"'`”»]?[ \t]+to[ \t]+(?:get[ \t]+(?:in|into|past)"
+        r"|log[ \t]*(?:in|on)|sign[ \t]+in|unlock|open|access|enter)\b",
+        1,
+        memorable_password,
+    ),
+    # A licence or product key after its label: groups of letters and digits joined by dashes.
+    _rule(
+        "license-code",
+        r"(?i)\b(?:licen[cs]e|product|serial|activation|registration)[ _-]?(?:key|code)s?\b[^:=\n]{0,60}?"
+        r"(?:[:=]|[ \t]+(?:is|was))[ \t]*[\"'`]?((?-i:[A-Z0-9]{4,8}(?:-[A-Z0-9]{4,8}){2,}))",
+        1,
+        lambda value: any(c.isdigit() for c in value) and any(c.isalpha() for c in value),
     ),
     _rule(
         "user-password-pair",

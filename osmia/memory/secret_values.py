@@ -66,13 +66,30 @@ def is_placeholder(value: str) -> bool:
         return True  # a mask a tool writes: ``[REDACTED]``, ``[FILTERED]``, ``[MASKED]``
     if v.endswith(_JWT_IO_SIGNATURE):
         return True  # jwt.io's documented sample token, signed with "your-256-bit-secret"
-    if set(v) <= set("*xX.-_#•"):
+    if masked(v):
         return True
+    if _URL_TEMPLATE.search(v) is not None or _REFERENCE.search(v) is not None:
+        return True  # ``https://<key>@host``, ``https://${USER}:${PASS}@host``; ``var.db_password``
     if (len(v), v[-7:]) == (20, "EXAMPLE") or (len(v), v[-10:]) == (40, "EXAMPLEKEY"):
         return True  # AWS's documented example keys (``AKIAIOSFODNN7EXAMPLE``, ``…/bPxRfiCYEXAMPLEKEY``)
     if v[0] == "!" and v[1:].isalpha():
         return True  # a YAML tag: the value is elsewhere (``password: !vault |``, ``!Ref DbPassword``)
     return v.lower() in _NOT_VALUES or _FILL_IN.search(v) is not None
+
+
+# A format's prefix (up to 12 characters) and then only a mask of 8 or more: no value is written so.
+_MASKED = linear(r"^[\w.-]{0,12}?(?:[xX]{8,}|\*{8,}|•{8,}|#{8,})$")
+
+
+def masked(value: str) -> bool:
+    """A mask written for a value, alone or after a format's prefix (``****``, ``AKIAXXXXXXXXXXXXXXXX``,
+    ``ghp_xxxx…``): a template, even where a rule takes any value of its format."""
+    return set(value) <= set("*xX.-_#•") or _MASKED.search(value) is not None
+# A URL whose user part is a template (``<key>``, ``{user}``, ``${PASS}``).
+_URL_TEMPLATE = linear(r"://[^/\s@]*(?:<|\{|\$\{)")
+# A reference to a value defined elsewhere, as Terraform writes one (``var.db_password``,
+# ``local.creds.password``, ``data.vault_generic_secret.db.data["password"]``, ``module.db.password``).
+_REFERENCE = linear(r"^(?:var|local|data|module)\.[A-Za-z_][\w.\[\]\"'-]*$")
 
 
 # The signature of jwt.io's sample token (HS256 over its "John Doe" payload), in docs and fixtures.
@@ -289,6 +306,52 @@ def spoken_password(value: str) -> bool:
     if any(c in _SIGNS for c in v):
         return True
     return any(c.isupper() for c in v) and any(c.islower() for c in v) and _CAMEL.search(v) is None
+
+
+# The parts of a name written in camel case or with digits: ``configurationManagerV2`` → configuration,
+# Manager, V, 2.
+_CAMEL_PARTS = linear(r"[A-Z]?[a-z]+|[A-Z]+(?:[a-z]|$)?|\d+")
+
+
+def fragment_value(value: str) -> bool:
+    """Part of a token quoted in prose ("the last 12 characters were …", "it began with …"): a random
+    run of 10 characters or more (:func:`looks_random`), not a digest's hex, a UUID, or an
+    identifier's words run together (``configurationManagerV2``: its parts are words, a token's
+    are a letter or two)."""
+    v = value.rstrip(".,:;)")
+    if not looks_random(v, 10) or set(v.lower()) <= _HEX or uuid_shaped(v):
+        return False
+    if v.startswith(("AAAA", "ssh-", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-")):
+        return False  # an SSH public key's type, or its base64 (which starts with the type's length)
+    parts = [part for m in _CAMEL_PARTS.finditer(v) if not (part := m.group(0) or "").isdigit()]
+    return not parts or sum(map(len, parts)) / len(parts) < 4
+
+
+# A memorable password: words (one capitalised at least) and a number joined by dashes or dots
+# (``tapioca-Lighthouse-5``, ``4417-Puma-Zest``, ``Cinnamon.Ferry.39``).
+_WORDS_AND_NUMBER = linear(r"^(?:[A-Za-z]{3,}|\d{1,6})(?:[-.](?:[A-Za-z]{3,}|\d{1,6})){2,5}$")
+_TITLE_WORD = linear(r"(?:^|[-.])[A-Z][a-z]{2,}(?:[-.]|$)")
+_NUMBER_PART = linear(r"(?:^|[-.])\d{1,6}(?:[-.]|$)")
+_TWO_NUMBERS = linear(r"\d[-.]\d")
+
+
+def memorable_password(value: str) -> bool:
+    """A password a person chose, with no label to say so: :func:`password_value` with a sign inside
+    (``Orchid!Nimbus-73``), or capitalised words and a number joined by dashes or dots, as password
+    managers make them (``tapioca-Lighthouse-5``; not a version, ``Ubuntu-22.04``, nor a branch,
+    ``feature-X2``)."""
+    v = value.rstrip(".,:;)!?")
+    if "=" in v:
+        return False  # a setting (``time_cost=3``)
+    if password_value(v) and any(c in _SIGNS for c in v[1:-1]) and any(c.isdigit() for c in v):
+        return True
+    return (
+        _WORDS_AND_NUMBER.search(v) is not None
+        and _TITLE_WORD.search(v) is not None
+        and _NUMBER_PART.search(v) is not None
+        and _TWO_NUMBERS.search(v) is None
+        and sum(c.isalpha() for c in v) >= 6
+    )
 
 
 def aws_secret_key(value: str) -> bool:
