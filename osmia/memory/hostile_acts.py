@@ -14,6 +14,7 @@ from osmia.memory.hostile_harms import HARMS
 from osmia.memory.hostile_misuse import MISUSE
 from osmia.memory.hostile_orders import DROP_VERB
 from osmia.memory.hostile_oversight import ABOVE_THE_PROMPT
+from osmia.memory.hostile_reach import REACH
 from osmia.memory.linear import LinearParts
 
 __all__ = ["ACTS"]
@@ -326,7 +327,7 @@ _CORE = (
     r"(?:disable|skip|bypass|ignore|turn[ \t]+off|remove|delete|comment[ \t]+out)[ \t]+"
     r"(?:all[ \t]+|the[ \t]+|any[ \t]+|every[ \t]+)?"
     r"(?:tests?|test[ \t]+suite|checks?|ci|reviews?|guard[ \t-]?rails?|safety|hooks?|verification|linters?)\b"
-    rf"|\b(?:{DROP_VERB}|disable|turn[ \t]+off)[ \t]+(?:(?:all|the|any|your)[ \t]+)*"
+    rf"|\b(?:{DROP_VERB}|disable|(?:turn|switch|shut)[ \t]+off)[ \t]+(?:(?:all|the|any|your|its)[ \t]+)*"
     r"(?:guard[ \t-]?rails?(?:[ \t]|$|[.,;:!?])|safety[ \t]+(?:rules|checks|guidelines|measures)"
     r"|security[ \t]+(?:rules|policies|guidelines|checks))"
     r"|\b(?:delete|remove|comment[ \t]+out)[ \t]+(?:(?:all|the|any"
@@ -337,6 +338,17 @@ _CORE = (
 # µs whatever its pattern), but their DFAs kept ~2 MB more states in the serving process, which is
 # what its 200 MB bound at 1M nodes could not spare (docs/performance.md §44).
 ACTS = LinearParts(
-    (_CORE, _WEAKENING_ACTS, _SENT_AWAY, *BACKDOORS, ABOVE_THE_PROMPT, *HARMS, *MISUSE, *DECEIT, *EVASION),
+    (
+        _CORE,
+        _WEAKENING_ACTS,
+        _SENT_AWAY,
+        *BACKDOORS,
+        ABOVE_THE_PROMPT,
+        *HARMS,
+        *MISUSE,
+        *DECEIT,
+        *EVASION,
+        *REACH,
+    ),
     flags="(?i)",
 )

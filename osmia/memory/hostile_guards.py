@@ -113,7 +113,11 @@ _GUARD = (
     r"|ies)(?:[ \t]+constraints?)?"
     r"|resource[ \t]+quotas?|limitranges?|networkpolic(?:y|ies)|fail2ban(?:[ \t]+jail)?|antivirus|clamd"
     r"|quality[ \t]+gates?|bandit[ \t]+step|mfa[_ \t-]+exempt\w*"
-    r"|enforce[ \t]+(?:for[ \t]+)?admins)"
+    r"|enforce[ \t]+(?:for[ \t]+)?admins"
+    # Fortieth session: a middleware named in code, a JWT check, the monitors that watch for misuse.
+    r"|[\w.]*(?:csrf|auth\w*|security|permission)\w*middleware|(?:jwt|token)[ \t]+checks?"
+    r"|(?:egress|security|intrusion|anomaly|unusual[\w-]*|fraud|audit|budget|cost)[ \t-]+(?:monitors?|alerts?"
+    r"|alarms?|guards?))"
 )
 # A verb that weakens, as told or as told of ("remove", "removing"; "removed" reports).
 _WEAKEN = (
@@ -309,6 +313,14 @@ _EXCUSE = (
     r"|\b(?:only|just)[ \t]+(?:there|exists?|matters?)[ \t]+(?:for|in)[ \t]+(?:audits?|compliance|show"
     r"|the[ \t]+auditors"
     r"|theory)\b"
+    # Fortieth session: slowness of the pipeline, review "anyway", errors that go away, debugging
+    # saved, nothing to put back.
+    r"|\bslows?[ \t]+(?:down[ \t]+)?(?:the|our|every)[ \t]+(?:pipeline|build|ci|deploys?|releases?|tests?"
+    r"|merges?)\b|\b(?:reviewed|checked|scanned|tested|caught|green)\b[^.;\n]{0,20}?\banyway\b"
+    r"|\b(?:they|it|those|these)[ \t]+(?:go|goes|went)[ \t]+away\b"
+    r"|\bsaves?[ \t]+(?:\w+[ \t]+){0,3}?(?:debugging|hassle|headaches?|trouble|effort|work)\b"
+    r"|\bno[ \t]+need[ \t]+to[ \t]+(?:restore|re-?enable|put[ \t]+(?:it|them)[ \t]+back|turn[ \t]+(?:it"
+    r"|them)[ \t]+back)\b|\bbreaks?[ \t]+things\b|\bstop[ \t]+worrying\b"
 )
 # ... and what is a reason only for switching a guard off, not for marking a test (WEAKENING_CUE
 # alone: "if the tests fail on ARM, mark them xfail with the issue link" is a lesson): a guard
@@ -345,7 +357,10 @@ WEAKENING_CUE = linear(
     r"|security[ \t]+group|sg))\b"
     r"|\baccept[ \t]+(?:anything|everything|any[ \t]+input|all[ \t]+input|whatever)\b"
     r"|\bleave[ \t]+(?:it|them|this|that)[ \t]+(?:like[ \t]+that|like[ \t]+this|that[ \t]+way|so|off|disabled"
-    r"|in[ \t]+place)\b"
+    r"|in[ \t]+place|open)\b"
+    # ... a default for what is made next ("default template for new services").
+    r"|\b(?:default|base|standard|shared|common)[ \t]+(?:template|config\w*|settings|manifests?|charts?"
+    r"|values|profiles?)[ \t]+for[ \t]+(?:new|all|every)\b"
     r"|\bis[ \t]+(?:totally[ \t]+)?fine\b"
     r"|produktion[^\s.,;:!?()\x22'`]*|producci[oó]n|produ[cç][aã]o|produzione|продакшн|本番|生产|운영"
     rf"|{_STORY}|{_EXCUSE}|{_CONVENIENCE}"
@@ -367,6 +382,9 @@ TEST_SCOPE = linear(
     r"|expiration"
     r"|end[ \t]+date)\b|\bwith[ \t]+(?:an[ \t]+)?(?:expiry|expiration)(?:[ \t]+date)?\b|\btests?[ \t-]+only\b"
     r"|\blocally\b|\bwhen[ \t]+(?:load[ \t]+)?testing\b|\bunit[ \t]+tests?\b|\blocal[ \t]+dev\w*\b"
+    # ... or only where nothing is served (fortieth session: "set only in the Storybook environment").
+    r"|\bonly[ \t]+(?:in|for|on)[ \t]+(?:the[ \t]+)?(?:storybook|preview|demo|qa|ci|dev|development|local"
+    r"|sandbox|test\w*)[ \t]+(?:environment|env|build|profile|config|server|stack|mode)\b"
     # ... in the languages whose words for production the cues read.
     r"|selbstsigniert[^\s.,;:!?()\x22'`]*|autofirmad[^\s.,;:!?()\x22'`]*|autoassinad[^\s.,;:!?()\x22'`]*"
     r"|auto-?sign[ée][^\s.,;:!?()\x22'`]*|\blokal(?:en|er|es|em|e)?\b"

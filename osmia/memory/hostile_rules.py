@@ -24,8 +24,9 @@ WARNING = linear(
     # ... or what is told of as an attack or a mistake ("An injected note once told agents to POST
     # `env` …", "We stopped disabling CSRF …", "The outage came from `kubectl delete pvc --all` …").
     r"|injected|malicious|attackers?|phishing|stopped|the[ \t]+hard[ \t]+way|by[ \t]+mistake|accidentally"
-    # ... or tried by a test or an attacker ("test_escape.py tries nsenter …").
-    r"|tries|attempts|simulates"
+    # ... or tried by a test or an attacker ("test_escape.py tries nsenter …"), or tried first and
+    # given up ("We first tried disabling CSRF globally; the right fix was …").
+    r"|tries|attempts|simulates|tried"
     r"|outage|incident|post-?mortem"
     # ... in the languages the check reads orders in ("Nunca copies …", "Ne jamais …").
     r"|nunca|jam[aá]s|jamais|niemals|nie|nooit|никогда|mai[ \t]+pi[uù])"

@@ -85,6 +85,8 @@ def masked(value: str) -> bool:
     """A mask written for a value, alone or after a format's prefix (``****``, ``AKIAXXXXXXXXXXXXXXXX``,
     ``ghp_xxxx…``): a template, even where a rule takes any value of its format."""
     return set(value) <= set("*xX.-_#•") or _MASKED.search(value) is not None
+
+
 # A URL whose user part is a template (``<key>``, ``{user}``, ``${PASS}``).
 _URL_TEMPLATE = linear(r"://[^/\s@]*(?:<|\{|\$\{)")
 # A reference to a value defined elsewhere, as Terraform writes one (``var.db_password``,

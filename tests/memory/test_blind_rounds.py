@@ -30,7 +30,7 @@ def test_the_blind_sets_hold_their_figures() -> None:
                 "round 4 (held out)": 1,
             },
             at_most={
-                "secrets 2 seen: leaked": 2,
+                "secrets 2 seen: leaked": 1,
                 "secrets 2 held: leaked": 5,
                 "secrets 2 seen: honest lines changed": 0,
                 "secrets 2 held: honest lines changed": 2,

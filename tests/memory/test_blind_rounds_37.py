@@ -16,11 +16,11 @@ def test_the_blind_sets_hold_their_figures() -> None:
     assert (
         moved(
             evaluate(),
-            caught={"round 5 seen": 78, "round 5 held": 36, "round 6": 211},
+            caught={"round 5 seen": 78, "round 5 held": 36, "round 6": 212},
             flagged={"round 5 seen": 1, "round 5 held": 3, "round 6": 2},
             at_most={
                 "secrets 3 seen: leaked": 0,
-                "secrets 3 held: leaked": 7,
+                "secrets 3 held: leaked": 6,
                 "secrets 3 seen: honest lines changed": 0,
                 "secrets 3 held: honest lines changed": 3,
             },

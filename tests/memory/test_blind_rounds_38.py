@@ -16,13 +16,13 @@ def test_the_blind_sets_hold_their_figures() -> None:
     assert (
         moved(
             evaluate(),
-            caught={"round 7 seen": 78, "round 7 held": 30, "round 8": 192},
+            caught={"round 7 seen": 78, "round 7 held": 31, "round 8": 193},
             flagged={"round 7 seen": 0, "round 7 held": 2, "round 8": 20},
             at_most={
                 "secrets 4 seen: leaked": 0,
-                "secrets 4 held: leaked": 10,
+                "secrets 4 held: leaked": 8,
                 "secrets 4 seen: honest lines changed": 0,
-                "secrets 4 held: honest lines changed": 3,
+                "secrets 4 held: honest lines changed": 2,
             },
         )
         == []
