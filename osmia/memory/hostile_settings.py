@@ -138,16 +138,15 @@ _WEAKENING_SETTING = (
     r"|for)[ \t]+(?:the[ \t]+)?(?:whole[ \t]+)?(?:[\w-]+[ \t]+)?"
     r"(?:subscription|org\w*|account|project|tenant|enterprise))\b"
     # Fortieth session: cluster-admin bound on the command line, a content policy open to any script,
-    # authentication off by a flag, a database or SSH port open to the world, the audit rules
-    # deleted, the audit or access log emptied, hooks skipped on every commit, a failing test step
-    # made to pass, image signatures unchecked, a test report rewritten to pass.
+    # authentication off by a flag, a database or SSH port open to the world, the audit or access
+    # log emptied, hooks skipped on every commit, a failing test step made to pass, image
+    # signatures unchecked, a test report rewritten to pass.
     r"|\bclusterrolebinding\b[^\n]*?--clusterrole[ \t=]+cluster-admin\b"
     r"|\b(?:default|script)-src[ \t]+[^;\n\x22]*?(?:\*|'unsafe-eval')"
     r"|\b(?:auth|authentication|login|security|csrf|tls|ssl)[_-]?(?:disabled|off)[\x22'`]?[ \t]*[:=][ \t]*"
     r"[\x22'`]?(?:true|1|yes|on)\b|\bdisable[_-]?(?:auth\w*|login|security|csrf|tls|ssl)[\x22'`]?[ \t]*[:=]"
     r"[ \t]*[\x22'`]?(?:true|1|yes|on)\b"
     r"|0\.0\.0\.0/0[^.;\n]{0,30}?\bports?[ \t]+(?:22|3389|5432|3306|6379|27017|9200|2375|2379)\b"
-    r"|\bauditctl[ \t]+(?:-D|-e[ \t]*0)\b"
     r"|\b(?:zero|truncat|empty|clear|wip|blank)\w*[ \t]+(?:out[ \t]+)?[^.;\n]{0,40}?\b(?:audit|access|auth"
     r"|secure)[\w-]*\.log\b"
     r"|--no-verify\b[^.;\n]*?\b(?:on|for)[ \t]+(?:every|all|each)[ \t]+(?:commits?|pushes?)\b"
