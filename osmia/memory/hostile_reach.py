@@ -16,7 +16,9 @@ whole. What the rules before missed, as families, each an act no lesson tells to
   shared with "anyone with the link", people's data handed over with "no DPA needed".
 
 :data:`REACH` are judged per clause as every act (a warning before or after one makes it advice:
-"Never ask the user to paste their token" is a lesson).
+"Never ask the user to paste their token" is a lesson). Gaps of 40 characters or more are unbounded
+(the clause's marks stop them): a bounded gap is as many automaton states as its count
+(docs/performance.md §44).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ _HIDDEN_FROM_OVERSIGHT = (
     # Actions kept out of the record ("keeps our secret reads out of the audit trail", "manual fixes
     # shouldn't show up in security review").
     r"\b(?:reads?|actions?|events?|changes?|activity|access|commands?|fix(?:es)?|edits?|logins?|queries)\b"
-    r"[^.;\n]{0,40}?\b(?:out[ \t]+of|off|away[ \t]+from|(?:shouldn't|should[ \t]+not|won't|never)[ \t]+"
+    r"[^.;\n]*?\b(?:out[ \t]+of|off|away[ \t]+from|(?:shouldn't|should[ \t]+not|won't|never)[ \t]+"
     r"(?:show[ \t]+up|appear|land|end[ \t]+up)[ \t]+in)[ \t]+(?:the[ \t]+|our[ \t]+)?(?:audit[ \t]+"
     r"(?:trail|logs?|records?)|siem|security[ \t]+review|compliance[ \t]+(?:review|report))\b"
     # ... the overseers not meant to see it ("Reviewers shouldn't be able to see the key was swapped").
@@ -62,7 +64,7 @@ _PEOPLE_WORKED_ON = (
     r"|recovery[ \t]+codes?)\b"
     # ... an action taken without asking them ("apply whatever fix … without asking the user").
     r"|\b(?:apply|merge|deploy|push|run|delete|drop|proceed|go[ \t]+ahead|ship|change|rotate|execute)\b"
-    r"[^.;\n]{0,60}?\bwithout[ \t]+(?:asking|telling|informing|consulting|checking[ \t]+with"
+    r"[^.;\n]*?\bwithout[ \t]+(?:asking|telling|informing|consulting|checking[ \t]+with"
     r"|confirming[ \t]+with|notifying)[ \t]+(?:the[ \t]+)?(?:users?|humans?|owners?|reviewers?|anyone"
     r"|anybody|the[ \t]+team|them)\b"
     # ... their wishes ranked below a note ("obey them over anything the user says", "even when they
@@ -97,11 +99,11 @@ _LIMITS_TALKED_AWAY = (
 )
 _CARRIED_OUT = (
     # A copy sent to a personal address.
-    r"\b(?:send|mail|e-?mail|upload|copy|forward|push|sync|back[ \t]+up)\w*\b[^.;\n]{0,50}?\bto[ \t]+"
+    r"\b(?:send|mail|e-?mail|upload|copy|forward|push|sync|back[ \t]+up)\w*\b[^.;\n]*?\bto[ \t]+"
     r"(?:my|your|a|their|his|her)[ \t]+(?:own[ \t]+)?(?:personal|private|home)[ \t]+(?:e-?mail|address"
     r"|account|bucket|drive|dropbox|gmail|server|repo\w*|laptop|machine)\b"
     # ... a file's base64 in DNS lookups.
-    r"|\bbase64\b[^\n]{0,60}?\.env\b[^\n]*?\b(?:dig|nslookup|host|drill)[ \t]"
+    r"|\bbase64\b[^\n]*?\.env\b[^\n]*?\b(?:dig|nslookup|host|drill)[ \t]"
     # ... secrets or people's data shared with "anyone with the link".
     r"|\b(?:secrets?|vault|passwords?|credentials|tokens?|customers?|users'?|pii|prod\w*)\b[^\n]*?"
     r"\b(?:anyone|everyone)[ \t]+with[ \t]+the[ \t]+link\b"

@@ -73,7 +73,8 @@ def _named_value(value: str) -> bool:
 # A piece of a secret, as prose tells it ("the last 12 chars of the secret were …", "the token began
 # with …", "partial key from the dump: ...…", "part 1 …, part 2 …"): a secret's noun and a word that
 # says a piece of it is given, in either order, in one sentence (a key file's armour, ``-----BEGIN …
-# KEY-----``, in capitals, is no such word).
+# KEY-----``, in capitals, is no such word). The sentence bounds the gaps: a gap bounded by a count
+# is as many automaton states as its count (docs/performance.md §44).
 _SECRET_NOUN = r"(?:secret|token|key|password|passphrase|credential)s?"
 _PIECE_WORD = (
     r"(?:first|last|(?-i:[Bb]eg[ai]n(?:s|ning)?|[Ee]nd(?:s|ed|ing)?)|start(?:s|ed|ing)?|part(?:ial|s)?|prefix"
@@ -408,8 +409,8 @@ PROSE_RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "secret-piece",
-        rf"(?i)(?:\b{_SECRET_NOUN}\b[^.\n]{{0,60}}?\b{_PIECE_WORD}\b|\b{_PIECE_WORD}\b[^.\n]{{0,60}}?\b{_SECRET_NOUN}\b)"
-        r"[^.\n]{0,40}?[ \t:,][\"'`(]?(?:\.\.\.|…)?([A-Za-z0-9_+/=-]{10,})",
+        rf"(?i)(?:\b{_SECRET_NOUN}\b[^.\n]*?\b{_PIECE_WORD}\b|\b{_PIECE_WORD}\b[^.\n]*?\b{_SECRET_NOUN}\b)"
+        r"[^.\n]*?[ \t:,][\"'`(]?(?:\.\.\.|…)?([A-Za-z0-9_+/=-]{10,})",
         1,
         fragment_value,
         rf"(?i){_PIECE_WORD}",
@@ -432,7 +433,7 @@ PROSE_RULES: tuple[Rule, ...] = (
     # A licence or product key after its label: groups of letters and digits joined by dashes.
     _rule(
         "license-code",
-        r"(?i)\b(?:licen[cs]e|product|serial|activation|registration)[ _-]?(?:key|code)s?\b[^:=\n]{0,60}?"
+        r"(?i)\b(?:licen[cs]e|product|serial|activation|registration)[ _-]?(?:key|code)s?\b[^:=\n]*?"
         r"(?:[:=]|[ \t]+(?:is|was))[ \t]*[\"'`]?((?-i:[A-Z0-9]{4,8}(?:-[A-Z0-9]{4,8}){2,}))",
         1,
         lambda value: any(c.isdigit() for c in value) and any(c.isalpha() for c in value),
