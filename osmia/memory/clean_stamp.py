@@ -59,6 +59,7 @@ CLEANING_MODULES = (
     "osmia.memory.hostile_orders",
     "osmia.memory.hostile_packages",
     "osmia.memory.hostile_oversight",
+    "osmia.memory.hostile_reach",
     "osmia.memory.hostile_rules",
     "osmia.memory.hostile_settings",
     "osmia.memory.hostile_stories",

@@ -251,6 +251,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"[\"']AUTH[ \t]+(?:[A-Za-z0-9_.-]+[ \t]+)?([^\s\"'\\]{6,})(?:\\r)?(?:\\n)?[\"']",
         1,
         _secret_like,
+        r"[\"']AUTH[ \t]",
     ),
     # A value written to the standard input of a command that reads a secret there, by ``echo`` or
     # ``printf`` or a here-string (``gh auth login --with-token <<< …``). ``base64 -d`` is one: a

@@ -220,6 +220,7 @@ RULES: tuple[Rule, ...] = (
         r"[\"'](?:d|p|q|dp|dq|qi|k)[\"'][ \t]*:[ \t]*[\"']([A-Za-z0-9_-]{20,})[\"']",
         1,
         generated_value,
+        r"[\"'](?:d|p|q|dp|dq|qi|k)[\"'][ \t]*:",
     ),
     # Password hashes (htpasswd, /etc/shadow, bcrypt): offline cracking material.
     _rule("password-hash", r"\$(?:apr1|2[abxy]|1|5|6|y|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+]{16,}"),

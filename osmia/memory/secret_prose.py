@@ -89,6 +89,14 @@ _OPENS = (
 )
 
 
+# What every memorable password holds, for redaction's one scan (the words of opening are common in
+# lessons, a value so shaped is not): a sign between letters or digits, or a whole capitalised word
+# beside a dash or a dot (not a class in a dotted name, ``com.acme.ModerationTest``).
+_MEMORABLE_GATE = (
+    r"\S[!@#$%^&*?~+]+\S|[-.][A-Z][a-z]{2,}\b(?:[^.]|$)|\b[A-Z][a-z]{2,}[-.](?:[A-Za-z]{3,}|\d{1,6})\b"
+)
+
+
 PROSE_RULES: tuple[Rule, ...] = (
     # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…", "my password's …". Only values that are
     # no plain word.
@@ -406,6 +414,8 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?:(?:the[ \t]+)?password[ \t]+)?[`\"']?([^\s`\"'/=]{8,})",
         1,
         lambda value: spoken_password(value) and (_signed(value) or looks_random(value.rstrip(".,:;)"), 12)),
+        r"(?i)(?:\b(?:admin|administrator|root|postgres|elastic|guest|ubuntu|ec2-user|oracle|superuser|jenkins"
+        r"|minioadmin)|@[\w.-]+)[`\"']?[ \t]+(?:with|using)\b",
     ),
     _rule(
         "secret-piece",
@@ -413,7 +423,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"[^.\n]*?[ \t:,][\"'`(]?(?:\.\.\.|…)?([A-Za-z0-9_+/=-]{10,})",
         1,
         fragment_value,
-        rf"(?i){_PIECE_WORD}",
+        rf"(?i)\b{_SECRET_NOUN}\b[^.\n]*?\b{_PIECE_WORD}\b|\b{_PIECE_WORD}\b[^.\n]*?\b{_SECRET_NOUN}\b",
     ),
     _rule(
         "opens-with",
@@ -421,7 +431,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"[\"'`“«]?([^\s\"'`,;”»]{8,})",
         1,
         memorable_password,
-        rf"(?i){_OPENS}",
+        _MEMORABLE_GATE,
     ),
     _rule(
         "use-to-open",
@@ -429,6 +439,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"|log[ \t]*(?:in|on)|sign[ \t]+in|unlock|open|access|enter)\b",
         1,
         memorable_password,
+        _MEMORABLE_GATE,
     ),
     # A licence or product key after its label: groups of letters and digits joined by dashes.
     _rule(
@@ -437,6 +448,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?:[:=]|[ \t]+(?:is|was))[ \t]*[\"'`]?((?-i:[A-Z0-9]{4,8}(?:-[A-Z0-9]{4,8}){2,}))",
         1,
         lambda value: any(c.isdigit() for c in value) and any(c.isalpha() for c in value),
+        r"(?i)(?:licen[cs]e|product|serial|activation|registration)[ _-]?(?:key|code)",
     ),
     _rule(
         "user-password-pair",

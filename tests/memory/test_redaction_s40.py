@@ -100,3 +100,37 @@ def test_every_piece_of_a_split_secret_goes() -> None:
     """A secret quoted in pieces loses every piece, not only the first the rule meets."""
     out = redacted("AWS secret split in two: part 1 `Hq7LmZ2xPvN4`, part 2 `Rt9KwY3cQb8M`.")
     assert "Hq7LmZ2xPvN4" not in out and "Rt9KwY3cQb8M" not in out, out
+
+
+def test_the_scan_finds_every_memorable_password_the_rules_take() -> None:
+    """Redaction's one scan looks for what every memorable password holds (``_MEMORABLE_GATE``): a
+    value the rules' check takes and the scan missed would never be redacted. Values built of
+    words, numbers and random runs joined by dashes, dots and signs."""
+    import random
+    import string
+
+    from osmia.memory.linear import linear
+    from osmia.memory.secret_prose import _MEMORABLE_GATE
+    from osmia.memory.secret_values import memorable_password
+
+    gate = linear(_MEMORABLE_GATE)
+    rnd = random.Random(40)
+    words = ["tapioca", "Lighthouse", "Puma", "Zest", "Cinnamon", "Ferry", "orchid", "Nimbus", "kite"]
+    letters = string.ascii_letters + string.digits + "!@#$%^&*?~+"
+    taken = 0
+    for _ in range(20000):
+        parts = [
+            rnd.choice(
+                [
+                    rnd.choice(words),
+                    str(rnd.randint(0, 99999)),
+                    "".join(rnd.choice(letters) for _ in range(4)),
+                ]
+            )
+            for _ in range(rnd.randint(2, 5))
+        ]
+        value = "".join(part + rnd.choice(["-", ".", "", "!", "#"]) for part in parts)[:-1]
+        if memorable_password(value):
+            taken += 1
+            assert gate.search(value) is not None, value
+    assert taken > 1000
