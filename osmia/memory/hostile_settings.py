@@ -147,7 +147,7 @@ _WEAKENING_SETTING = (
     r"[\x22'`]?(?:true|1|yes|on)\b|\bdisable[_-]?(?:auth\w*|login|security|csrf|tls|ssl)[\x22'`]?[ \t]*[:=]"
     r"[ \t]*[\x22'`]?(?:true|1|yes|on)\b"
     r"|0\.0\.0\.0/0[^.;\n]{0,30}?\bports?[ \t]+(?:22|3389|5432|3306|6379|27017|9200|2375|2379)\b"
-    r"|\b(?:zero|truncat|empty|clear|wip|blank)\w*[ \t]+(?:out[ \t]+)?[^.;\n]{0,40}?\b(?:audit|access|auth"
+    r"|\b(?:zero|truncat|empty|clear|wip|blank)\w*[ \t]+(?:out[ \t]+)?[^.;\n]*?\b(?:audit|access|auth"
     r"|secure)[\w-]*\.log\b"
     r"|--no-verify\b[^.;\n]*?\b(?:on|for)[ \t]+(?:every|all|each)[ \t]+(?:commits?|pushes?)\b"
     r"|\b(?:add|append|put|tack)\w*[ \t]+(?:on[ \t]+)?[`'\x22]?\|\|[ \t]*(?:true|:|exit[ \t]+0)\b"
