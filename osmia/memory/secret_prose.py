@@ -17,6 +17,7 @@ from osmia.memory.linear import linear
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
+    SSH_KEY_TYPES,
     camel_word,
     code_value,
     codes_list,
@@ -45,10 +46,6 @@ _BULLET = r"(?:(?:[-*]|\d{1,2}[.)])[ \t]+)?"
 # A name where prose would give a value: a word in camel case (``True``, ``Punctuation``) or a
 # dotted attribute (``Name.Variable``): "if previous_token is Name.Variable" is code.
 _ATTRIBUTE = linear(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
-
-
-# An SSH public key's type, which "the deploy key is …" gives before the (public) key.
-_SSH_KEY_TYPES = ("ssh-", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-")
 
 
 # What the rules that name a password after its value hold, for redaction's one scan.
@@ -80,6 +77,7 @@ _PIECE_WORD = (
     r"(?:first|last|(?-i:[Bb]eg[ai]n(?:s|ning)?|[Ee]nd(?:s|ed|ing)?)|start(?:s|ed|ing)?|part(?:ial|s)?|prefix"
     r"|suffix|half|halves|piece|pieces|fragment|truncated|split|chars|characters)"
 )
+_PIECE_TOLD = rf"\b{_SECRET_NOUN}\b[^.\n]*?\b{_PIECE_WORD}\b|\b{_PIECE_WORD}\b[^.\n]*?\b{_SECRET_NOUN}\b"
 # A password given as what opens something, with no noun for it ("unlock it with …", "the magic word
 # for staging is …", "what you type at the vault prompt is …", "use … to get into the admin panel").
 _OPENS = (
@@ -89,6 +87,11 @@ _OPENS = (
 )
 
 
+# Well-known accounts no verb shares a name with ("sa", "operator" and "deploy" are the pairs' only:
+# "deploy with …" is a verb).
+_ACCOUNTS = (
+    r"(?:admin|administrator|root|postgres|elastic|guest|ubuntu|ec2-user|oracle|superuser|jenkins|minioadmin)"
+)
 # What every memorable password holds, for redaction's one scan (the words of opening are common in
 # lessons, a value so shaped is not): a sign between letters or digits, or a whole capitalised word
 # beside a dash or a dot (not a class in a dotted name, ``com.acme.ModerationTest``).
@@ -113,7 +116,7 @@ PROSE_RULES: tuple[Rule, ...] = (
             and not plain_words(value)
             and not code_value(value)
             and not _named_value(value.rstrip(".,:;!?)"))
-            and not value.startswith(_SSH_KEY_TYPES)
+            and not value.startswith(SSH_KEY_TYPES)  # "the deploy key is ssh-ed25519 …"
         ),
     ),
     # ... with a few words between ("the password for the admin UI is Summer2024!", "the password,
@@ -396,34 +399,30 @@ PROSE_RULES: tuple[Rule, ...] = (
     # "`admin` / `…`", "root:…", "ops@example.com / …"): a value with a sign, or random.
     _rule(
         "account-pair",
-        r"(?i)(?:^|[\s(\[,;>*])[`\"']?(?:admin|administrator|root|sa|postgres|elastic|guest|ubuntu|ec2-user"
-        r"|oracle|superuser|operator|deploy|jenkins|minioadmin|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)[`\"']?"
+        rf"(?i)(?:^|[\s(\[,;>*])[`\"']?(?:{_ACCOUNTS}|sa|operator|deploy|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)[`\"']?"
         r"(?:[ \t]*/[ \t]*|:)[`\"']?([^\s`\"'/]{8,})",
         1,
         lambda value: spoken_password(value) and (_signed(value) or looks_random(value.rstrip(".,:;)"), 12)),
-        r"(?i)(?:\b(?:admin|administrator|root|sa|postgres|elastic|guest|ubuntu|ec2-user|oracle|superuser"
-        r"|operator|deploy|jenkins|minioadmin)|@[\w.-]+)[`\"']?[ \t]*[/:]",
+        rf"(?i)(?:\b(?:{_ACCOUNTS}|sa|operator|deploy)|@[\w.-]+)[`\"']?[ \t]*[/:]",
     ),
     # ... and an account accepted or used with its password ("accepted root with …", "`admin` using
     # …"): the accounts no verb shares a name with ("deploy with …", "operator with …" are not), and
     # a value that sets nothing (``DB_PASSWORD=…`` is a name and its value: the assignment's rules').
     _rule(
         "account-with",
-        r"(?i)(?:^|[\s(\[,;>*])[`\"']?(?:admin|administrator|root|postgres|elastic|guest|ubuntu|ec2-user"
-        r"|oracle|superuser|jenkins|minioadmin|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)[`\"']?[ \t]+(?:with|using)[ \t]+"
+        rf"(?i)(?:^|[\s(\[,;>*])[`\"']?(?:{_ACCOUNTS}|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)[`\"']?"
+        r"[ \t]+(?:with|using)[ \t]+"
         r"(?:(?:the[ \t]+)?password[ \t]+)?[`\"']?([^\s`\"'/=]{8,})",
         1,
         lambda value: spoken_password(value) and (_signed(value) or looks_random(value.rstrip(".,:;)"), 12)),
-        r"(?i)(?:\b(?:admin|administrator|root|postgres|elastic|guest|ubuntu|ec2-user|oracle|superuser|jenkins"
-        r"|minioadmin)|@[\w.-]+)[`\"']?[ \t]+(?:with|using)\b",
+        rf"(?i)(?:\b(?:{_ACCOUNTS})|@[\w.-]+)[`\"']?[ \t]+(?:with|using)\b",
     ),
     _rule(
         "secret-piece",
-        rf"(?i)(?:\b{_SECRET_NOUN}\b[^.\n]*?\b{_PIECE_WORD}\b|\b{_PIECE_WORD}\b[^.\n]*?\b{_SECRET_NOUN}\b)"
-        r"[^.\n]*?[ \t:,][\"'`(]?(?:\.\.\.|…)?([A-Za-z0-9_+/=-]{10,})",
+        rf"(?i)(?:{_PIECE_TOLD})[^.\n]*?[ \t:,][\"'`(]?(?:\.\.\.|…)?([A-Za-z0-9_+/=-]{{10,}})",
         1,
         fragment_value,
-        rf"(?i)\b{_SECRET_NOUN}\b[^.\n]*?\b{_PIECE_WORD}\b|\b{_PIECE_WORD}\b[^.\n]*?\b{_SECRET_NOUN}\b",
+        rf"(?i){_PIECE_TOLD}",
     ),
     _rule(
         "opens-with",

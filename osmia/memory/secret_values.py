@@ -310,6 +310,9 @@ def spoken_password(value: str) -> bool:
     return any(c.isupper() for c in v) and any(c.islower() for c in v) and _CAMEL.search(v) is None
 
 
+SSH_KEY_TYPES = ("ssh-", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-")
+"""How an SSH public key's type begins (``ssh-ed25519 AAAA…``): a public key, never a secret."""
+
 # The parts of a name written in camel case or with digits: ``configurationManagerV2`` → configuration,
 # Manager, V, 2.
 _CAMEL_PARTS = linear(r"[A-Z]?[a-z]+|[A-Z]+(?:[a-z]|$)?|\d+")
@@ -323,7 +326,7 @@ def fragment_value(value: str) -> bool:
     v = value.rstrip(".,:;)")
     if not looks_random(v, 10) or set(v.lower()) <= _HEX or uuid_shaped(v):
         return False
-    if v.startswith(("AAAA", "ssh-", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-")):
+    if v.startswith(("AAAA", *SSH_KEY_TYPES)):
         return False  # an SSH public key's type, or its base64 (which starts with the type's length)
     parts = [part for m in _CAMEL_PARTS.finditer(v) if not (part := m.group(0) or "").isdigit()]
     return not parts or sum(map(len, parts)) / len(parts) < 4
