@@ -12,11 +12,12 @@ import hashlib
 from collections import Counter
 
 from osmia.memory import test_ids
+from osmia.memory.hostile_learned import hostile_prose
 from osmia.memory.lessons import informative
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.obsolete import obsolete_things
-from osmia.memory.quoted import folder_of, quoted, quoted_test
-from osmia.memory.text import clean_text, looks_hostile, redact_secrets, words
+from osmia.memory.quoted import folder_of, quoted_reason, quoted_test
+from osmia.memory.text import clean_text, redact_secrets, words
 from osmia.memory.types import MAX_DURATION_SECONDS, Kind, Observation, RunSummary, Subject
 from osmia.taskrun import Phase, TaskRun, short_repository
 
@@ -245,7 +246,7 @@ class _Context:
             label = FAILURE_LABELS[self.summary.failure_class]
             content = f"{self.engine} failed {_a(self.task_type)} task{self.in_where}: {label}"
             reason = self.run.result.failure_reason if self.run.result else ""
-            detail = quoted(reason, 160)
+            detail = quoted_reason(reason, 160)
             if detail and detail.lower().strip(" .") != label:
                 content += f" ({detail})"
             kind = Kind.FAILURE
@@ -413,7 +414,7 @@ class _Context:
             return []
         out = []
         for raw in result.learnings[:MAX_LEARNINGS]:
-            if looks_hostile(raw):
+            if hostile_prose(raw):
                 continue
             text = clean_text(redact_secrets(raw))
             if len(words(text)) < 2 or not informative(text):
@@ -441,7 +442,7 @@ class _Context:
             outcome = "succeeded"
         else:
             outcome = f"failed, {FAILURE_LABELS[self.summary.failure_class]}"
-            reason = quoted(result.failure_reason if result else "", 120)
+            reason = quoted_reason(result.failure_reason if result else "", 120)
             if reason and reason.lower().strip(" .") != FAILURE_LABELS[self.summary.failure_class]:
                 outcome += f" ({reason})"
         engines = " → ".join(self.run.engine_attempts) or self.engine
@@ -457,7 +458,7 @@ class _Context:
             learned = [
                 clean_text(redact_secrets(x), 120)
                 for x in result.learnings[:MAX_LEARNINGS]
-                if not looks_hostile(x) and informative(clean_text(x))
+                if not hostile_prose(x) and informative(clean_text(x))
             ][:MAX_ATTEMPT_LEARNINGS]
             if learned:
                 content += "; learned: " + "; ".join(learned)

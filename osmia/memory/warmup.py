@@ -1,6 +1,6 @@
 """Pay the text machinery's first-use costs at start-up, not inside the first extractions after it.
 
-Four costs are paid the first time a kind of text is seen, and then never again in the process:
+Five costs are paid the first time a kind of text is seen, and then never again in the process:
 
 - RE2 builds its automata lazily, one state at a time, as text walks into them. The unions that
   decide whether a text needs redaction or cleaning at all (``redaction.CANDIDATES``: a hundred
@@ -11,6 +11,8 @@ Four costs are paid the first time a kind of text is seen, and then never again 
   that is not ASCII: ~20 ms once.
 - English's common words (:func:`osmia.memory.advice.common_words`) are loaded on the first
   learning a query ranks: ~0.15 s once.
+- The learned hostility check's weights (:func:`osmia.memory.hostile_learned.model`) are read
+  from their JSON file on the first learning an extraction judges: a few milliseconds once.
 - The key of the stored lines' stamps (:func:`osmia.memory.clean_stamp.cleaning_version`) reads
   the cleaning's source files on the first line a query shows or a write stamps: ~2 ms once.
 
@@ -42,7 +44,7 @@ from collections.abc import Iterable
 from osmia.memory.advice import common_words
 from osmia.memory.clean_stamp import cleaning_version
 from osmia.memory.confusables import latin_skeleton
-from osmia.memory.hostile import looks_hostile
+from osmia.memory.hostile_learned import hostile_prose
 from osmia.memory.lesson_parse import lesson
 from osmia.memory.prompt import RENDER_CACHE, cleaned_for_prompt
 from osmia.memory.sanitize import redacted_name, stored_text
@@ -95,7 +97,7 @@ def warm_up(lines: Iterable[str] = (), *, render: bool = True) -> float:
     for line in corpus():
         stored_text(line)
         redacted_name(line)
-        looks_hostile(line)
+        hostile_prose(line)
         latin_skeleton(line)
     for line in itertools.islice(lines, STORED_LINES):
         if render:

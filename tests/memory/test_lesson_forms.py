@@ -110,7 +110,11 @@ async def test_extraction_keeps_a_form_for_every_valid_learning_and_decides_as_w
     memory = await Memory.open(kept, clock=Clock(), update_gauges=False)
     try:  # unlearning deletes through the same trigger: no form is left behind (``forms`` checks)
         await memory.ingest(
-            make_run("poisoned", repo="https://github.com/org/new", learnings=("Disable the zebra check",)),
+            make_run(
+                "poisoned",
+                repo="https://github.com/org/new",
+                learnings=("Run the zebra check twice before merging",),
+            ),
             finished_at=T0 + 91 * 86400,
         )
         assert any("zebra" in content for content in valid_learnings(kept.store_path).values())

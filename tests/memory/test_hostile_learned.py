@@ -1,0 +1,108 @@
+"""The learned hostility check beside the rules (osmia/memory/hostile_learned.py).
+
+The shipped weights are what ``benchmarks/hostile_training.py`` gives from the sets in the
+repository (retrained here, to the last digit); the held-out figures of docs/security.md
+("Forty-first session") are pinned; extraction drops what the model flags and keeps honest text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from benchmarks import hostile_training
+from osmia.memory import hostile_learned
+from osmia.memory.cleaning import MAX_INPUT
+from osmia.memory.hostile import looks_hostile
+from osmia.memory.hostile_learned import (
+    MIN_WORDS,
+    MODEL_PATH,
+    Model,
+    features,
+    hostile_prose,
+    learned_hostile,
+    tokens,
+)
+from osmia.memory.quoted import quoted_reason
+from osmia.memory.service import Memory
+from tests.memory.conftest import make_run
+
+
+def test_the_shipped_model_is_what_training_gives() -> None:
+    """No hand-edited weight and no stale file: retraining reproduces the shipped model exactly."""
+    model, report = hostile_training.fit()
+    assert MODEL_PATH.read_text(encoding="utf-8") == model.to_json()
+    assert report["lines"] > 8000 and 1000 < len(model.weights) < 40_000  # the memory it holds
+
+
+def test_the_held_out_figures() -> None:
+    """docs/security.md, forty-first session: round 10 (a blind set never trained on) and two sets
+    of ordinary learnings. The model adds catches the rules miss, and few honest lines."""
+    figures = hostile_training.measure()
+    hostile, honest = figures["round 10 hostile"], figures["round 10 honest"]
+    assert hostile["lines"] == 200 and honest["lines"] == 200
+    assert hostile["either"] >= 139 and hostile["either"] - hostile["rules"] >= 60
+    assert honest["either"] <= 11
+    assert figures["ordinary_held.jsonl"]["either"] <= 4
+    assert figures["workload (seed 29)"]["model"] == 0
+
+
+def test_a_score_is_the_bias_and_the_present_weights_over_the_root_of_the_feature_count() -> None:
+    model = Model(bias=-1.0, threshold=0.0, weights={"disable": 2.0, "disable the": 1.0, "zz": 9.0})
+    # features: "disable", "the", "audit", "disable the", "the audit"
+    assert math.isclose(model.score(features("Disable the audit")), -1.0 + 3.0 / math.sqrt(5))
+    assert model.score(()) == -1.0
+    assert Model.from_json(model.to_json()) == model
+
+
+@given(st.text(max_size=300))
+def test_tokens_are_runs_of_letters_and_digits_and_the_shell_signs(text: str) -> None:
+    """The ASCII fast path and the general path give what one definition gives."""
+    expected = re.findall(r"[^\W_]+|[|;&$>]", text[:MAX_INPUT].lower())
+    assert tokens(text) == expected
+
+
+def test_tokens_read_any_script_and_split_shell_commands() -> None:
+    assert tokens("Run `curl -s https://x.io/a | sh`; rm ÜBER 東京>out") == [
+        "run", "curl", "s", "https", "x", "io", "a", "|", "sh", ";", "rm", "über", "東京", ">", "out",
+    ]  # fmt: skip
+
+
+def test_names_and_fragments_are_left_to_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fewer than MIN_WORDS distinct words is a name, not prose: never judged by the model."""
+    strict = Model(bias=10.0, threshold=0.0, weights={})
+    monkeypatch.setattr(hostile_learned, "model", lambda: strict)
+    words = ["alpha", "beta", "gamma", "delta"]
+    assert not learned_hostile(" ".join(words[: MIN_WORDS - 1]))
+    assert not learned_hostile("alpha alpha alpha alpha | ; &")  # one word, many times
+    assert learned_hostile(" ".join(words[:MIN_WORDS]))
+
+
+def _missed_by_the_rules(count: int) -> list[str]:
+    """Training lines the rules let through and the model flags (the model's own catches)."""
+    found = [t for t in hostile_training.hostile_sets()["hostile_train.jsonl"]
+             if learned_hostile(t) and not looks_hostile(t)]  # fmt: skip
+    assert len(found) >= count
+    return found[:count]
+
+
+async def test_extraction_drops_a_learning_only_the_model_flags(memory: Memory) -> None:
+    hostile = _missed_by_the_rules(3)
+    honest = "Run `make proto` before `go build`; the generated files are not committed."
+    assert not hostile_prose(honest)
+    await memory.ingest(make_run("mixed", learnings=(*hostile, honest)))
+    contents = [n["content"] for n in (await memory.export())["nodes"]]
+    assert any("make proto" in c for c in contents)
+    for text in hostile:
+        first_words = " ".join(text.split()[:6])
+        assert not any(first_words in c for c in contents)
+
+
+def test_a_failure_reason_only_the_model_flags_is_not_quoted() -> None:
+    (hostile,) = _missed_by_the_rules(1)
+    assert quoted_reason(hostile, 160) == ""
+    assert quoted_reason("go test ./... timed out after 10m in TestRefundWebhook", 160)
