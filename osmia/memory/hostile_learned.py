@@ -38,9 +38,7 @@ MODEL_PATH = Path(__file__).with_name("data") / "hostile_model.json"
 # (`| sh`, `; rm`, `> /dev/tcp`) are words of their own; anything else separates words. No pattern:
 # a translation and a split are linear in the text, and several times faster than a search.
 _SIGNS = "|;&$>"
-_ASCII_SPACES = {
-    c: (f" {chr(c)} " if chr(c) in _SIGNS else " ") for c in range(128) if not chr(c).isalnum()
-}
+_ASCII_SPACES = {c: (f" {chr(c)} " if chr(c) in _SIGNS else " ") for c in range(128) if not chr(c).isalnum()}
 
 MIN_WORDS = 3
 """Text with fewer words than this is a name or a fragment, not prose: the model does not judge it."""

@@ -99,9 +99,7 @@ async def test_a_replayed_event_for_a_forgotten_run_teaches_nothing(memory: Memo
     result = await memory.forget_run("agents/poisoned")
     assert result.runs == [run.run_key] and result.deleted
     after = await memory.export()
-    assert not any(
-        evil in n["content"] or "TestEvil" in n["content"] for n in after["nodes"]
-    )
+    assert not any(evil in n["content"] or "TestEvil" in n["content"] for n in after["nodes"])
     assert after["runs"] == [] and after["provenance"] == []
     again = await memory.ingest(run)  # the watch replays the TaskRun
     assert again.state == "skipped" and "forgotten" in again.reason
