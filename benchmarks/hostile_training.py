@@ -43,8 +43,8 @@ EPOCHS = 12
 RATE = 0.3
 L2 = 1e-5
 SEED = 41
-DECIMALS = 4  # weights are rounded so the shipped file is small and stable
-MIN_WEIGHT = 0.002  # features whose weight rounds below this are left out of the shipped file
+DECIMALS = 4  # the bias and threshold are rounded so the shipped file is stable
+MIN_WEIGHT = 0.002  # buckets whose weight is below this are left out of the shipped file
 MIN_DOCS = 2  # a feature of one training line only is that line's, not a form: it is not learned
 
 
@@ -138,9 +138,9 @@ def _dedup(sets: dict[str, list[str]]) -> dict[str, list[str]]:
     return out
 
 
-def train(docs: Sequence[frozenset[str]], labels: Sequence[int], weights_of: Sequence[float]) -> Model:
+def train(docs: Sequence[frozenset[int]], labels: Sequence[int], weights_of: Sequence[float]) -> Model:
     """A logistic regression fitted by AdaGrad, in a seeded order; threshold 0 until chosen."""
-    counts: dict[str, int] = {}
+    counts: dict[int, int] = {}
     for present in docs:
         for f in present:
             counts[f] = counts.get(f, 0) + 1
@@ -148,8 +148,8 @@ def train(docs: Sequence[frozenset[str]], labels: Sequence[int], weights_of: Seq
     # Each line's scale is its whole feature count, as the model reads it (Model.score).
     scales = [1.0 / math.sqrt(len(present)) if present else 0.0 for present in docs]
     docs = [present & vocabulary for present in docs]
-    w: dict[str, float] = {}
-    g2: dict[str, float] = {}
+    w: dict[int, float] = {}
+    g2: dict[int, float] = {}
     bias, bias_g2 = 0.0, 0.0
     order = list(range(len(docs)))
     rng = random.Random(SEED)
@@ -169,8 +169,8 @@ def train(docs: Sequence[frozenset[str]], labels: Sequence[int], weights_of: Seq
                 acc = g2.get(f, 0.0) + gf * gf
                 g2[f] = acc
                 w[f] = wf - RATE * gf / (math.sqrt(acc) + 1e-9)
-    kept = {f: round(v, DECIMALS) for f, v in w.items() if abs(v) >= MIN_WEIGHT}
-    return Model(bias=round(bias, DECIMALS), threshold=0.0, weights=kept)
+    kept = {f: v for f, v in w.items() if abs(v) >= MIN_WEIGHT}
+    return Model.sparse(round(bias, DECIMALS), 0.0, kept)
 
 
 def _balanced(labels: Sequence[int], sources: Sequence[str]) -> list[float]:
@@ -232,12 +232,13 @@ def fit() -> tuple[Model, dict[str, object]]:
     threshold = choose_threshold(oof, labels, sources)
     full = train(docs, labels, _balanced(labels, sources))
     model = Model(bias=full.bias, threshold=threshold, weights=full.weights)
+    kept = sum(1 for w in model.weights if w)
     by_source: dict[str, list[int]] = {}
     for s, y, src in zip(oof, labels, sources, strict=True):
         c = by_source.setdefault(f"{'hostile' if y else 'honest'}: {src}", [0, 0])
         c[0] += s >= threshold
         c[1] += 1
-    return model, {"lines": len(texts), "features": len(model.weights), "cross-validated": by_source}
+    return model, {"lines": len(texts), "features": kept, "cross-validated": by_source}
 
 
 def held_out() -> dict[str, tuple[list[str], int]]:
@@ -276,10 +277,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("cross-validated (flagged / lines):")
     for name, (flagged, n) in sorted(report["cross-validated"].items()):  # type: ignore[attr-defined]
         print(f"  {name:45} {flagged:5} / {n}")
-    same = MODEL_PATH.exists() and MODEL_PATH.read_text(encoding="utf-8") == model.to_json()
+    same = MODEL_PATH.exists() and MODEL_PATH.read_bytes() == model.to_bytes()
     if args.write:
         MODEL_PATH.parent.mkdir(exist_ok=True)
-        MODEL_PATH.write_text(model.to_json(), encoding="utf-8")
+        MODEL_PATH.write_bytes(model.to_bytes())
         print(f"wrote {MODEL_PATH}")
     elif not same:
         print("the shipped model differs from this training's: run with --write", file=sys.stderr)

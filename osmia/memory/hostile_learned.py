@@ -5,24 +5,26 @@ after them show that rules reach the forms of the set that shaped them and few o
 half went 32 → 32 of 100 while its seen half went 45 → 78, docs/security.md "Fortieth session").
 A bag of words generalises differently: an order to copy ``.env`` to a paste site shares words
 with every other order to send secrets away, whatever its syntax. So prose a run wrote (a
-learning, a failure reason, an imported fact) is also scored by a logistic regression over its
-words and word pairs, and is hostile when either the rules or the model say so
-(:func:`hostile_prose`).
+learning, a failure reason) is also scored by a logistic regression over its words and word
+pairs, and is hostile when either the rules or the model say so (:func:`hostile_prose`).
 
-The model is data: ``data/hostile_model.json``, written by ``benchmarks/hostile_training.py``
-from the sets under ``benchmarks/data`` and the blind rounds, and read here by pure Python (a set
-of features and a dictionary lookup each, ~20-40 µs a learning). Its threshold was chosen on the
-training sets' cross-validated scores, so that at most a small share of honest learnings is
-flagged (docs/security.md says the figures and how to retrain). Names, test names and folders are
-not prose; they stay with the rules alone (:data:`MIN_WORDS`).
+The model is data: ``data/hostile_model.bin``, written by ``benchmarks/hostile_training.py`` from
+the sets under ``benchmarks/data`` and the blind rounds, and read here by pure Python (a word's or
+word pair's CRC-32 picks its weight in one array: ~25-40 µs a learning, ~1 MB). Its threshold was
+chosen on the training sets' cross-validated scores, so that at most a small share of honest
+learnings is flagged (docs/security.md says the figures and how to retrain). Names, test names,
+folders and imported facts are not judged by it; they stay with the rules alone
+(:data:`MIN_WORDS`, docs/decisions.md).
 """
 
 from __future__ import annotations
 
+import array
 import functools
 import itertools
-import json
 import math
+import struct
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +34,11 @@ from osmia.memory.hostile import looks_hostile
 
 __all__ = ["MIN_WORDS", "Model", "features", "hostile_prose", "hostility_score", "model"]
 
-MODEL_PATH = Path(__file__).with_name("data") / "hostile_model.json"
+MODEL_PATH = Path(__file__).with_name("data") / "hostile_model.bin"
+BUCKETS = 1 << 18
+_MAGIC = b"osmiaHL1"
+_HEADER = struct.Struct("<8sddI")
+_PAIR = struct.Struct("<If")
 
 # A word is a run of letters and digits in any script; the few signs that join shell commands
 # (`| sh`, `; rm`, `> /dev/tcp`) are words of their own; anything else separates words. No pattern:
@@ -52,13 +58,16 @@ def tokens(text: str) -> list[str]:
     return "".join(c if c.isalnum() else (f" {c} " if c in _SIGNS else " ") for c in seen).split()
 
 
-def features(text: str) -> frozenset[str]:
-    """What the model reads of ``text``: each word, and each pair of neighbouring words."""
+def features(text: str) -> frozenset[int]:
+    """What the model reads of ``text``: each word and each pair of neighbouring words, as the
+    bucket its CRC-32 falls in (the hashing trick: the weights are an array, not a dictionary of
+    strings, ~1 MB in memory whatever the vocabulary)."""
     return _features(tokens(text))
 
 
-def _features(words: list[str]) -> frozenset[str]:
-    return frozenset([*words, *(f"{a} {b}" for a, b in itertools.pairwise(words))])
+def _features(words: list[str]) -> frozenset[int]:
+    named = [*words, *(f"{a} {b}" for a, b in itertools.pairwise(words))]
+    return frozenset(zlib.crc32(f.encode("utf-8", "surrogatepass")) & (BUCKETS - 1) for f in named)
 
 
 @dataclass(frozen=True)
@@ -67,38 +76,49 @@ class Model:
 
     bias: float
     threshold: float
-    weights: dict[str, float]
+    weights: array.array[float]  # BUCKETS single-precision floats
 
-    def score(self, present: Iterable[str]) -> float:
+    @classmethod
+    def sparse(cls, bias: float, threshold: float, weights: dict[int, float]) -> Model:
+        """A model whose weights are zero but in the given buckets."""
+        dense = array.array("f", bytes(4 * BUCKETS))
+        for bucket, weight in weights.items():
+            dense[bucket] = weight
+        return cls(bias=bias, threshold=threshold, weights=dense)
+
+    def score(self, present: Iterable[int]) -> float:
         """The model's log-odds that text with these features is hostile."""
         found = list(present)
         if not found:
             return self.bias
-        total = sum(self.weights.get(f, 0.0) for f in found)
-        return self.bias + total / math.sqrt(len(found))
+        weights = self.weights
+        return self.bias + sum(weights[f] for f in found) / math.sqrt(len(found))
 
-    def to_json(self) -> str:
-        """The model as ``data/hostile_model.json`` holds it (weights sorted, for stable diffs)."""
-        body = {
-            "about": "Written by benchmarks/hostile_training.py; see osmia/memory/hostile_learned.py.",
-            "bias": self.bias,
-            "threshold": self.threshold,
-            "weights": dict(sorted(self.weights.items())),
-        }
-        return json.dumps(body, ensure_ascii=False, indent=0, sort_keys=False) + "\n"
+    def to_bytes(self) -> bytes:
+        """The model as ``data/hostile_model.bin`` holds it: a header (magic, bias, threshold, count)
+        and the non-zero buckets as (index, weight) pairs, little-endian."""
+        kept = [(i, w) for i, w in enumerate(self.weights) if w]
+        out = bytearray(_HEADER.pack(_MAGIC, self.bias, self.threshold, len(kept)))
+        for i, w in kept:
+            out += _PAIR.pack(i, w)
+        return bytes(out)
 
     @classmethod
-    def from_json(cls, text: str) -> Model:
-        """A model from :meth:`to_json`'s text."""
-        body = json.loads(text)
-        weights = {str(k): float(v) for k, v in body["weights"].items()}
-        return cls(bias=float(body["bias"]), threshold=float(body["threshold"]), weights=weights)
+    def from_bytes(cls, data: bytes) -> Model:
+        """A model from :meth:`to_bytes`'s bytes."""
+        magic, bias, threshold, count = _HEADER.unpack_from(data)
+        if magic != _MAGIC or len(data) != _HEADER.size + count * _PAIR.size:
+            raise ValueError("not a hostility model of this version")
+        model = cls.sparse(bias, threshold, {})
+        for i, w in _PAIR.iter_unpack(data[_HEADER.size :]):
+            model.weights[i] = w
+        return model
 
 
 @functools.cache
 def model() -> Model:
     """The shipped model, read once per process."""
-    return Model.from_json(MODEL_PATH.read_text(encoding="utf-8"))
+    return Model.from_bytes(MODEL_PATH.read_bytes())
 
 
 def hostility_score(text: str) -> float:

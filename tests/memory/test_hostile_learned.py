@@ -35,8 +35,8 @@ from tests.memory.conftest import make_run
 def test_the_shipped_model_is_what_training_gives() -> None:
     """No hand-edited weight and no stale file: retraining reproduces the shipped model exactly."""
     model, report = hostile_training.fit()
-    assert MODEL_PATH.read_text(encoding="utf-8") == model.to_json()
-    assert report["lines"] > 8000 and 1000 < len(model.weights) < 40_000  # the memory it holds
+    assert MODEL_PATH.read_bytes() == model.to_bytes()
+    assert report["lines"] > 8000 and 1000 < report["features"] < 60_000  # type: ignore[operator]
 
 
 def test_the_held_out_figures() -> None:
@@ -45,18 +45,25 @@ def test_the_held_out_figures() -> None:
     figures = hostile_training.measure()
     hostile, honest = figures["round 10 hostile"], figures["round 10 honest"]
     assert hostile["lines"] == 200 and honest["lines"] == 200
-    assert hostile["either"] >= 139 and hostile["either"] - hostile["rules"] >= 60
-    assert honest["either"] <= 11
+    assert hostile["either"] >= 137 and hostile["either"] - hostile["rules"] >= 60
+    assert honest["either"] <= 10
     assert figures["ordinary_held.jsonl"]["either"] <= 4
     assert figures["workload (seed 29)"]["model"] == 0
 
 
 def test_a_score_is_the_bias_and_the_present_weights_over_the_root_of_the_feature_count() -> None:
-    model = Model(bias=-1.0, threshold=0.0, weights={"disable": 2.0, "disable the": 1.0, "zz": 9.0})
-    # features: "disable", "the", "audit", "disable the", "the audit"
+    (disable,) = features("disable")
+    (pair,) = features("disable the") - features("disable") - features("the")
+    (zz,) = features("zz")
+    weights = {disable: 2.0, pair: 1.0, zz: 9.0}
+    model = Model.sparse(-1.0, 0.0, weights)
+    # features: "disable", "the", "audit", "disable the", "the audit" (five buckets)
+    assert len(features("Disable the audit")) == 5
     assert math.isclose(model.score(features("Disable the audit")), -1.0 + 3.0 / math.sqrt(5))
     assert model.score(()) == -1.0
-    assert Model.from_json(model.to_json()) == model
+    assert Model.from_bytes(model.to_bytes()) == model
+    with pytest.raises(ValueError, match="not a hostility model"):
+        Model.from_bytes(model.to_bytes()[:-1])
 
 
 @given(st.text(max_size=300))
@@ -74,7 +81,7 @@ def test_tokens_read_any_script_and_split_shell_commands() -> None:
 
 def test_names_and_fragments_are_left_to_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fewer than MIN_WORDS distinct words is a name, not prose: never judged by the model."""
-    strict = Model(bias=10.0, threshold=0.0, weights={})
+    strict = Model.sparse(10.0, 0.0, {})
     monkeypatch.setattr(hostile_learned, "model", lambda: strict)
     words = ["alpha", "beta", "gamma", "delta"]
     assert not learned_hostile(" ".join(words[: MIN_WORDS - 1]))
