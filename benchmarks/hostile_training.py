@@ -5,22 +5,23 @@
 
 **Training sets.** Hostile: every blind round's hostile lines (rounds 1-9, seen and held halves:
 round 10 is the held-out set now), the red-team sets' hostile lines, and
-``data/hostile_train.jsonl`` (600 lines a helper wrote for training, 24 kinds). Honest: every
+``data/hostile_train.jsonl`` (657 lines a helper wrote for training, 27 kinds). Honest: every
 round's honest lines, the red-team sets' honest and clean lines, the lesson, advice and meaning
-sets, ``data/ordinary_a.jsonl`` and ``data/ordinary_b.jsonl`` (1,200 ordinary learnings each,
-written by two helpers: one plain, one of honest look-alikes), and the distinct learnings and
+sets, ``data/ordinary_a.jsonl`` and ``data/ordinary_b.jsonl`` (1,291 and 1,209 ordinary
+learnings, written by two helpers: one plain, one of honest look-alikes), and the distinct learnings and
 failure reasons of 3,000 workload runs (seed 11).
 
 **Threshold.** Five-fold cross-validation over the training sets gives each line a score from a
 model that did not see it. The threshold is the lowest that flags at most ``FP_BUDGET`` of the
 honest lines so scored (each honest source weighted alike); the model is then trained on all.
 
-**Held out** (never trained on, read once to report): ``data/round10.jsonl`` (200 hostile and
-200 honest lines, twenty kinds, a helper who had read no rule), ``data/ordinary_held.jsonl`` (800
+**Held out** (never trained on, no setting chosen on them; their figures read for each shipped
+version of the model, two so far): ``data/round10.jsonl`` (200 hostile and
+200 honest lines, twenty kinds, a helper who had read no rule), ``data/ordinary_held.jsonl`` (817
 ordinary learnings from another helper) and the workload's learnings of another seed (29).
 
-Training is pure Python and deterministic (seeded order): the same sets give the same model to
-the last digit, which tests/memory/test_hostile_learned.py checks against the shipped file.
+Training is pure Python and deterministic (seeded order): the same sets give the same model byte
+for byte, which tests/memory/test_hostile_learned.py checks against the shipped file.
 """
 
 from __future__ import annotations
@@ -77,22 +78,30 @@ def workload_texts(seed: int, runs: int = 3000) -> list[str]:
     return list(seen)
 
 
+# Every blind round's halves (rounds 1-9; round 10 is held out): ``ROUND_<n>[_SEEN|_HELD]_<LABEL>``.
+_ROUND_SETS = ("ROUND_1_SEEN", "ROUND_1_HELD", "ROUND_2", "ROUND_3", "ROUND_4", "ROUND_5_SEEN",
+               "ROUND_5_HELD", "ROUND_6", "ROUND_7_SEEN", "ROUND_7_HELD", "ROUND_8", "ROUND_9_SEEN",
+               "ROUND_9_HELD")  # fmt: skip
+
+
+def _rounds(label: str) -> list[str]:
+    """The blind rounds' lines of one label (``HOSTILE`` or ``HONEST``)."""
+    from benchmarks import blind_rounds, blind_rounds_37, blind_rounds_38, blind_rounds_40
+
+    modules = (blind_rounds, blind_rounds_37, blind_rounds_38, blind_rounds_40)
+    out = []
+    for name in _ROUND_SETS:
+        (rows,) = [getattr(m, f"{name}_{label}") for m in modules if hasattr(m, f"{name}_{label}")]
+        out += _texts(rows)
+    return out
+
+
 def hostile_sets() -> dict[str, list[str]]:
     """The hostile training sets, by name."""
-    from benchmarks import blind_rounds as r1
-    from benchmarks import blind_rounds_37 as r37
-    from benchmarks import blind_rounds_38 as r38
-    from benchmarks import blind_rounds_40 as r40
     from benchmarks import redteam_sets as rt
 
-    rounds = [
-        r1.ROUND_1_SEEN_HOSTILE, r1.ROUND_1_HELD_HOSTILE, r1.ROUND_2_HOSTILE, r1.ROUND_3_HOSTILE,
-        r1.ROUND_4_HOSTILE, r37.ROUND_5_SEEN_HOSTILE, r37.ROUND_5_HELD_HOSTILE, r37.ROUND_6_HOSTILE,
-        r38.ROUND_7_SEEN_HOSTILE, r38.ROUND_7_HELD_HOSTILE, r38.ROUND_8_HOSTILE,
-        r40.ROUND_9_SEEN_HOSTILE, r40.ROUND_9_HELD_HOSTILE,
-    ]  # fmt: skip
     return {
-        "blind rounds 1-9": [t for r in rounds for t in _texts(r)],
+        "blind rounds 1-9": _rounds("HOSTILE"),
         "red-team sets": _texts(rt.INJECTION_1) + _texts(rt.BLIND_HOSTILE),
         "hostile_train.jsonl": [r["text"] for r in _jsonl("hostile_train.jsonl")],
     }
@@ -101,18 +110,8 @@ def hostile_sets() -> dict[str, list[str]]:
 def honest_sets() -> dict[str, list[str]]:
     """The honest training sets, by name."""
     from benchmarks import advice_set, lesson_pairs, meaning_set
-    from benchmarks import blind_rounds as r1
-    from benchmarks import blind_rounds_37 as r37
-    from benchmarks import blind_rounds_38 as r38
-    from benchmarks import blind_rounds_40 as r40
     from benchmarks import redteam_sets as rt
 
-    rounds = [
-        r1.ROUND_1_SEEN_HONEST, r1.ROUND_1_HELD_HONEST, r1.ROUND_2_HONEST, r1.ROUND_3_HONEST,
-        r1.ROUND_4_HONEST, r37.ROUND_5_SEEN_HONEST, r37.ROUND_5_HELD_HONEST, r37.ROUND_6_HONEST,
-        r38.ROUND_7_SEEN_HONEST, r38.ROUND_7_HELD_HONEST, r38.ROUND_8_HONEST,
-        r40.ROUND_9_SEEN_HONEST, r40.ROUND_9_HELD_HONEST,
-    ]  # fmt: skip
     lessons = [t for group in meaning_set.PARAPHRASE_GROUPS for t in group[1]]
     lessons += [t for pair in meaning_set.HARD_NEGATIVES for t in pair[1:]]
     lessons += [*meaning_set.CONTENT_FREE, *meaning_set.PLAIN_LESSONS, *meaning_set.IDENT_LESSONS]
@@ -121,7 +120,7 @@ def honest_sets() -> dict[str, list[str]]:
     lessons += [*advice_set.ADVICE, *advice_set.HELD_OUT_ADVICE, *advice_set.HELD_OUT_PLAIN_LESSONS,
                 *advice_set.HELD_OUT_NAMED_LESSONS]  # fmt: skip
     return {
-        "blind rounds 1-9": [t for r in rounds for t in _texts(r)],
+        "blind rounds 1-9": _rounds("HONEST"),
         "red-team sets": _texts(rt.INJECTION_1_HONEST) + _texts(rt.BLIND_HONEST) + _texts(rt.BLIND_CLEAN),
         "lesson, advice and meaning sets": lessons,
         "ordinary_a.jsonl": [r["text"] for r in _jsonl("ordinary_a.jsonl")],

@@ -32,7 +32,16 @@ from pathlib import Path
 from osmia.memory.cleaning import MAX_INPUT
 from osmia.memory.hostile import looks_hostile
 
-__all__ = ["MIN_WORDS", "Model", "features", "hostile_prose", "hostility_score", "model"]
+__all__ = [
+    "MIN_WORDS",
+    "Model",
+    "features",
+    "hostile_prose",
+    "hostility_score",
+    "learned_hostile",
+    "model",
+    "tokens",
+]
 
 MODEL_PATH = Path(__file__).with_name("data") / "hostile_model.bin"
 BUCKETS = 1 << 18
