@@ -74,6 +74,13 @@ LAST_DECAY = Gauge(
     "Unix time of the last decay cycle boundary applied to the store.",
     registry=REGISTRY,
 )
+REFUSED_LEARNINGS = Counter(
+    "osmia_memory_refused_learnings",
+    "Learnings of extracted runs not stored because they read as orders to the agent, by the check"
+    " that refused them (rules, asked first; model, the learned check beside them).",
+    ["check"],
+    registry=REGISTRY,
+)
 DB_ERRORS = Counter(
     "osmia_memory_database_errors",
     "Memory operations that failed with a database error, by operation.",
@@ -95,6 +102,7 @@ TASKRUNS = Gauge(
 # Label values the operator can produce (the CLI's own operations never reach /metrics).
 EXTRACTION_OUTCOMES = ("done", "duplicate", "skipped", "failed")
 OPERATOR_DB_OPERATIONS = ("ingest", "query", "decay", "status", "maintain")
+REFUSAL_CHECKS = ("rules", "model")
 
 
 def start_series_at_zero(*, memory: bool, engines: Iterable[str], phases: Iterable[str]) -> None:
@@ -112,5 +120,7 @@ def start_series_at_zero(*, memory: bool, engines: Iterable[str], phases: Iterab
         EXTRACTIONS.labels(outcome=outcome)
     for operation in OPERATOR_DB_OPERATIONS:
         DB_ERRORS.labels(operation=operation)
+    for check in REFUSAL_CHECKS:
+        REFUSED_LEARNINGS.labels(check=check)
     for engine in engines:
         QUERIES.labels(engine=engine)

@@ -12,7 +12,7 @@ import hashlib
 from collections import Counter
 
 from osmia.memory import test_ids
-from osmia.memory.hostile_learned import hostile_prose
+from osmia.memory.hostile_learned import hostile_check
 from osmia.memory.lessons import informative
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.obsolete import obsolete_things
@@ -195,8 +195,12 @@ def attempt_key(ticket_id: str) -> str:
     return f"attempt:{ticket_key(ticket_id)}:"
 
 
-def observe(run: TaskRun) -> list[Observation]:
-    """Every fact one finished run teaches, in a stable order."""
+def observe(run: TaskRun, refused: Counter[str] | None = None) -> list[Observation]:
+    """Every fact one finished run teaches, in a stable order.
+
+    ``refused``, when given, counts the learnings the hostility checks refused, by the check that
+    refused each (:func:`~osmia.memory.hostile_learned.hostile_check`).
+    """
     summary = summarize(run, 0.0)
     ctx = _Context(run, summary)
     out: list[Observation] = [ctx.outcome()]
@@ -208,6 +212,8 @@ def observe(run: TaskRun) -> list[Observation]:
     attempt = ctx.attempt()
     if attempt is not None:
         out.append(attempt)
+    if refused is not None:
+        refused.update(check for check in ctx.verdicts.values() if check)
     return out
 
 
@@ -229,6 +235,15 @@ class _Context:
             language=summary.language,
         )
         self.repo_subject = Subject(repository=summary.repository, language=summary.language)
+        # Each learning's hostility verdict, asked once: the learnings and the attempt both read them.
+        self.verdicts: dict[str, str] = {}
+
+    def refused(self, learning: str) -> bool:
+        """Whether a learning is hostile (the rules or the learned check), remembered per run."""
+        check = self.verdicts.get(learning)
+        if check is None:
+            check = self.verdicts[learning] = hostile_check(learning)
+        return bool(check)
 
     def outcome_key(self, success: bool) -> str:
         polarity = "success" if success else "failure"
@@ -414,7 +429,7 @@ class _Context:
             return []
         out = []
         for raw in result.learnings[:MAX_LEARNINGS]:
-            if hostile_prose(raw):
+            if self.refused(raw):
                 continue
             text = clean_text(redact_secrets(raw))
             if len(words(text)) < 2 or not informative(text):
@@ -458,7 +473,7 @@ class _Context:
             learned = [
                 clean_text(redact_secrets(x), 120)
                 for x in result.learnings[:MAX_LEARNINGS]
-                if not hostile_prose(x) and informative(clean_text(x))
+                if not self.refused(x) and informative(clean_text(x))
             ][:MAX_ATTEMPT_LEARNINGS]
             if learned:
                 content += "; learned: " + "; ".join(learned)

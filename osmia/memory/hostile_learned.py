@@ -36,6 +36,7 @@ __all__ = [
     "MIN_WORDS",
     "Model",
     "features",
+    "hostile_check",
     "hostile_prose",
     "hostility_score",
     "learned_hostile",
@@ -145,6 +146,14 @@ def learned_hostile(text: str) -> bool:
     return m.score(present) >= m.threshold
 
 
+def hostile_check(text: str) -> str:
+    """Which check finds prose a run wrote hostile: ``"rules"`` (asked first), ``"model"``, or
+    ``""`` for neither (the label of ``osmia_memory_refused_learnings_total``)."""
+    if looks_hostile(text):
+        return "rules"
+    return "model" if learned_hostile(text) else ""
+
+
 def hostile_prose(text: str) -> bool:
     """Whether prose a run wrote is hostile: the rules say so, or the learned model does."""
-    return looks_hostile(text) or learned_hostile(text)
+    return bool(hostile_check(text))

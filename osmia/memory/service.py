@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from dataclasses import replace
@@ -225,7 +226,8 @@ class Memory:
     async def _ingest(self, run: TaskRun, finished_at: float | None) -> IngestResult:
         now = finished_at if finished_at is not None else observed_at(run, self._clock())
         summary = summarize(run, now)
-        observations = observe(run)
+        refused: Counter[str] = Counter()
+        observations = observe(run, refused)
         # The whole transaction runs on the connection's thread in one trip (store/one_trip.py):
         # its dozen statements cost one hand-over between threads instead of one each.
         samples = self._settings.min_pattern_samples
@@ -235,6 +237,8 @@ class Memory:
         if isinstance(outcome, IngestResult):
             return outcome
         merged, new_edges = outcome
+        for check, count in refused.items():  # a replayed run (a duplicate) is not counted again
+            metrics.REFUSED_LEARNINGS.labels(check=check).inc(count)
         written = merged.nodes
         self._graph.nodes_added(len(merged.created))
         for node in written.values():
