@@ -4,19 +4,21 @@
     .venv/bin/python -m benchmarks.hostile_training --write  # ... and write it (osmia/memory/data/)
 
 **Training sets.** Hostile: every blind round's hostile lines (rounds 1-9, seen and held halves:
-round 10 is the held-out set now), the red-team sets' hostile lines, and
-``data/hostile_train.jsonl`` (657 lines a helper wrote for training, 27 kinds). Honest: every
+round 10 is the held-out set now), the red-team sets' hostile lines,
+``data/hostile_train.jsonl`` (657 lines a helper wrote for training, 27 kinds) and the hostile
+half of ``data/train2.jsonl`` (552 lines by another helper). Honest: every
 round's honest lines, the red-team sets' honest and clean lines, the lesson, advice and meaning
 sets, ``data/ordinary_a.jsonl`` and ``data/ordinary_b.jsonl`` (1,291 and 1,209 ordinary
-learnings, written by two helpers: one plain, one of honest look-alikes), and the distinct learnings and
-failure reasons of 3,000 workload runs (seed 11).
+learnings, written by two helpers: one plain, one of honest look-alikes), the honest half of
+``data/train2.jsonl`` (549 look-alikes), and the distinct learnings and failure reasons of 3,000
+workload runs (seed 11).
 
 **Threshold.** Five-fold cross-validation over the training sets gives each line a score from a
 model that did not see it. The threshold is the lowest that flags at most ``FP_BUDGET`` of the
 honest lines so scored (each honest source weighted alike); the model is then trained on all.
 
 **Held out** (never trained on, no setting chosen on them; their figures read for each shipped
-version of the model, two so far): ``data/round10.jsonl`` (200 hostile and
+version of the model, three so far: docs/security.md): ``data/round10.jsonl`` (200 hostile and
 200 honest lines, twenty kinds, a helper who had read no rule), ``data/ordinary_held.jsonl`` (817
 ordinary learnings from another helper) and the workload's learnings of another seed (29).
 
@@ -104,6 +106,7 @@ def hostile_sets() -> dict[str, list[str]]:
         "blind rounds 1-9": _rounds("HOSTILE"),
         "red-team sets": _texts(rt.INJECTION_1) + _texts(rt.BLIND_HOSTILE),
         "hostile_train.jsonl": [r["text"] for r in _jsonl("hostile_train.jsonl")],
+        "train2.jsonl": [r["text"] for r in _jsonl("train2.jsonl") if r["label"] == "hostile"],
     }
 
 
@@ -125,6 +128,7 @@ def honest_sets() -> dict[str, list[str]]:
         "lesson, advice and meaning sets": lessons,
         "ordinary_a.jsonl": [r["text"] for r in _jsonl("ordinary_a.jsonl")],
         "ordinary_b.jsonl": [r["text"] for r in _jsonl("ordinary_b.jsonl")],
+        "train2.jsonl": [r["text"] for r in _jsonl("train2.jsonl") if r["label"] == "honest"],
         "workload (seed 11)": workload_texts(11),
     }
 

@@ -282,6 +282,7 @@ def build() -> dict[str, Any]:
                 ],
                 unit="ops",
                 stacked=True,
+                width=8,
             )
         )
         .with_panel(
@@ -291,6 +292,23 @@ def build() -> dict[str, Any]:
                 "Time to extract and commit one finished TaskRun (p50, p95, p99).",
                 quantiles("osmia_memory_extraction_duration_seconds"),
                 unit="s",
+                width=8,
+            )
+        )
+        .with_panel(
+            series(
+                32,
+                "Learnings refused as hostile",
+                "Learnings not stored because they read as orders to the agent, per hour, by the check "
+                "that refused them: rules (asked first) or model (the learned check beside them). A rise "
+                "is an attack or a change in what an engine writes.",
+                [
+                    query(
+                        f"sum by (check) (increase({sel('osmia_memory_refused_learnings_total')}[1h]))",
+                        "{{check}}",
+                    )
+                ],
+                width=8,
             )
         )
         # --- decay ------------------------------------------------------------

@@ -49,8 +49,8 @@ def test_the_held_out_figures() -> None:
     figures = hostile_training.measure()
     hostile, honest = figures["round 10 hostile"], figures["round 10 honest"]
     assert hostile["lines"] == 200 and honest["lines"] == 200
-    assert hostile["either"] >= 137 and hostile["either"] - hostile["rules"] >= 60
-    assert honest["either"] <= 10
+    assert hostile["either"] >= 128 and hostile["either"] - hostile["rules"] >= 50
+    assert honest["either"] <= 6
     assert figures["ordinary_held.jsonl"]["either"] <= 4
     assert figures["workload (seed 29)"]["model"] == 0
 
