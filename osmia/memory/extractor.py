@@ -16,7 +16,7 @@ from osmia.memory.hostile_learned import hostile_check
 from osmia.memory.lessons import informative
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.obsolete import obsolete_things
-from osmia.memory.quoted import folder_of, quoted_reason, quoted_test
+from osmia.memory.quoted import folder_of, quoted, quoted_test
 from osmia.memory.text import clean_text, redact_secrets, words
 from osmia.memory.types import MAX_DURATION_SECONDS, Kind, Observation, RunSummary, Subject
 from osmia.taskrun import Phase, TaskRun, short_repository
@@ -212,8 +212,9 @@ def observe(run: TaskRun, refused: Counter[str] | None = None) -> list[Observati
     attempt = ctx.attempt()
     if attempt is not None:
         out.append(attempt)
-    if refused is not None:
-        refused.update(check for check in ctx.verdicts.values() if check)
+    if refused is not None and run.result is not None:
+        learned = dict.fromkeys(run.result.learnings[:MAX_LEARNINGS])
+        refused.update(check for text in learned if (check := ctx.verdicts.get(text)))
     return out
 
 
@@ -235,15 +236,21 @@ class _Context:
             language=summary.language,
         )
         self.repo_subject = Subject(repository=summary.repository, language=summary.language)
-        # Each learning's hostility verdict, asked once: the learnings and the attempt both read them.
+        # Each prose text's hostility verdict, asked once: the learnings and the failure reason are
+        # read for their own facts and again for the attempt's.
         self.verdicts: dict[str, str] = {}
 
-    def refused(self, learning: str) -> bool:
-        """Whether a learning is hostile (the rules or the learned check), remembered per run."""
-        check = self.verdicts.get(learning)
+    def refused(self, text: str) -> bool:
+        """Whether prose the run wrote is hostile (the rules or the learned check), judged once."""
+        check = self.verdicts.get(text)
         if check is None:
-            check = self.verdicts[learning] = hostile_check(learning)
+            check = self.verdicts[text] = hostile_check(text)
         return bool(check)
+
+    def reason(self, max_len: int) -> str:
+        """The run's failure reason as its facts quote it (``""`` when hostile)."""
+        text = self.run.result.failure_reason if self.run.result else ""
+        return quoted(text, max_len, hostile=self.refused(text))
 
     def outcome_key(self, success: bool) -> str:
         polarity = "success" if success else "failure"
@@ -260,8 +267,7 @@ class _Context:
         else:
             label = FAILURE_LABELS[self.summary.failure_class]
             content = f"{self.engine} failed {_a(self.task_type)} task{self.in_where}: {label}"
-            reason = self.run.result.failure_reason if self.run.result else ""
-            detail = quoted_reason(reason, 160)
+            detail = self.reason(160)
             if detail and detail.lower().strip(" .") != label:
                 content += f" ({detail})"
             kind = Kind.FAILURE
@@ -457,7 +463,7 @@ class _Context:
             outcome = "succeeded"
         else:
             outcome = f"failed, {FAILURE_LABELS[self.summary.failure_class]}"
-            reason = quoted_reason(result.failure_reason if result else "", 120)
+            reason = self.reason(120)
             if reason and reason.lower().strip(" .") != FAILURE_LABELS[self.summary.failure_class]:
                 outcome += f" ({reason})"
         engines = " → ".join(self.run.engine_attempts) or self.engine

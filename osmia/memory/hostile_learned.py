@@ -38,7 +38,6 @@ __all__ = [
     "features",
     "hostile_check",
     "hostile_prose",
-    "hostility_score",
     "learned_hostile",
     "model",
     "tokens",
@@ -129,11 +128,6 @@ class Model:
 def model() -> Model:
     """The shipped model, read once per process."""
     return Model.from_bytes(MODEL_PATH.read_bytes())
-
-
-def hostility_score(text: str) -> float:
-    """The shipped model's log-odds that ``text`` is hostile."""
-    return model().score(features(text))
 
 
 def learned_hostile(text: str) -> bool:

@@ -2,30 +2,26 @@
 
 Each is redacted and cleaned to one safe line, and is not quoted at all (``""``) when it gives
 orders (:func:`~osmia.memory.hostile.looks_hostile`; a failure reason, which is prose, also when
-the learned check flags it: :func:`~osmia.memory.hostile_learned.hostile_prose`). Test names and
-folders come back run after run in a repository, so their checks are remembered per process
+the learned check flags it: the extractor judges it once a run and gives its verdict). Test names
+and folders come back run after run in a repository, so their checks are remembered per process
 (:mod:`osmia.memory.memo`).
 """
 
 from __future__ import annotations
 
-from osmia.memory.hostile_learned import hostile_prose
 from osmia.memory.memo import TextMemo
 from osmia.memory.text import clean_text, looks_hostile, redact_secrets
 
-__all__ = ["folder_of", "quoted", "quoted_reason", "quoted_test"]
+__all__ = ["folder_of", "quoted", "quoted_test"]
 
 
-def quoted(text: str, max_len: int) -> str:
+def quoted(text: str, max_len: int, *, hostile: bool | None = None) -> str:
     """Text a run wrote (a failure reason, a test's name) as quoted in a fact; ``""`` (not quoted)
-    for text that gives orders."""
-    return "" if looks_hostile(text) else clean_text(redact_secrets(text), max_len)
-
-
-def quoted_reason(text: str, max_len: int) -> str:
-    """A run's failure reason as quoted in a fact; ``""`` (not quoted) for one that the rules or
-    the learned check find hostile."""
-    return "" if hostile_prose(text) else clean_text(redact_secrets(text), max_len)
+    for text that gives orders. ``hostile`` is the caller's verdict when it has judged the text
+    already (prose, by the rules and the learned check); otherwise the rules judge it here."""
+    if hostile is None:
+        hostile = looks_hostile(text)
+    return "" if hostile else clean_text(redact_secrets(text), max_len)
 
 
 def _test_as_stored(name: str) -> str:
