@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from osmia.memory import test_ids
 from osmia.memory.cleaning import clean_text
-from osmia.memory.extractor import FAILURE_CLASSES
+from osmia.memory.failures import FAILURE_CLASSES
 from osmia.memory.hostile import looks_hostile
 from osmia.memory.redaction import redact
 from osmia.memory.sanitize import stored_text

@@ -53,7 +53,8 @@ from typing import Any
 from benchmarks.scenarios import Scenario
 from benchmarks.workload import NOISE, TICKETING, GroundTruth, RepoTruth
 from osmia.memory import test_ids
-from osmia.memory.extractor import FAILURE_LABELS, attempt_key
+from osmia.memory.extractor import attempt_key
+from osmia.memory.failures import FAILURE_LABELS
 from osmia.memory.store import EPOCH_SQL
 
 K = 10

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from osmia.memory.extractor import FAILURE_LABELS, classify_failure
+from osmia.memory.failures import FAILURE_LABELS, classify_failure
 from osmia.memory.prompt import HEADING
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.text import contains_secret

@@ -1,6 +1,6 @@
 """``failureReason``: one classified sentence per failed run.
 
-The wording is chosen so that memory's extractor (``FAILURE_CLASSES``) files
+The wording is chosen so that memory's failure classes (``failures.FAILURE_CLASSES``) file
 each reason under the right class: "timed out", "guard-rail block", "out of
 memory", "build failed", "tests failed". Engine errors (authentication, rate
 limit, context overflow) get their own prefix, ``engine error:``.

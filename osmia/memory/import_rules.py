@@ -31,7 +31,7 @@ from osmia.memory.export_model import (
     NodeRecord,
     PortableGraph,
 )
-from osmia.memory.extractor import FAILURE_LABELS
+from osmia.memory.failures import FAILURE_LABELS
 from osmia.memory.merge import MAX_SOURCES, node_id
 from osmia.memory.provenance import OBSERVED
 from osmia.memory.store import run_id

@@ -12,7 +12,7 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 
-from osmia.memory.extractor import FAILURE_LABELS
+from osmia.memory.failures import FAILURE_LABELS
 from osmia.memory.store import Store
 from osmia.memory.types import Kind, Observation, RunSummary, Subject
 from osmia.taskrun import short_repository

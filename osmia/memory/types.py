@@ -147,6 +147,7 @@ class Observation:
 # The longest run duration kept (about 31 years): a run that claims more has no known duration, and
 # export/import use the same bound, so every stored run reads back.
 MAX_DURATION_SECONDS = 1e9
+MAX_TESTS = 20  # the tests of one run that are read (failed, flaky): a run's lists are unbounded
 
 
 @dataclass(frozen=True)

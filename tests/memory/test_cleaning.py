@@ -68,12 +68,12 @@ def test_long_input_is_cut_and_marked() -> None:
 
 
 def test_cleaning_patterns_run_on_the_linear_time_engine() -> None:
-    from osmia.memory import cleaning, extractor, hostile
+    from osmia.memory import cleaning, failures, hostile
 
     for module in (cleaning, hostile):
         patterns = [v for v in vars(module).values() if isinstance(v, LinearPattern)]
         assert len(patterns) >= 10, module.__name__
-    assert all(isinstance(p, LinearPattern) for _code, _label, p in extractor.FAILURE_CLASSES)
+    assert all(isinstance(p, LinearPattern) for _code, _label, p in failures.FAILURE_CLASSES)
 
 
 # Hostile text: pieces that cleaning removes, interleaved so that removing one can build another.

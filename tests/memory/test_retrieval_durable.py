@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from osmia.memory.extractor import FAILURE_LABELS, classify_failure
+from osmia.memory.failures import FAILURE_LABELS, classify_failure
 from osmia.memory.merge import DECAY_RATES
 from osmia.memory.service import Memory
 from osmia.memory.types import Candidate, Kind
