@@ -56,15 +56,9 @@ def _jsonl(name: str) -> list[dict[str, str]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def _texts(rows: Iterable[object]) -> list[str]:
-    """The text of each row of a set: a string, or a row whose last field is its text."""
-    out = []
-    for row in rows:
-        if isinstance(row, str):
-            out.append(row)
-        elif isinstance(row, tuple | list):
-            out.append(str(row[-1]) if not isinstance(row[-1], tuple | list) else str(row[0]))
-    return out
+def _texts(rows: Iterable[str | tuple[str, str]]) -> list[str]:
+    """The text of each row of a set: a string, or a (kind, text) pair."""
+    return [row if isinstance(row, str) else row[1] for row in rows]
 
 
 def workload_texts(seed: int, runs: int = 3000) -> list[str]:
