@@ -19,7 +19,7 @@ from osmia.memory.graph import KnowledgeGraph
 from osmia.memory.ranking import RankingConfig
 from osmia.memory.scoring import NAMEABLE, NAMED, SAME_TICKET, names_any, noisy_or, ticket_identifiers
 from osmia.memory.store.query_reads import QueryReads, fts_phrase
-from osmia.memory.text import matched_terms, query_terms
+from osmia.memory.text import matched_stems, query_terms, stem
 from osmia.memory.types import Kind, Node, QueryRequest, Relation
 
 __all__ = ["CandidateFinder", "Signals"]
@@ -112,7 +112,7 @@ class CandidateFinder:
         the most and discriminate the least. Frequencies come from the index
         (one statement for the terms not yet seen, each counted only up to the budget + 1) and are
         cached until the graph grows or shrinks by 10 %.
-        Coverage (``matched_terms``) is still counted over all the terms.
+        Coverage (``matched_stems``) is still counted over all the terms.
         """
         if not terms:
             return []
@@ -177,8 +177,9 @@ def _text_matches(
     best = min(r for _n, r in rows)  # BM25 ranks are negative; lower is better
     out = []
     full = c.text_full_terms
+    term_stems = [stem(term) for term in terms]
     for node, rank in rows:
-        coverage = min(1.0, (matched_terms(terms, node.content) - 1) / (full - 1))
+        coverage = min(1.0, (matched_stems(term_stems, node.content) - 1) / (full - 1))
         if coverage > 0:
             relative = rank / best if best < 0 else 1.0
             out.append((node, coverage * (0.5 + 0.5 * relative)))

@@ -23,6 +23,7 @@ The rules themselves are :mod:`osmia.memory.hostile_rules`. Every pattern is RE2
 
 from __future__ import annotations
 
+import functools
 import html
 import unicodedata
 from collections.abc import Iterator
@@ -57,7 +58,7 @@ from osmia.memory.hostile_tongues import orders_in_tongue
 from osmia.memory.linear import Match, linear
 from osmia.memory.payloads import decoded
 
-__all__ = ["looks_hostile"]
+__all__ = ["hidden_readings", "looks_hostile"]
 
 
 # What ends a clause: a stop, a comma or colon, a dash between words ("… don't need review --
@@ -115,7 +116,33 @@ def _disguised(text: str) -> bool:
     )
 
 
+def hidden_readings(text: str) -> frozenset[str]:
+    """What ``text`` says once its disguise is read through, for the learned check
+    (:mod:`osmia.memory.hostile_learned`), which reads words as written; empty when nothing hides.
+
+    The readings the rules read (:func:`_reads`) but the text as written, and its spelled-out
+    reading only when the text shows a disguise (letters spaced out, look-alike letters mixed into
+    Latin words, digits for letters in two words): spelled out, an honest ``boto3`` or
+    ``readOnly`` is only a worse reading of itself. So an encoded run, a look-alike letter, an
+    invisible character inside a word, an HTML reference, a word cut by hyphens or text written
+    backwards is read as what it stands for.
+    """
+    seen = text[:MAX_INPUT]
+    readings = _readings(seen)
+    if not _disguised(seen):
+        readings = readings - {_spelled(seen)}
+    return readings - {seen, text}
+
+
 def _reads(seen: str) -> set[str]:
+    """Every way ``seen`` reads (:func:`_readings`), as a set the caller may change."""
+    return set(_readings(seen))
+
+
+# The check asks for a text's readings twice (the rules, then the learned model: hostile_learned),
+# one text after the other; a few are kept.
+@functools.lru_cache(maxsize=8)
+def _readings(seen: str) -> frozenset[str]:
     """Every way ``seen`` reads: spelled out (dashes, combining marks, spaced and joined letters,
     digits for letters); with HTML's character references as what they stand for
     (``&lt;/prior_knowledge&gt;``: a model reads them so, whatever the prompt's renderer does); as
@@ -128,7 +155,7 @@ def _reads(seen: str) -> set[str]:
     then the reference reads as "i") or a reference that decodes to what cleaning removes must not
     rebuild an order that no single reading shows (a fuzz of 20,000 texts found 25 such).
     """
-    reads = {_spelled_out(seen)}
+    reads = {_spelled(seen)}
     unescaped = [seen]
     if "&" in seen:
         unescaped.append(html.unescape(seen))
@@ -154,7 +181,7 @@ def _reads(seen: str) -> set[str]:
     for plain in decoded(seen):
         reads |= {plain, _spelled_out(plain)}
     reads |= {latin_skeleton(read) for read in reads if not read.isascii()}
-    return reads
+    return frozenset(reads)
 
 
 # A hyphen between two lower-case letters of one word, read as none (the check's extra reading).
@@ -179,6 +206,13 @@ _JOINED_PATH = linear(r"([A-Za-z0-9])_([~/$])")
 _DASHES = str.maketrans(
     {c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d\u00ad"}
 )
+
+
+@functools.lru_cache(maxsize=8)
+def _spelled(seen: str) -> str:
+    """:func:`_spelled_out` of a text the check reads (:func:`_readings` and :func:`hidden_readings`
+    both ask it)."""
+    return _spelled_out(seen)
 
 
 def _spelled_out(text: str) -> str:

@@ -30,12 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from osmia.memory.cleaning import MAX_INPUT
-from osmia.memory.hostile import looks_hostile
+from osmia.memory.hostile import hidden_readings, looks_hostile
 
 __all__ = [
     "MIN_WORDS",
     "Model",
     "features",
+    "flags_as_written",
     "hostile_check",
     "hostile_prose",
     "learned_hostile",
@@ -131,13 +132,36 @@ def model() -> Model:
 
 
 def learned_hostile(text: str) -> bool:
-    """Whether the model alone flags ``text`` (prose of :data:`MIN_WORDS` words or more)."""
+    """Whether the model alone flags ``text`` (prose of :data:`MIN_WORDS` words or more), as
+    written or in a reading its disguise hid (:func:`~osmia.memory.hostile.hidden_readings`:
+    look-alike letters, an encoded run, letters spaced out): the model learned words as written."""
     words = tokens(text)
+    if _flags(words):
+        return True
+    readings = hidden_readings(text)
+    if not readings:
+        return False
+    judged = {tuple(words)}  # a reading in the same words (a curly quote made straight) says nothing new
+    for read in readings:
+        read_words = tokens(read)
+        if tuple(read_words) not in judged:
+            judged.add(tuple(read_words))
+            if _flags(read_words):
+                return True
+    return False
+
+
+def flags_as_written(text: str) -> bool:
+    """Whether the model flags ``text`` as written, without reading through a disguise."""
+    return _flags(tokens(text))
+
+
+def _flags(words: list[str]) -> bool:
+    """Whether the model flags text of these :func:`tokens` (none of fewer than :data:`MIN_WORDS`)."""
     if len({w for w in words if w.isalnum()}) < MIN_WORDS:
         return False
-    present = _features(words)
     m = model()
-    return m.score(present) >= m.threshold
+    return m.score(_features(words)) >= m.threshold
 
 
 def hostile_check(text: str) -> str:

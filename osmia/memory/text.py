@@ -26,7 +26,7 @@ __all__ = [
     "contains_secret",
     "fts_query",
     "looks_hostile",
-    "matched_terms",
+    "matched_stems",
     "query_terms",
     "redact",
     "redact_secrets",
@@ -59,6 +59,11 @@ TEMPLATE_WORDS = frozenset(_TEMPLATE_TEXT.split())
 
 def words(text: str) -> list[str]:
     """Lower-case content words (stopwords dropped), in order, for matching and similarity."""
+    if text.isascii():
+        # Lower-casing ASCII changes no word's bounds, so the text is lowered once and the words
+        # found as strings, not match objects (most texts; a first visit of a line asks this of it
+        # for its word bag, its vocabulary words and its stems).
+        return [w for w in _WORDS.findall(text.lower()) if w not in STOPWORDS]
     return [w for w in (m.group(0).lower() for m in _WORDS.finditer(text)) if w not in STOPWORDS]
 
 
@@ -151,10 +156,11 @@ def stems(text: str) -> frozenset[str]:
     return frozenset(stem(word) for word in found)
 
 
-def matched_terms(terms: list[str], content: str) -> int:
-    """How many of ``terms`` occur in ``content``, compared by stem."""
+def matched_stems(term_stems: list[str], content: str) -> int:
+    """How many of the (stemmed) terms occur in ``content``, compared by stem: a query stems its
+    terms once for all its full-text matches."""
     present = stems(content)
-    return sum(1 for term in terms if stem(term) in present)
+    return sum(1 for s in term_stems if s in present)
 
 
 @functools.lru_cache(maxsize=1 << 12)
