@@ -77,6 +77,8 @@ def _keeping(kept: LinearPattern) -> Callable[[str], tuple[str, list[int]]]:
 _unwrapped = _keeping(linear(r"[^ \t\r\n]+"))
 # ``s k _ l i v e`` read as ``sk_live``.
 _unspaced = _keeping(linear(r"[^ \t]+"))
+# ``s, k, _, l, i, v, e`` (a list's commas, semicolons or bars, and blanks) read as ``sk_live``.
+_unlisted = _keeping(linear(r"[^ \t,;|]+"))
 # Emphasis and code marks inside a token dropped (``ghp_ab**cd`` → ``ghp_abcd``).
 _unmarked = _keeping(linear(r"[^*`|]+"))
 
@@ -329,6 +331,16 @@ VIEWS: tuple[View, ...] = (
         _unspaced,
         12,
         r"(?:^|\s)\S[ \t]\S[ \t]\S[ \t]\S[ \t]\S[ \t]\S(?:\s|$)",
+    ),
+    # Twelve or more single characters, each followed by a comma, a semicolon or a bar (and
+    # blanks): a token spelled out as a list. Prose lists no dozen single characters.
+    View(
+        "listed",
+        linear(r"(?:^|[\s(\[])((?:[^\s,;|][ \t]*[,;|][ \t]*){11,}[^\s,;|])(?:[\s.)\]]|$)"),
+        1,
+        _unlisted,
+        12,
+        r"(?:^|\s)\S[ \t]*[,;|][ \t]*\S[ \t]*[,;|][ \t]*\S[ \t]*[,;|]",
     ),
     # A token with emphasis or code marks inside it (``**``, a backtick, a table's bar).
     View("marked", linear(rf"[{_T}]{{2,}}(?:[*`|]+[{_T}]{{2,}})+"), 0, _unmarked, 16, rf"[{_T}][*`|]+[{_T}]"),

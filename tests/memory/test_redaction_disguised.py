@@ -111,12 +111,17 @@ def disguised(seed: int = 20261203) -> list[tuple[str, str, tuple[str, ...]]]:
         add("spaced", f"see {head}{gap}{rest} was leaked", head[4:], rest)
         spaced_twice = f"paste {stripe[:14]} {stripe[14:22]} {stripe[22:]} here"
         add("spaced-twice", spaced_twice, stripe[8:14], stripe[22:])
+        # Forty-second session: spelled out as a list, a character and a comma, semicolon or bar.
+        mark = rng.choice([", ", ",", "; ", " | ", "|"])
+        listed = mark.join(gh)
+        add("listed", f"the token, one character at a time: {listed}.", listed[len(mark.join(gh[:8])) :])
     return out
 
 
 NEAR_MISSES = (
     "Run the tests\nwith make test and then\ncommit a3f9c2d4e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c0 to main",
     "list: a b c d e f g h i j k l m n o p in order",
+    "options a, b, c, d, e, f, g, h, i, j, k, l, m, n in order; grades A|B|C|D|E|F|A|B|C|D|E|F|A",
     "use x**2 for the square and a|b for either",
     "the query is foo%20bar%20baz and path%2Fto%2Ffile",
     "the digest 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d08c1a4c8ef60 matched",
