@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 
+from osmia.memory.english import COMMON_WORDS, common_words
 from osmia.memory.lesson_parse import generic_word, lesson
 from osmia.memory.linear import LinearPattern, linear
 from osmia.memory.obsolete import names_obsolete
@@ -63,18 +64,6 @@ _CONDITIONED = linear(
 # Every compiled pattern of this module (tests check that each is an RE2 one).
 PATTERNS: tuple[LinearPattern, ...] = (_WORD, _CONDITIONED)
 
-# How many of English's most frequent words count as common: 5,000 holds "careful", "shared" and
-# "important", not "documentation" or "modifying" (a lesson needs two concrete words, so one such
-# word is not enough). 8,000 started to call lessons advice (docs/performance.md §29).
-COMMON_WORDS = 5000
-
-
-@functools.cache
-def common_words() -> frozenset[str]:
-    """English's :data:`COMMON_WORDS` most frequent words, lower-case (loaded once per process)."""
-    import wordfreq  # ~0.15 s and ~8 MB once; the CLI's writing verbs never need it
-
-    return frozenset(wordfreq.top_n_list("en", COMMON_WORDS, wordlist="small"))
 
 
 def concrete_words(text: str) -> frozenset[str]:

@@ -48,6 +48,7 @@ CLEANING_MODULES = (
     "osmia.memory.cleaning",
     "osmia.memory.clean_stamp",
     "osmia.memory.confusables",
+    "osmia.memory.english",
     "osmia.memory.hostile",
     "osmia.memory.hostile_acts",
     "osmia.memory.hostile_backdoors",
@@ -85,8 +86,9 @@ CLEANING_MODULES = (
     "osmia.memory.text",
     "osmia.memory.types",
 )
-# The installed libraries the cleaning runs on (RE2's engine, the look-alike letter table).
-CLEANING_LIBRARIES = ("google-re2", "confusable-homoglyphs")
+# The installed libraries the cleaning runs on (RE2's engine, the look-alike letter table, English's
+# word list).
+CLEANING_LIBRARIES = ("google-re2", "confusable-homoglyphs", "wordfreq")
 
 
 @functools.cache

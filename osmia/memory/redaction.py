@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from osmia.memory.linear import LinearPattern, Match, PatternSet, linear
 from osmia.memory.secret_assembled import assembled_steps, random_literal, token_piece
+from osmia.memory.secret_cuts import CUT_SHORT_RULE
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
 from osmia.memory.secret_rule import Rule
@@ -177,7 +178,8 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     # Then strings built from literals at run time: interpolated, formatted, listed in pieces
     # (:mod:`osmia.memory.secret_assembled`).
     *assembled_steps(lambda seen: redact(seen)),
-    *((rule.gate or rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE)),
+    # Then every format's own rule, a token written onto a word, and a token cut short.
+    *((rule.gate or rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE, CUT_SHORT_RULE)),
     (TABLE_GATE, table_sub),
     (ROW_GATE, row_sub),
     *NAMED_STEPS,

@@ -9,7 +9,7 @@ Five costs are paid the first time a kind of text is seen, and then never again 
   costs 7-15 ms instead of 5-20 µs (measured: docs/performance.md §24).
 - The look-alike letter table (``confusables``) is read from its JSON file on the first text
   that is not ASCII: ~20 ms once.
-- English's common words (:func:`osmia.memory.advice.common_words`) are loaded on the first
+- English's common words (:func:`osmia.memory.english.common_words`) are loaded on the first
   learning a query ranks: ~0.15 s once.
 - The learned hostility check's weights (:func:`osmia.memory.hostile_learned.model`) are read
   from their JSON file on the first learning an extraction judges: a few milliseconds once.
@@ -41,9 +41,9 @@ import itertools
 import time
 from collections.abc import Iterable
 
-from osmia.memory.advice import common_words
 from osmia.memory.clean_stamp import cleaning_version
 from osmia.memory.confusables import latin_skeleton
+from osmia.memory.english import common_words
 from osmia.memory.hostile_learned import hostile_prose
 from osmia.memory.lesson_parse import lesson
 from osmia.memory.prompt import RENDER_CACHE, cleaned_for_prompt

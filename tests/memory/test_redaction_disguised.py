@@ -115,6 +115,11 @@ def disguised(seed: int = 20261203) -> list[tuple[str, str, tuple[str, ...]]]:
         mark = rng.choice([", ", ",", "; ", " | ", "|"])
         listed = mark.join(gh)
         add("listed", f"the token, one character at a time: {listed}.", listed[len(mark.join(gh[:8])) :])
+        # ... and a token cut short: its prefix and a dozen characters or more, the rest elsewhere.
+        for short in (gh[: rng.randrange(16, 30)], stripe[: rng.randrange(20, 30)], key_id[:17]):
+            add("cut-short", f"first half {short}, the other half later", short[4:])
+        npm = "npm_" + _token(rng, 36)
+        add("cut-short-npm", f"paste ended at {npm[:20]}\nthen", npm[4:20])
     return out
 
 
@@ -122,6 +127,9 @@ NEAR_MISSES = (
     "Run the tests\nwith make test and then\ncommit a3f9c2d4e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c0 to main",
     "list: a b c d e f g h i j k l m n o p in order",
     "options a, b, c, d, e, f, g, h, i, j, k, l, m, n in order; grades A|B|C|D|E|F|A|B|C|D|E|F|A",
+    # A format's prefix before a name with a number, a word and a number, or a mask, cut short.
+    "ghp_prefix_checks_2, hf_transformers2024release, glpat-projectAccessToken2, ghp_xxxxxxxxxxxxxxxx1",
+    "npm_install_v18 and AKIA prefixes, hf_ModelCardTemplateForUsers and ghp_prefixChecksHelper",
     "use x**2 for the square and a|b for either",
     "the query is foo%20bar%20baz and path%2Fto%2Ffile",
     "the digest 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d08c1a4c8ef60 matched",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from osmia.memory import advice, confusables, lesson_parse, prompt, redaction, secret_names, warmup
+from osmia.memory import confusables, english, lesson_parse, prompt, redaction, secret_names, warmup
 from osmia.memory.cleaning import _TRIGGERS, _needs_pass
 from osmia.memory.linear import linear
 from osmia.memory.service import Memory, MemorySettings
@@ -44,11 +44,11 @@ def test_warm_up_loads_the_look_alike_table() -> None:
 
 
 def test_warm_up_loads_the_common_english_words() -> None:
-    advice.common_words.cache_clear()
-    assert advice.common_words.cache_info().currsize == 0
+    english.common_words.cache_clear()
+    assert english.common_words.cache_info().currsize == 0
     warmup.warm_up()
-    assert advice.common_words.cache_info().currsize == 1
-    assert {"careful", "shared"} <= advice.common_words()
+    assert english.common_words.cache_info().currsize == 1
+    assert {"careful", "shared"} <= english.common_words()
 
 
 async def test_the_lasting_texts_are_the_nodes_decay_keeps_longest(memory: Memory, clock: Clock) -> None:
