@@ -65,7 +65,6 @@ _CONDITIONED = linear(
 PATTERNS: tuple[LinearPattern, ...] = (_WORD, _CONDITIONED)
 
 
-
 def concrete_words(text: str) -> frozenset[str]:
     """The words of ``text`` that name something: not stopwords, generic or common English.
 

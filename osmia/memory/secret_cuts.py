@@ -98,10 +98,10 @@ _LETTERS = linear(r"[A-Z]?[a-z]+|[A-Z]+")
 
 
 def _cut_short(value: str) -> bool:
-    """A prefixed format's start holding a run of a token's: twelve letters and digits or more, some
-    letters among them, that read as generated (:func:`~osmia.memory.secret_tails.fragment`: random, or letters
-    and digits alternating) and hold no common English word of four letters or more
-    (``transformers2024release``; 5 in 10,000 random 20-character tokens do); and no mask."""
+    """A prefixed format's start holding a run of a token's: twelve letters and digits or more,
+    some letters among them, that read as generated (:func:`~osmia.memory.secret_tails.fragment`:
+    random, or letters and digits alternating) and hold no common English word of four letters or
+    more (``transformers2024release``; 5 in 10,000 random 20-character tokens do); and no mask."""
     return not masked(value) and any(
         fragment(run) and any(c.isalpha() for c in run) and not _worded(run) for run in _RUN.findall(value)
     )
