@@ -116,8 +116,9 @@ def _worded(run: str) -> bool:
 # A token of a prefixed format cut short: its prefix and a dozen or more of its characters, fewer
 # than the format takes, so its own rule does not match (``ghp_`` and 20 characters: the half pasted
 # in one message, the rest in another). Redaction asks it after every format's own rule, so a
-# whole token is taken by its rule first; what it takes must look generated (a digit, and random:
-# ``sk-learn-intelex`` and ``ghp_prefix_checks`` are words), and no mask (``ghp_xxxxxxxx…``).
+# whole token is taken by its rule first; what it takes must look generated (random, or letters
+# and digits alternating, and no common word: ``ghp_prefix_checks_2`` and
+# ``hf_transformers2024release`` are names), and no mask (``ghp_xxxxxxxx…``).
 # Not the prefixes that ordinary text starts random runs with too: base64 of any JSON object is
 # ``eyJ…`` (a JWT's start), and ``key-`` and ``secret_`` start names and hashes.
 _COMMON_STARTS = ("eyJa", "key-0", "secret_a")
