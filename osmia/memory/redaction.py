@@ -165,13 +165,19 @@ def _rule_sub(rule: Rule) -> Callable[[str], str]:
     return lambda text: rule.pattern.sub(replace, text)
 
 
+# The steps a view's undone run is not given to (set below, once the steps are numbered).
+_IN_A_VIEW: frozenset[int]
+
 # Each step with the pattern it acts on: a step whose pattern matches nowhere in the text leaves
 # it as it is.
 _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     # First the disguises (:mod:`osmia.memory.secret_views`): a rule that took the first line of a
     # wrapped token would leave the rest.
     *(
-        (view.gate, view_sub(view, lambda seen: redact(seen), REDACTED, lambda s, r, w: _news(s, r, w)))
+        (
+            view.gate,
+            view_sub(view, lambda seen: _redact(seen, _IN_A_VIEW), REDACTED, lambda s, r, w: _news(s, r, w)),
+        )
         for view in VIEWS
     ),
     (_CONCAT_GATE, _concatenated_sub()),
@@ -179,7 +185,8 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     # (:mod:`osmia.memory.secret_assembled`).
     *assembled_steps(lambda seen: redact(seen)),
     # Then every format's own rule, a token written onto a word, and a token cut short.
-    *((rule.gate or rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE, CUT_SHORT_RULE)),
+    *((rule.gate or rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE)),
+    (CUT_SHORT_RULE.gate or "", _rule_sub(CUT_SHORT_RULE)),
     (TABLE_GATE, table_sub),
     (ROW_GATE, row_sub),
     *NAMED_STEPS,
@@ -189,6 +196,10 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (GLUED, glued_sub()),
     (TAIL, tail_sub()),
 )
+# What a view's undone run is not given to: a token cut short. A view joins a run's pieces, and a
+# whole token joined to the words after it reads as a longer one cut short (``AKIA…76`` and the
+# next line's ``aws_secret_access_key``, read as one run, took the name the next rule needs).
+_IN_A_VIEW = frozenset(i for i, (pattern, _step) in enumerate(_STEPS) if pattern == CUT_SHORT_RULE.gate)
 # A redaction can join what a rule split (a key block ending a value); a few passes settle it.
 _MAX_PASSES = 4
 
@@ -239,26 +250,32 @@ def _news(seen: str, run: str, where: list[int]) -> bool:
     )
 
 
-def _one_pass(text: str) -> str:
-    """Every step in order, as ``for step in _STEPS: text = step(text)`` computes it, skipping the
-    steps whose pattern matches nowhere in the text as it is when their turn comes."""
-    todo = _STEP_SET.matching(text)
+def _one_pass(text: str, skip: frozenset[int] = frozenset()) -> str:
+    """Every step in order but those in ``skip``, as ``for step in _STEPS: text = step(text)``
+    computes it, skipping the steps whose pattern matches nowhere in the text as it is when their
+    turn comes."""
+    todo = [index for index in _STEP_SET.matching(text) if index not in skip]
     while todo:
         index, todo = todo[0], todo[1:]
         after = _STEPS[index][1](text)
         if after != text:
             text = after
-            todo = [later for later in _STEP_SET.matching(text) if later > index]
+            todo = [later for later in _STEP_SET.matching(text) if later > index and later not in skip]
     return text
 
 
 def redact(text: str) -> str:
     """``text`` with every credential replaced by ``[redacted]``; multi-line; idempotent."""
+    return _redact(text, frozenset())
+
+
+def _redact(text: str, skip: frozenset[int]) -> str:
+    """:func:`redact` without the steps in ``skip``."""
     if CANDIDATES.search(text) is None:
         return text
     for _ in range(_MAX_PASSES):
         before = text
-        text = _one_pass(text)
+        text = _one_pass(text, skip)
         if text == before:
             break
     return text

@@ -327,3 +327,13 @@ def test_every_prefixed_format_cut_in_two_is_redacted(cut_by: str) -> None:
             assert piece not in out, (plant.fmt, between, out)
         cut_formats.add(plant.fmt)
     assert len(cut_formats) >= 30, sorted(cut_formats)
+
+
+def test_a_whole_token_before_a_name_on_the_next_line_keeps_the_name() -> None:
+    """A view joins a run's lines; a whole key id joined to the next line's name is no token cut
+    short, or the name the next rule needs would go with it (forty-second session's CI caught it)."""
+    rng = random.Random(42)
+    key_id = "AKIA" + "".join(rng.choice(string.ascii_uppercase + string.digits) for _ in range(16))
+    secret = _token(rng, 40)
+    text = f"[default]\naws_access_key_id = {key_id}\naws_secret_access_key = {secret}"
+    assert redacted(text) == f"[default]\naws_access_key_id = {REDACTED}\naws_secret_access_key = {REDACTED}"
