@@ -1,15 +1,17 @@
 """English's most frequent words: what lesson reading and redaction call common, not a name or a token.
 
-Its own module, with nothing of Osmia's imported, so that redaction (which stamps stored lines:
-:mod:`osmia.memory.clean_stamp`) depends on the word list and not on the lesson rules that also
-read it (:mod:`osmia.memory.advice`).
+Its own module, with nothing of Osmia's imported but the RE2 wrapper, so that redaction (which
+stamps stored lines: :mod:`osmia.memory.clean_stamp`) depends on the word list and not on the
+lesson rules that also read it (:mod:`osmia.memory.advice`).
 """
 
 from __future__ import annotations
 
 import functools
 
-__all__ = ["COMMON_WORDS", "common_words"]
+from osmia.memory.linear import linear
+
+__all__ = ["COMMON_WORDS", "common_words", "holds_common_word"]
 
 # How many of English's most frequent words count as common: 5,000 holds "careful", "shared" and
 # "important", not "documentation" or "modifying" (a lesson needs two concrete words, so one such
@@ -23,3 +25,16 @@ def common_words() -> frozenset[str]:
     import wordfreq  # ~0.15 s and ~8 MB once; the CLI's writing verbs never need it
 
     return frozenset(wordfreq.top_n_list("en", COMMON_WORDS, wordlist="small"))
+
+
+# Words inside a run of letters and digits, apart at case and digits (``transformers2024release``:
+# ``transformers``, ``release``; ``TestRefundWebhook``: ``Test``, ``Refund``, ``Webhook``).
+_LETTERS = linear(r"[A-Z]?[a-z]+|[A-Z]+")
+
+
+def holds_common_word(run: str, shortest: int = 4) -> bool:
+    """Whether ``run`` holds a common English word of ``shortest`` letters or more, its words read
+    apart at case and digits: a name or a phrase, not a generated value (5 in 10,000 random
+    20-character tokens hold one)."""
+    common = common_words()
+    return any(len(w) >= shortest and w.lower() in common for w in _LETTERS.findall(run))

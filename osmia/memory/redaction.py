@@ -25,7 +25,7 @@ from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_tables import ROW_GATE, TABLE_GATE, row_sub, table_sub
-from osmia.memory.secret_tails import GLUED, TAIL, glued_sub, tail_sub
+from osmia.memory.secret_tails import GLUED, REST_TOLD, TAIL, glued_sub, rest_told_sub, tail_sub
 from osmia.memory.secret_values import (
     REDACTED,
     decoded_text,
@@ -195,11 +195,16 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     # the first of a list), after what is glued to a marker: :mod:`osmia.memory.secret_tails`.
     (GLUED, glued_sub()),
     (TAIL, tail_sub()),
+    # ... and the rest of a secret told after its redacted start ("second half: …").
+    (REST_TOLD, rest_told_sub()),
 )
-# What a view's undone run is not given to: a token cut short. A view joins a run's pieces, and a
-# whole token joined to the words after it reads as a longer one cut short (``AKIA…76`` and the
-# next line's ``aws_secret_access_key``, read as one run, took the name the next rule needs).
-_IN_A_VIEW = frozenset(i for i, (pattern, _step) in enumerate(_STEPS) if pattern == CUT_SHORT_RULE.gate)
+# What a view's undone run is not given to: a token cut short, and the rest told after one. A view
+# joins a run's pieces, and a whole token joined to the words after it reads as a longer one cut
+# short (``AKIA…76`` and the next line's ``aws_secret_access_key``, read as one run, took the name
+# the next rule needs).
+_IN_A_VIEW = frozenset(
+    i for i, (pattern, _step) in enumerate(_STEPS) if pattern in (CUT_SHORT_RULE.gate, REST_TOLD)
+)
 # A redaction can join what a rule split (a key block ending a value); a few passes settle it.
 _MAX_PASSES = 4
 

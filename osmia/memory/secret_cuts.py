@@ -13,7 +13,7 @@ import itertools
 import re
 from typing import Any
 
-from osmia.memory.english import common_words
+from osmia.memory.english import holds_common_word
 from osmia.memory.linear import LinearPattern, Match, linear
 from osmia.memory.secret_formats import GLUED, RULES, unbounded
 from osmia.memory.secret_rule import Rule
@@ -94,7 +94,6 @@ CUT_PREFIXES = "|".join(prefix.pattern for prefix, _token in CUT_FORMATS)
 
 
 _RUN = linear(r"[A-Za-z0-9]{12,}")
-_LETTERS = linear(r"[A-Z]?[a-z]+|[A-Z]+")
 
 
 def _cut_short(value: str) -> bool:
@@ -103,14 +102,9 @@ def _cut_short(value: str) -> bool:
     random, or letters and digits alternating) and hold no common English word of four letters or
     more (``transformers2024release``; 5 in 10,000 random 20-character tokens do); and no mask."""
     return not masked(value) and any(
-        fragment(run) and any(c.isalpha() for c in run) and not _worded(run) for run in _RUN.findall(value)
+        fragment(run) and any(c.isalpha() for c in run) and not holds_common_word(run)
+        for run in _RUN.findall(value)
     )
-
-
-def _worded(run: str) -> bool:
-    """Whether ``run`` holds a common English word of four letters or more, by case and digits apart."""
-    common = common_words()  # English's words load once, on the first such run
-    return any(len(w) >= 4 and w.lower() in common for w in _LETTERS.findall(run))
 
 
 # A token of a prefixed format cut short: its prefix and a dozen or more of its characters, fewer

@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
+from osmia.memory.english import holds_common_word
 from osmia.memory.linear import Match, linear
 from osmia.memory.secret_values import (
     REDACTED,
@@ -33,7 +34,7 @@ from osmia.memory.secret_values import (
     plain_words,
 )
 
-__all__ = ["GLUED", "TAIL", "fragment", "glued_sub", "tail_sub"]
+__all__ = ["GLUED", "REST_TOLD", "TAIL", "fragment", "glued_sub", "rest_told_sub", "tail_sub"]
 
 # Between two pieces: a list's comma or semicolon, one or two blanks, a string closed and another
 # opened (``"…""…"``, ``"…" + "…"``, ``'…' . '…'``: a literal split to pass a scanner; ``"…" -> "…"``:
@@ -111,3 +112,45 @@ def tail_sub() -> Callable[[str], str]:
     """The redaction step that takes the rest of a redacted value (see the module docstring)."""
     pattern = linear(TAIL)
     return lambda text: pattern.sub(_replace, text)
+
+
+# The rest of a secret told apart from its start: after a redacted value, a phrase that says the
+# next piece follows ("second half", "the other part", "the rest", "part 2", "remainder"), then,
+# within a few words, a run that reads as a piece of a generated value (:func:`fragment`, and no
+# common English word in it: ``20240312_add_index_on_orders`` is a name). A token
+# pasted in two messages, the first cut short (``first half ghp_…``), leaves its second half so.
+REST_TOLD = (
+    r"(?i)\b(?:(?:second|other|last|remaining|final|next)[ \t]+(?:half|part|piece|bit|chunk)"
+    r"|the[ \t]+rest|remainder|part[ \t]*(?:2|two|ii|b))\b"
+)
+_REST_TOLD = linear(REST_TOLD)
+_REST_RUN = linear(r"[A-Za-z0-9+/_=-]{12,}")
+_REST_REACH = 48  # characters after the phrase where its piece may start ("…: ", "is ", "comes as ")
+
+
+def rest_told_sub() -> Callable[[str], str]:
+    """The redaction step that takes the rest of a secret told after its redacted start (see
+    :data:`REST_TOLD`): only after a marker, and only the first run after each phrase."""
+
+    def step(text: str) -> str:
+        start = text.find(REDACTED)
+        if start < 0:
+            return text
+        base = start + len(REDACTED)
+        out: list[str] = []
+        last = 0
+        for cue in _REST_TOLD.finditer(text[base:]):
+            end = base + cue.end(0)
+            if end < last:
+                continue
+            run = _REST_RUN.search(text[end:])
+            if run is None or run.start(0) > _REST_REACH:
+                continue
+            value = run.group(0) or ""
+            if not fragment(value) or not any(c.isalpha() for c in value) or holds_common_word(value):
+                continue
+            out += [text[last : end + run.start(0)], REDACTED]
+            last = end + run.end(0)
+        return "".join(out) + text[last:] if out else text
+
+    return step

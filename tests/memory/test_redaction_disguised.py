@@ -53,6 +53,7 @@ def _wrapped(body: str, width: int = 64) -> str:
 def disguised(seed: int = 20261203) -> list[tuple[str, str, tuple[str, ...]]]:
     """(form, text, pieces): ``text`` plants a secret; no piece of it may survive redaction."""
     rng = random.Random(seed)
+    extra = random.Random(seed + 42)
     out: list[tuple[str, str, tuple[str, ...]]] = []
 
     def add(form: str, text: str, *pieces: str) -> None:
@@ -111,15 +112,20 @@ def disguised(seed: int = 20261203) -> list[tuple[str, str, tuple[str, ...]]]:
         add("spaced", f"see {head}{gap}{rest} was leaked", head[4:], rest)
         spaced_twice = f"paste {stripe[:14]} {stripe[14:22]} {stripe[22:]} here"
         add("spaced-twice", spaced_twice, stripe[8:14], stripe[22:])
-        # Forty-second session: spelled out as a list, a character and a comma, semicolon or bar.
-        mark = rng.choice([", ", ",", "; ", " | ", "|"])
+        # Forty-second session (values from a generator of their own, so the forms above keep
+        # theirs): spelled out as a list, a character and a comma, semicolon or bar.
+        mark = extra.choice([", ", ",", "; ", " | ", "|"])
         listed = mark.join(gh)
         add("listed", f"the token, one character at a time: {listed}.", listed[len(mark.join(gh[:8])) :])
         # ... and a token cut short: its prefix and a dozen characters or more, the rest elsewhere.
-        for short in (gh[: rng.randrange(16, 30)], stripe[: rng.randrange(20, 30)], key_id[:17]):
+        for short in (gh[: extra.randrange(16, 30)], stripe[: extra.randrange(20, 30)], key_id[:17]):
             add("cut-short", f"first half {short}, the other half later", short[4:])
-        npm = "npm_" + _token(rng, 36)
+        npm = "npm_" + _token(extra, 36)
         add("cut-short-npm", f"paste ended at {npm[:20]}\nthen", npm[4:20])
+        # ... with its rest told after it, on the same line or the next.
+        cut = extra.randrange(18, 26)
+        add("rest-told", f"first half {gh[:cut]}, second half {gh[cut:]}", gh[4:cut], gh[cut:])
+        add("rest-told-lines", f"msg 1: {npm[:cut]}\nmsg 2 (the rest): {npm[cut:]} ok", npm[4:cut], npm[cut:])
     return out
 
 
@@ -130,6 +136,9 @@ NEAR_MISSES = (
     # A format's prefix before a name with a number, a word and a number, or a mask, cut short.
     "ghp_prefix_checks_2, hf_transformers2024release, glpat-projectAccessToken2, ghp_xxxxxxxxxxxxxxxx1",
     "npm_install_v18 and AKIA prefixes, hf_ModelCardTemplateForUsers and ghp_prefixChecksHelper",
+    # The rest of something after a marker that is a name, a duration or a path, not a secret's.
+    "password: [redacted] then the rest of the build took 4m12s in TestRefundWebhookRetries; the"
+    " second part of the migration is 20240312_add_index_on_orders, the remainder in config/x.yaml",
     "use x**2 for the square and a|b for either",
     "the query is foo%20bar%20baz and path%2Fto%2Ffile",
     "the digest 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d08c1a4c8ef60 matched",
