@@ -116,7 +116,7 @@ def tail_sub() -> Callable[[str], str]:
 
 # The rest of a secret told apart from its start: after a redacted value, a phrase that says the
 # next piece follows ("second half", "the other part", "the rest", "part 2", "remainder"), then,
-# within a few words, a run that reads as a piece of a generated value (:func:`fragment`, and no
+# at most two words on, a run that reads as a piece of a generated value (:func:`fragment`, and no
 # common English word in it: ``20240312_add_index_on_orders`` is a name). A token
 # pasted in two messages, the first cut short (``first half ghp_…``), leaves its second half so.
 REST_TOLD = (
@@ -126,6 +126,9 @@ REST_TOLD = (
 _REST_TOLD = linear(REST_TOLD)
 _REST_RUN = linear(r"[A-Za-z0-9+/_=-]{12,}")
 _REST_REACH = 48  # characters after the phrase where its piece may start ("…: ", "is ", "comes as ")
+# Between the phrase and its piece: signs and at most two words ("): ", " is ", " comes as "); "the
+# rest of the fix is in commit 3f9a…" is prose about something else.
+_REST_GAP = linear(r"^[^A-Za-z0-9]*(?:[A-Za-z]+[^A-Za-z0-9]+){0,2}$")
 
 
 def rest_told_sub() -> Callable[[str], str]:
@@ -144,7 +147,11 @@ def rest_told_sub() -> Callable[[str], str]:
             if end < last:
                 continue
             run = _REST_RUN.search(text[end:])
-            if run is None or run.start(0) > _REST_REACH:
+            if (
+                run is None
+                or run.start(0) > _REST_REACH
+                or not _REST_GAP.search(text[end : end + run.start(0)])
+            ):
                 continue
             value = run.group(0) or ""
             if not fragment(value) or not any(c.isalpha() for c in value) or holds_common_word(value):

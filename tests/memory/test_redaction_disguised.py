@@ -138,7 +138,8 @@ NEAR_MISSES = (
     "npm_install_v18 and AKIA prefixes, hf_ModelCardTemplateForUsers and ghp_prefixChecksHelper",
     # The rest of something after a marker that is a name, a duration or a path, not a secret's.
     "password: [redacted] then the rest of the build took 4m12s in TestRefundWebhookRetries; the"
-    " second part of the migration is 20240312_add_index_on_orders, the remainder in config/x.yaml",
+    " second part of the migration is 20240312_add_index_on_orders, the remainder in config/x.yaml;"
+    " the rest of the fix is in commit 3f9a2b7c1d4e5f6a7b8c",
     "use x**2 for the square and a|b for either",
     "the query is foo%20bar%20baz and path%2Fto%2Ffile",
     "the digest 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d08c1a4c8ef60 matched",
