@@ -125,6 +125,7 @@ REST_TOLD = (
 )
 _REST_TOLD = linear(REST_TOLD)
 _REST_RUN = linear(r"[A-Za-z0-9+/_=-]{12,}")
+_RUN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_=-")
 _REST_REACH = 48  # characters after the phrase where its piece may start ("…: ", "is ", "comes as ")
 # Between the phrase and its piece: signs and at most two words ("): ", " is ", " comes as "); "the
 # rest of the fix is in commit 3f9a…" is prose about something else.
@@ -141,23 +142,25 @@ def rest_told_sub() -> Callable[[str], str]:
             return text
         base = start + len(REDACTED)
         out: list[str] = []
-        last = 0
+        kept = 0  # where the text not yet copied to ``out`` starts
+        read = 0  # where the last run read ends
         for cue in _REST_TOLD.finditer(text[base:]):
             end = base + cue.end(0)
-            if end < last:
+            if end < read:
+                continue  # a phrase inside a run already read
+            # Each phrase reads a window, not the rest of the text (untrusted text may repeat a
+            # phrase thousands of times): a run of 12 that starts within reach fits in it.
+            run = _REST_RUN.search(text[end : end + _REST_REACH + 12])
+            if run is None or not _REST_GAP.search(text[end : end + run.start(0)]):
                 continue
-            run = _REST_RUN.search(text[end:])
-            if (
-                run is None
-                or run.start(0) > _REST_REACH
-                or not _REST_GAP.search(text[end : end + run.start(0)])
-            ):
-                continue
-            value = run.group(0) or ""
+            a = read = end + run.start(0)
+            while read < len(text) and text[read] in _RUN_CHARS:
+                read += 1
+            value = text[a:read]
             if not fragment(value) or not any(c.isalpha() for c in value) or holds_common_word(value):
                 continue
-            out += [text[last : end + run.start(0)], REDACTED]
-            last = end + run.end(0)
-        return "".join(out) + text[last:] if out else text
+            out += [text[kept:a], REDACTED]
+            kept = read
+        return "".join(out) + text[kept:] if out else text
 
     return step
