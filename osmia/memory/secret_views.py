@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from osmia.memory.confusables import latin_skeleton
+from osmia.memory.english import common_words
 from osmia.memory.linear import LinearPattern, Match, linear
 from osmia.memory.secret_cuts import (
     CUT_GAP,
@@ -275,9 +276,18 @@ def _token_pieces(
             if _A_PREFIX.match(piece) is not None and token.match(so_far) is not None:
                 break  # a whole token, then the next, which its own rule takes: a list, not a cut
             if not _token_like(piece):
-                # A word may still end a token of a fixed length that is short without it
-                # (``AKIA…LNB BI``); after a whole token, it is prose.
-                if token.match(so_far) is None and token.fullmatch(so_far + piece) is not None:
+                # A word may still end a token that is short without it (``AKIA…LNB BI``,
+                # ``gldt-…MwN Rxov``); after a whole token, it is prose. So is one of English's
+                # common words after a token of a format that could go on past it
+                # (``sk-learn-intelex 2024 and …``: ``sk-`` takes 20 or more).
+                if (
+                    token.match(so_far) is None
+                    and token.fullmatch(so_far + piece) is not None
+                    and not (
+                        piece.lower() in common_words()
+                        and token.fullmatch(so_far + piece + piece[-1]) is not None
+                    )
+                ):
                     spans[-1] = (a, b)
                     spans.append((start, end))
                 break
