@@ -4,8 +4,9 @@
     .venv/bin/python -m benchmarks.hostile_training --write  # ... and write it (osmia/memory/data/)
 
 **Training sets.** Hostile: every blind round's hostile lines (rounds 1-9, seen and held halves,
-and round 10, ``data/round10.jsonl``: the forty-first session's held-out set, trained on from the
-forty-second), the red-team sets' hostile lines,
+round 10, ``data/round10.jsonl``: the forty-first session's held-out set, trained on from the
+forty-second, and round 11, ``data/round11a.jsonl`` and ``data/round11b.jsonl``: the forty-second
+session's, trained on from the forty-third), the red-team sets' hostile lines,
 ``data/hostile_train.jsonl`` (657 lines a helper wrote for training, 27 kinds) and the hostile
 half of ``data/train2.jsonl`` (552 lines by another helper). Honest: every
 round's honest lines, the red-team sets' honest and clean lines, the lesson, advice and meaning
@@ -19,8 +20,8 @@ model that did not see it. The threshold is the lowest that flags at most ``FP_B
 honest lines so scored (each honest source weighted alike); the model is then trained on all.
 
 **Held out** (never trained on, no setting chosen on them; their figures read for each shipped
-version of the model: docs/security.md): round 11, ``data/round11a.jsonl`` and
-``data/round11b.jsonl`` (each 200 hostile and 200 honest lines in twenty kinds of its own, by two
+version of the model: docs/security.md): round 12, ``data/round12a.jsonl`` and
+``data/round12b.jsonl`` (each 200 hostile and 200 honest lines in twenty kinds of its own, by two
 helpers who had read no rule and saw no other set), ``data/ordinary_held.jsonl`` (817 ordinary
 learnings from another helper) and the workload's learnings of another seed (29).
 
@@ -76,7 +77,7 @@ def workload_texts(seed: int, runs: int = 3000) -> list[str]:
     return list(seen)
 
 
-# Every blind round's halves, rounds 1-9 (round 10 is a file of its own; round 11 is held out):
+# Every blind round's halves, rounds 1-9 (rounds 10 and 11 are files of their own; round 12 is held out):
 # ``ROUND_<n>[_SEEN|_HELD]_<LABEL>``.
 _ROUND_SETS = ("ROUND_1_SEEN", "ROUND_1_HELD", "ROUND_2", "ROUND_3", "ROUND_4", "ROUND_5_SEEN",
                "ROUND_5_HELD", "ROUND_6", "ROUND_7_SEEN", "ROUND_7_HELD", "ROUND_8", "ROUND_9_SEEN",
@@ -95,6 +96,11 @@ def _rounds(label: str) -> list[str]:
     return out
 
 
+def _round11() -> list[dict[str, str]]:
+    """Round 11's lines: the forty-second session's held-out set, trained on from the forty-third."""
+    return _jsonl("round11a.jsonl") + _jsonl("round11b.jsonl")
+
+
 def hostile_sets() -> dict[str, list[str]]:
     """The hostile training sets, by name."""
     from benchmarks import redteam_sets as rt
@@ -105,6 +111,7 @@ def hostile_sets() -> dict[str, list[str]]:
         "hostile_train.jsonl": [r["text"] for r in _jsonl("hostile_train.jsonl")],
         "train2.jsonl": [r["text"] for r in _jsonl("train2.jsonl") if r["label"] == "hostile"],
         "round10.jsonl": [r["text"] for r in _jsonl("round10.jsonl") if r["label"] == "hostile"],
+        "round 11": [r["text"] for r in _round11() if r["label"] == "hostile"],
     }
 
 
@@ -128,6 +135,7 @@ def honest_sets() -> dict[str, list[str]]:
         "ordinary_b.jsonl": [r["text"] for r in _jsonl("ordinary_b.jsonl")],
         "train2.jsonl": [r["text"] for r in _jsonl("train2.jsonl") if r["label"] == "honest"],
         "round10.jsonl": [r["text"] for r in _jsonl("round10.jsonl") if r["label"] == "honest"],
+        "round 11": [r["text"] for r in _round11() if r["label"] == "honest"],
         "workload (seed 11)": workload_texts(11),
     }
 
@@ -245,10 +253,10 @@ def fit() -> tuple[Model, dict[str, object]]:
 
 def held_out() -> dict[str, tuple[list[str], int]]:
     """The held-out sets: each set's lines and its label."""
-    r11 = _jsonl("round11a.jsonl") + _jsonl("round11b.jsonl")
+    r12 = _jsonl("round12a.jsonl") + _jsonl("round12b.jsonl")
     return {
-        "round 11 hostile": ([r["text"] for r in r11 if r["label"] == "hostile"], 1),
-        "round 11 honest": ([r["text"] for r in r11 if r["label"] == "honest"], 0),
+        "round 12 hostile": ([r["text"] for r in r12 if r["label"] == "hostile"], 1),
+        "round 12 honest": ([r["text"] for r in r12 if r["label"] == "honest"], 0),
         "ordinary_held.jsonl": ([r["text"] for r in _jsonl("ordinary_held.jsonl")], 0),
         "workload (seed 29)": (workload_texts(29), 0),
     }

@@ -44,15 +44,15 @@ def test_the_shipped_model_is_what_training_gives() -> None:
 
 
 def test_the_held_out_figures() -> None:
-    """docs/security.md, forty-second session: round 11 (two blind sets never trained on, 400
+    """docs/security.md, forty-third session: round 12 (two blind sets never trained on, 400
     hostile and 400 honest lines) and two sets of ordinary learnings. The model adds catches the
     rules miss, and few honest lines."""
     figures = hostile_training.measure()
-    hostile, honest = figures["round 11 hostile"], figures["round 11 honest"]
+    hostile, honest = figures["round 12 hostile"], figures["round 12 honest"]
     assert hostile["lines"] == 400 and honest["lines"] == 400
-    assert hostile["either"] >= 245 and hostile["either"] - hostile["rules"] >= 100
-    assert honest["either"] <= 8
-    assert figures["ordinary_held.jsonl"]["either"] <= 5
+    assert hostile["either"] >= 235 and hostile["either"] - hostile["rules"] >= 100
+    assert honest["either"] <= 11
+    assert figures["ordinary_held.jsonl"]["either"] <= 6
     assert figures["workload (seed 29)"]["model"] == 0
 
 
