@@ -96,6 +96,14 @@ def _rounds(label: str) -> list[str]:
     return out
 
 
+# Four training sets of the forty-third session, by four helpers who read nothing but their own
+# folder, each 300 hostile and 300 honest look-alike lines in one slice of the work: CI and the
+# supply chain, cloud and infrastructure, application code and data, the agents and the people
+# around them (30-81 kinds of harm each; ~50 of each set's hostile lines disguised in form, ~30
+# in other languages).
+TRAIN3 = ("train3_ci.jsonl", "train3_infra.jsonl", "train3_app.jsonl", "train3_agents.jsonl")
+
+
 def _round11() -> list[dict[str, str]]:
     """Round 11's lines: the forty-second session's held-out set, trained on from the forty-third."""
     return _jsonl("round11a.jsonl") + _jsonl("round11b.jsonl")
@@ -112,6 +120,7 @@ def hostile_sets() -> dict[str, list[str]]:
         "train2.jsonl": [r["text"] for r in _jsonl("train2.jsonl") if r["label"] == "hostile"],
         "round10.jsonl": [r["text"] for r in _jsonl("round10.jsonl") if r["label"] == "hostile"],
         "round 11": [r["text"] for r in _round11() if r["label"] == "hostile"],
+        **{name: [r["text"] for r in _jsonl(name) if r["label"] == "hostile"] for name in TRAIN3},
     }
 
 
@@ -136,6 +145,7 @@ def honest_sets() -> dict[str, list[str]]:
         "train2.jsonl": [r["text"] for r in _jsonl("train2.jsonl") if r["label"] == "honest"],
         "round10.jsonl": [r["text"] for r in _jsonl("round10.jsonl") if r["label"] == "honest"],
         "round 11": [r["text"] for r in _round11() if r["label"] == "honest"],
+        **{name: [r["text"] for r in _jsonl(name) if r["label"] == "honest"] for name in TRAIN3},
         "workload (seed 11)": workload_texts(11),
     }
 

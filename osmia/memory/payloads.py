@@ -76,9 +76,18 @@ def _printable(raw: bytes) -> str:
 
 
 def _readable(raw: bytes) -> str:
-    """``raw`` as text if it reads as words: printable ASCII with a space and mostly letters."""
-    if len(raw) < 6 or not all(32 <= b < 127 for b in raw) or b" " not in raw:
+    """``raw`` as text if it reads as words: UTF-8 of printable characters and blanks (line
+    breaks and tabs too: an order encoded with its "----" and new lines, or in German, is still
+    read), with a blank and mostly letters."""
+    if len(raw) < 6:
         return ""
-    text = raw.decode("ascii")
-    letters = sum(c.isalpha() for c in text)
-    return text if letters >= 0.6 * len(text.replace(" ", "")) else ""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+    if not all(c.isprintable() or c in "\t\n\r" for c in text):
+        return ""
+    dense = "".join(text.split())
+    if len(dense) == len(text):
+        return ""  # no blank: a name or a value, not words
+    return text if sum(c.isalpha() for c in dense) >= 0.6 * len(dense) else ""
