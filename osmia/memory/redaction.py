@@ -24,7 +24,7 @@ from osmia.memory.secret_cuts import CUT_SHORT_RULE
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
 from osmia.memory.secret_rule import Rule
-from osmia.memory.secret_tables import ROW_GATE, TABLE_GATE, row_sub, table_sub
+from osmia.memory.secret_tables import CSV_GATE, ROW_GATE, TABLE_GATE, csv_sub, row_sub, table_sub
 from osmia.memory.secret_tails import GLUED, REST_TOLD, TAIL, glued_sub, rest_told_sub, tail_sub
 from osmia.memory.secret_values import (
     REDACTED,
@@ -189,6 +189,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (CUT_SHORT_RULE.gate or "", _rule_sub(CUT_SHORT_RULE)),
     (TABLE_GATE, table_sub),
     (ROW_GATE, row_sub),
+    (CSV_GATE, csv_sub),
     *NAMED_STEPS,
     (_ENCODED, _encoded_sub()),
     # Last: the rest of a value that a step above redacted only the start of (cut by a blank, or
@@ -270,8 +271,56 @@ def _one_pass(text: str, skip: frozenset[int] = frozenset()) -> str:
 
 
 def redact(text: str) -> str:
-    """``text`` with every credential replaced by ``[redacted]``; multi-line; idempotent."""
-    return _redact(text, frozenset())
+    """``text`` with every credential replaced by ``[redacted]``; multi-line; idempotent.
+
+    A value redacted once is redacted wherever else the text repeats it: a rule that reads it in
+    one place (``hmac.new(b"…"``) says what it is in every other ("the secret on the hook is …").
+    """
+    out = _redact(text, frozenset())
+    return out if out == text else _elsewhere(text, out)
+
+
+# What a value taken out must be for its other occurrences to go too: a run of 8 or more
+# characters without blanks (a word or a phrase a rule took with its value is not repeated alone).
+_REPEATED = 8
+
+
+def _elsewhere(text: str, out: str) -> str:
+    """``out`` (``text`` redacted) with every other occurrence of a value it took out redacted too.
+
+    The values are read back from where the markers stand: ``out`` is ``text`` with spans replaced
+    by the marker, so the literal text between two markers is found in ``text`` in order, and what
+    lies between is what was taken. Linear in the text's length for each value taken.
+    """
+    pieces = out.split(REDACTED)
+    if not text.startswith(pieces[0]) or not text.endswith(pieces[-1]):
+        return out  # not a plain replacement of spans: leave it as it is
+    taken: set[str] = set()
+    pos = len(pieces[0])
+    for k, nxt in enumerate(pieces[1:], start=1):
+        end = len(text) - len(nxt) if k == len(pieces) - 1 else text.find(nxt, pos + 1)
+        if end < pos:
+            return out
+        value = text[pos:end]
+        if len(value) >= _REPEATED and not any(c.isspace() for c in value):
+            taken.add(value)
+        pos = end + len(nxt)
+    for value in sorted(taken, key=len, reverse=True):
+        out = _replaced_apart(out, value)
+    return out
+
+
+def _replaced_apart(out: str, value: str) -> str:
+    """``out`` with each occurrence of ``value`` that no marker touches replaced by the marker (one
+    beside a marker is what the rule left of the same match: ``password=`` before its value)."""
+    parts, last, at = [], 0, out.find(value)
+    while at >= 0:
+        end = at + len(value)
+        if not out.startswith(REDACTED, end) and not out.endswith(REDACTED, 0, at):
+            parts.append(out[last:at] + REDACTED)
+            last = end
+        at = out.find(value, end)
+    return "".join(parts) + out[last:] if parts else out
 
 
 def _redact(text: str, skip: frozenset[int]) -> str:

@@ -64,6 +64,13 @@ RULES: tuple[Rule, ...] = (
         not_placeholder,  # not again what a marker starts (redaction is idempotent)
     ),
     _rule("age-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58,}"),
+    # A 32-byte private key in base64 called private in prose or a config (WireGuard's and other
+    # X25519 keys: 43 characters, the last of a few, then ``=``): "private Je…M= / public Yj…E=".
+    _rule(
+        "x25519-private",
+        r"(?i)\bprivate(?:[ _-]?key)?[ \t]*[:=]?[ \t]*[\"'`]?((?-i:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=))",
+        1,
+    ),
     *PROVIDER_RULES,
     # Web credentials: JWTs, HTTP auth headers and bearer tokens, credentials in URLs.
     _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", 0, not_placeholder),
@@ -161,8 +168,14 @@ RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
     ),
-    # A .pgpass line: host:port:database:user:password.
-    _rule("pgpass", r"\b[A-Za-z*][\w.*-]*:(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})", 1, not_placeholder),
+    # A .pgpass line: host:port:database:user:password (a host of ``*`` at a line's start too: no
+    # word boundary before it).
+    _rule(
+        "pgpass",
+        r"(?:\b[A-Za-z]|(?m:^)[ \t]*\*|\B\*)[\w.*-]*:(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})",
+        1,
+        not_placeholder,
+    ),
     # Short password flags of the CLIs that take one: mysql -pS3cret (no space), sshpass -p and the
     # registry logins' -p, redis-cli -a. Elsewhere -p is a port, a path or a profile.
     _rule(

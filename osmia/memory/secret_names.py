@@ -19,8 +19,10 @@ from osmia.memory.secret_values import (
     REDACTED,
     basic_credentials,
     code_value,
+    content_key,
     generated_value,
     is_placeholder,
+    key_path,
     looks_random,
     password_value,
     resource_name,
@@ -35,7 +37,10 @@ _IDENT = r"[A-Za-z0-9_.-]*"
 _STRONG = (
     r"(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key"
     r"|client[_.-]?key|credentials?|creds|auth[_.-]?key|signing[_.-]?key|encryption[_.-]?key"
-    r"|master[_.-]?key|account[_.-]?key|service[_.-]?key|webhook[_.-]?url|dsn|[_.-]pass|_pw\b)"
+    r"|master[_.-]?key|account[_.-]?key|service[_.-]?key|webhook[_.-]?url|dsn|[_.-]pass|_pw\b"
+    # ... an application's key (Laravel's and Datadog's ``APP_KEY``), an LDAP client's bind secret
+    # (SSSD's ``ldap_default_authtok``)
+    r"|app[_.-]?key|authtok)"
 )
 _WEAK = (
     r"(?:key|auth|session|cookie|salt|pepper|seed|sig|signature|hmac|cert|license|pass|jwt|bearer"
@@ -92,7 +97,15 @@ _NAME_ONLY = (
     "tokenized",
     "tokenization",
     "existingsecret",  # a Helm chart's name of a Kubernetes Secret (``auth.existingSecret: pg-auth``)
+    # An error's or exception's class (``NoCredentialsError: Unable to locate credentials``): its
+    # message follows, not a value.
+    "error",
+    "errors",
+    "exception",
 )
+# A word of a name that says it counts (``TOKEN_BUDGET_PER_RUN``, ``MAX_TOKENS_PER_REQUEST``): a number
+# given to it is a count, whatever its length.
+_COUNTING = linear(r"(?:^|[_.-])(?:budget|limit|max|min|count|size|ttl|timeout|per|total|quota)(?:[_.-]|$)")
 # A quote escaped in JSON inside a JSON string ({\"api_key\":\"…\"}, \\\" twice escaped, \u0022) or
 # in a URL (%22password%22%3A%22…%22); the name's closing quote may be one, and the colon %3A after
 # an encoded quote (not in urn%3Aietf%3Aparams%3Aoauth).
@@ -133,10 +146,17 @@ _OPERATOR_MARKS = ("=", ":", "→", "⇒", "%")
 _BARE_GROUP = 7
 
 
+_CREDENTIAL_ENDINGS = ("webhook_url", "webhookurl", "secret_id", "secretid")
+
+
 def _name_allowed(name: str) -> bool:
     """False for names that hold a name, count or pointer of a secret (``secretName``, ``token_usage``)."""
     lowered = name.lower().strip("'\"").replace("-", "_")
-    return not lowered.endswith(_NAME_ONLY) or lowered.endswith(("webhook_url", "webhookurl"))
+    # A webhook's URL is its secret; so is a secret's id where the id is the credential (Vault's
+    # AppRole ``secret_id``, Consul's ``SecretID``).
+    return not lowered.endswith(_NAME_ONLY) or lowered.endswith(
+        ("webhook_url", "webhookurl", "secret_id", "secretid")
+    )
 
 
 # The secret-holding nouns a name can end with: DB_PASSWORD holds one, SECRET_BACKEND names a service.
@@ -166,6 +186,8 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
     if is_placeholder(value) or len(value) < 4:
         return False
     if value.replace(".", "").isdigit() and (len(value) < 6 or "." in value):
+        return False
+    if value.isdigit() and _COUNTING.search(name.lower().strip("'\"")) is not None:
         return False
     if value.startswith(("/", "./", "../", "~/")) and " " not in value:
         # A path, unless it is one random run after a slash (an AWS secret key may start with one).
@@ -248,12 +270,31 @@ def _not_a_value(value: str, between: str, name: str = "") -> bool:
         return True  # a method of the literal before it (``token = "".join(parts)``)
     if between == ":" and value.startswith("//"):
         return True
+    if value.endswith(":") and value[:-1].replace("_", "").replace("-", "").isalnum():
+        return True  # a key of a nested block (``secrets: env:``, ``Secrets: remoteRef:``), its value below
     if name and value.rstrip(",;").lower() == name.strip("'\"").lower():
         return True
     if between.strip() == ":" and _PORT_VALUE.search(value) is not None:
         return True
     subscript = "]" in between
     return subscript and (_VARIABLE.search(value) is not None or _CALLED.search(value) is not None)
+
+
+# A bare value's start in braces with one token after it (ODBC's ``Pwd={…}``; a dict or a
+# template has a name, a colon or another brace in it).
+_BRACED = linear(r"\{[^{}\s:,=$]{4,}")
+
+
+_IDENTIFIER = linear(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+
+
+def _format_field(inner: str) -> bool:
+    """A format string's field (``--password={db_password}``, ``{dbPassword}``): a name, with no
+    sign and not the mixed case and digits a password has."""
+    if _IDENTIFIER.match(inner) is None:
+        return False
+    mixed = any(c.isupper() for c in inner) and any(c.islower() for c in inner)
+    return "_" in inner or "." in inner or not (mixed and any(c.isdigit() for c in inner))
 
 
 # A key that names a request, an object or a cache entry, not a credential: a UUID given to it is an
@@ -288,6 +329,8 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
         )
         if ok and uuid_shaped(value) and _ID_KEY.search(m.group(1) or "") is not None:
             return False  # an id a name calls a key (``Idempotency-Key: <uuid>``, ``cache_key=<uuid>``)
+        if ok and (content_key(value) or key_path(value)):
+            return False  # a cache's key (names and a hash) or a store's (an id, then a field)
         return ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
 
     def replace(m: Match, text: str) -> str:
@@ -300,6 +343,18 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
                 continue
             if g == _BARE_GROUP and "&" in value and m.start(1) > 0 and text[m.start(1) - 1] in "?&":
                 return _query(m, value.index("&"))
+            if (
+                g == _BARE_GROUP
+                and _BRACED.fullmatch(value) is not None
+                and text[m.end(g) : m.end(g) + 1] == "}"
+            ):
+                # A value in braces, as ODBC writes one that holds its separators (``Pwd={a;b}``):
+                # what the braces hold is the value.
+                inner = value[1:]
+                if _format_field(inner) or not secret(inner, g, m):
+                    return whole
+                start, end = m.start(g) + 1 - m.start(0), m.end(g) - m.start(0)
+                return whole[:start] + REDACTED + whole[end:]
             between = whole[m.end(1) - m.start(0) : m.start(g) - m.start(0)]
             # What follows a marker after ``@`` is a host (``oauth2:[redacted]@gitlab.com/g/p.git``).
             pieces = [piece for piece in value.split(REDACTED) if piece and _HOST_AFTER.match(piece) is None]

@@ -21,6 +21,7 @@ from osmia.memory.secret_values import (
     camel_word,
     code_value,
     codes_list,
+    content_key,
     env_name,
     fragment_value,
     generated_value,
@@ -148,13 +149,19 @@ PROSE_RULES: tuple[Rule, ...] = (
         "prose-key",
         r"(?i)\bkey(?:[ \t]+(?:is|was))?[ \t]+[\"'`]?([A-Za-z0-9_+/=.~-]{20,})",
         1,
-        lambda value: looks_random(value.rstrip(".,:;"), 20) and not uuid_shaped(value.rstrip(".,:;")),
+        lambda value: (
+            looks_random(value.rstrip(".,:;"), 20)
+            and not uuid_shaped(value.rstrip(".,:;"))
+            and not content_key(value.rstrip(".,:;"))
+            and not_placeholder(value)
+        ),
     ),
     # ... a key with a note on its encoding or size between its name and its value ("encryption
     # key (base64): …", "AES-256 key (hex) = …", "master key [32 bytes]: …"): a generated value.
     _rule(
         "key-with-note",
-        rf"(?i)\b(?:{KEY_NOUNS}|aes(?:[ _-]?\d{{3}})?[ _-]?key|secret[ _-]?key|data[ _-]?key|api[ _-]?key)"
+        rf"(?i)\b(?:{KEY_NOUNS}|aes(?:[ _-]?\d{{3}})?[ _-]?key|secret[ _-]?key|data[ _-]?key|api[ _-]?key"
+        r"|password|passphrase|secret|token)"
         r"[ \t]*[(\[][^()\[\]\r\n]+[)\]][ \t]*(?:[:=]|is|was)[ \t]*[\"'`]?([A-Za-z0-9_+/=~.-]{16,})",
         1,
         generated_value,
@@ -165,8 +172,9 @@ PROSE_RULES: tuple[Rule, ...] = (
     # counting up, is none).
     _rule(
         "decoded-key",
-        r"(?i)\b[A-Za-z0-9_]*(?:key|secret|seed|salt|pepper|hmac|token)[A-Za-z0-9_]*[ \t]*:?=[ \t]*"
-        r"(?:[A-Za-z_][\w.]*\.)?(?:fromhex|unhexlify|a2b_hex|b64decode|urlsafe_b64decode|b32decode"
+        r"(?i)\b[A-Za-z0-9_]*(?:key|secret|seed|salt|pepper|hmac|token|passw(?:or)?d|pwd)[A-Za-z0-9_]*"
+        r"[ \t]*:?=[ \t]*"
+        r"(?:[A-Za-z_][\w.]*\.)?(?:fromhex|unhexlify|a2b_hex|b64decode|urlsafe_b64decode|b32decode|atob"
         r"|decodebytes|DecodeString|decode64|strict_decode64|decodeHex|FromBase64String|FromHexString"
         r"|hex2bin|base64_decode|from)\([ \t]*b?[\"'`]([A-Za-z0-9+/=_-]{16,})[\"'`]",
         1,

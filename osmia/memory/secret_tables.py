@@ -12,7 +12,11 @@ A table of names and values (``| Variable | Value |`` then ``| DB_PASSWORD | …
 alone) holds its secret in the cell after the one that names it: :func:`row_sub` redacts a cell
 that follows a cell naming a secret, on any line with bars, when it holds such a value.
 
-Linear in the text: one pass over its lines, each cut at its bars once.
+A CSV or TSV file pasted with its header (``email,role,password`` then a row a line) holds its
+secrets the same way: :func:`csv_sub` redacts, in each column whose header names a secret, the
+cells of the rows below that have as many fields as the header, up to the first that has not.
+
+Linear in the text: one pass over its lines, each cut at its bars (or commas, or tabs) once.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 from osmia.memory.linear import linear
 from osmia.memory.secret_values import REDACTED, generated_value, is_placeholder, password_value
 
-__all__ = ["ROW_GATE", "TABLE_GATE", "row_sub", "table_sub"]
+__all__ = ["CSV_GATE", "ROW_GATE", "TABLE_GATE", "csv_sub", "row_sub", "table_sub"]
 
 # What redaction's one scan looks for: a secret's name in a row, then the next line a separator row.
 TABLE_GATE = r"(?i)(?:passw|passphrase|pwd|secret|token|key|credential)[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-"
@@ -117,4 +121,61 @@ def row_sub(text: str) -> str:
             row = _redacted_row(line, named)
             changed = changed or row != line
             lines[i] = row
+    return "\n".join(lines) if changed else text
+
+
+# What redaction's one scan looks for: a field that names a secret at the end of a line, or before
+# a comma or a tab, with a comma or a tab before it on the same line (a CSV or TSV header).
+CSV_GATE = (
+    r"(?i)[,\t][ \t\"']*[\w .-]*(?:passw(?:or)?d|passphrase|pwd|secret|token|api[ _.-]?key|credentials?)"
+    r"[ \t\"']*(?:[,\t]|\r?\n)"
+)
+_CSV_QUOTES = " \t\"'"
+
+
+def _fields(line: str, separator: str) -> list[tuple[int, int]]:
+    """The spans of ``line``'s fields between ``separator`` (no quoted separators: a CSV whose cells
+    hold commas is read as far as its header's count still matches)."""
+    spans, start = [], 0
+    for i, c in enumerate(line):
+        if c == separator:
+            spans.append((start, i))
+            start = i + 1
+    spans.append((start, len(line.rstrip("\r"))))
+    return spans
+
+
+def csv_sub(text: str) -> str:
+    """Redact the secret cells of every CSV or TSV table in ``text`` (a redaction step)."""
+    lines = text.split("\n")
+    changed = False
+    i = 0
+    while i < len(lines):
+        header = lines[i]
+        separator = "\t" if "\t" in header else ","
+        if separator not in header:
+            i += 1
+            continue
+        spans = _fields(header, separator)
+        columns = {
+            k
+            for k, (start, end) in enumerate(spans)
+            if _SECRET_HEADER.search(header[start:end].strip(_CSV_QUOTES)) is not None
+        }
+        i += 1
+        if not columns:
+            continue
+        while i < len(lines) and len(_fields(lines[i], separator)) == len(spans):
+            row = lines[i]
+            out, last = [], 0
+            for k, (start, end) in enumerate(_fields(row, separator)):
+                value = row[start:end].strip(_CSV_QUOTES)
+                if k in columns and _secret_cell(value):
+                    at = start + row[start:end].index(value)
+                    out.append(row[last:at] + REDACTED)
+                    last = at + len(value)
+            if out:
+                lines[i] = "".join(out) + row[last:]
+                changed = True
+            i += 1
     return "\n".join(lines) if changed else text

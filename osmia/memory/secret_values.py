@@ -55,10 +55,15 @@ def looks_random(value: str, min_len: int = 16) -> bool:
 
 
 def is_placeholder(value: str) -> bool:
-    """A reference or template, not a value: ``${VAR}``, ``$VAR``, ``<token>``, ``{{ x }}``, ``***``."""
+    """A reference or template, not a value: ``${VAR}``, ``$VAR``, ``<token>``, ``{{ x }}``, ``***``;
+    or a value published by design (a Stripe publishable key, meant for client code)."""
     v = value.strip("'\"")
     if not v or v == REDACTED or v.startswith(REDACTED):
         return True
+    if v.startswith(_PUBLISHED):
+        return True
+    if v.endswith(("...", "\u2026")) and v.rstrip(".\u2026").endswith(("_", "-")):
+        return True  # a format's prefix and an ellipsis: ``sk_test_...``, ``ghp_…``
     if v[0] in "$<{%" or v.lower().startswith("[redact"):
         return True
     mask = v.strip("[]").replace("_", "")
@@ -78,7 +83,8 @@ def is_placeholder(value: str) -> bool:
 
 
 # A format's prefix (up to 12 characters) and then only a mask of 8 or more: no value is written so.
-_MASKED = linear(r"^[\w.-]{0,12}?(?:[xX]{8,}|\*{8,}|•{8,}|#{8,})$")
+# ... or a mask with the last few characters shown (``****************3f9a``: what tools print).
+_MASKED = linear(r"^[\w.-]{0,12}?(?:[xX]{8,}|\*{8,}|•{8,}|#{8,})(?:[A-Za-z0-9]{1,4})?$")
 
 
 def masked(value: str) -> bool:
@@ -96,13 +102,15 @@ _REFERENCE = linear(r"^(?:var|local|data|module)\.[A-Za-z_][\w.\[\]\"'-]*$")
 
 # The signature of jwt.io's sample token (HS256 over its "John Doe" payload), in docs and fixtures.
 _JWT_IO_SIGNATURE = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+# Keys a provider publishes by design: Stripe's publishable keys go into every page's script.
+_PUBLISHED = ("pk_live_", "pk_test_")
 
 
 # A value written to be replaced: "your-api-key-here", "YOUR_TOKEN", "<paste here>", "replace-me",
 # "changeme", "fill_me_in": words only (a generated value has digits or mixed case in it).
 _FILL_IN = linear(
     r"(?i)^(?:your|my|insert|paste|put|enter)[-_.]?[a-z]+(?:[-_.][a-z]+)*$|^[a-z]+(?:[-_.][a-z]+)*[-_.]here$"
-    r"|^(?:change|replace|fill)[-_.]?(?:me|it|this)(?:[-_.]?in)?$"
+    r"|^(?:change|replace|fill)[-_.]?(?:me|it|this)(?:[-_.]?in)?(?:[-_.][a-z]+)*$"
 )
 
 
@@ -215,9 +223,33 @@ def resource_name(value: str) -> bool:
     return _RESOURCE_NAME.search(value) is not None
 
 
+# A key made of names and a content hash (a CI cache's ``node-modules-Linux-<sha256>``, Gradle's
+# ``v3-gradle-<sha1>``): words joined by dashes or underscores, then a SHA-1 or SHA-256 in hex.
+_CONTENT_KEY = linear(
+    r"^(?:[A-Za-z0-9]+[-_.])*[A-Za-z]{3,}[-_.](?:[A-Za-z0-9]+[-_.])*(?:[0-9a-f]{40}|[0-9a-f]{64})$"
+)
+
+
+def content_key(value: str) -> bool:
+    """A cache's key: names and a content hash, not a credential (a hash of what is cached)."""
+    return _CONTENT_KEY.search(value) is not None
+
+
+def key_path(value: str) -> bool:
+    """A key of a store written as a path (``00f5…:profile``: an id, then a field named by a word),
+    not a user and password pair (whose password is no common word after a random user)."""
+    from osmia.memory.english import common_words
+
+    head, _, last = value.rpartition(":")
+    return bool(head) and last.isalpha() and last.islower() and last in common_words()
+
+
 def generated_value(value: str) -> bool:
-    """A value shaped like a generated secret: random (:func:`looks_random`), or a UUID."""
+    """A value shaped like a generated secret: random (:func:`looks_random`), or a UUID; not jwt.io's
+    sample token or a key published by design."""
     value = value.rstrip(".,:;!?)")
+    if value.endswith(_JWT_IO_SIGNATURE) or value.startswith(_PUBLISHED):
+        return False
     return looks_random(value, 16) or _UUID.search(value) is not None
 
 
@@ -227,6 +259,8 @@ def mixed_value(value: str) -> bool:
     value = value.rstrip(".,:;)")
     if is_placeholder(value) or number_like(value) or plain_words(value) or any(c.isspace() for c in value):
         return False
+    if env_name(value):
+        return False  # a variable's name (``RELEASE_BOT_TOKEN``): a reference to the value
     letters = any(c.isalpha() for c in value)
     return letters and any(c.isdigit() or not c.isalnum() for c in value)
 

@@ -74,14 +74,41 @@ def _keeping(kept: LinearPattern) -> Callable[[str], tuple[str, list[int]]]:
     return undo
 
 
-# Line breaks (and the indentation around them) inside a run of token characters dropped.
-_unwrapped = _keeping(linear(r"[^ \t\r\n]+"))
+# A line of a run of token characters, and an assignment in one (``LOG_LEVEL=info``: an ``=`` with
+# more after it, where base64 has ``=`` only as its last characters).
+_LINE = linear(r"[^ \t\r\n]+")
+_ASSIGNED = linear(r"=[^=]")
+
+
+def _unwrapped(run: str) -> tuple[str, list[int]]:
+    """Line breaks (and the indentation around them) inside a run of token characters dropped, as
+    far as a token can go on: not past a line that ends with ``=`` (base64's padding ends a token;
+    ``SENTRY_DSN=`` is an empty value), and from the last line that assigns (``NAME=…`` starts a
+    value: the lines before it are not part of it, and it is no rest of the value before it)."""
+    parts: list[str] = []
+    where: list[int] = []
+    end = 0
+    for m in _LINE.finditer(run):
+        piece = m.group(0) or ""
+        if parts and parts[-1].endswith("="):
+            break
+        if parts and _ASSIGNED.search(piece) is not None:
+            parts, where = [], []
+        parts.append(piece)
+        where.extend(range(m.start(0), m.end(0)))
+        end = m.end(0)
+    where.append(end)
+    return "".join(parts), where
+
+
 # ``s k _ l i v e`` read as ``sk_live``.
 _unspaced = _keeping(linear(r"[^ \t]+"))
 # ``s, k, _, l, i, v, e`` (a list's commas, semicolons or bars, and blanks) read as ``sk_live``.
 _unlisted = _keeping(linear(r"[^ \t,;|]+"))
 # Emphasis and code marks inside a token dropped (``ghp_ab**cd`` → ``ghp_abcd``).
 _unmarked = _keeping(linear(r"[^*`|]+"))
+# Markdown's escapes dropped (``sk\_live\_…`` → ``sk_live_…``: a table cell or prose escaped for it).
+_unbackslashed = _keeping(linear(r"[^\\]+"))
 
 
 _HEX = frozenset(string.hexdigits)
@@ -354,6 +381,16 @@ VIEWS: tuple[View, ...] = (
     ),
     # A token with emphasis or code marks inside it (``**``, a backtick, a table's bar).
     View("marked", linear(rf"[{_T}]{{2,}}(?:[*`|]+[{_T}]{{2,}})+"), 0, _unmarked, 16, rf"[{_T}][*`|]+[{_T}]"),
+    # A token with Markdown's escapes in it (``sk\_live\_…``, ``ghp\_…``): a backslash before each
+    # underscore, star or dash, as a Markdown writer escapes them.
+    View(
+        "backslashed",
+        linear(rf"[{_T}]+(?:\\[_*-][{_T}]*)+"),
+        0,
+        _unbackslashed,
+        16,
+        rf"[{_T}]\\[_*-]",
+    ),
     # A token with accents on some of its letters: combining marks (NFKC would fold each into its
     # letter) or accented letters. Most accented words are shorter than the shortest view, and a
     # longer one is redacted only where a rule matches its unaccented form.

@@ -22,16 +22,18 @@ from tests.fixtures.secrets.corpus import secret_corpus
 
 
 def every_step(text: str) -> str:
-    """Redaction as it was: each of the steps on every text that any may act on."""
+    """Redaction as it was: each of the steps on every text that any may act on, then each value
+    taken out taken wherever else the text repeats it."""
     if CANDIDATES.search(text) is None:
         return text
+    original = text
     for _ in range(redaction._MAX_PASSES):
         before = text
         for _pattern, step in redaction._STEPS:
             text = step(text)
         if text == before:
             break
-    return text
+    return text if text == original else redaction._elsewhere(original, text)
 
 
 def corpus() -> list[str]:
