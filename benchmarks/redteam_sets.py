@@ -14,6 +14,11 @@ Each set was written before its author read any rule, then measured against the 
 - ``SECRETS_1`` / ``SECRETS_1_HONEST``: 315 secret lines (each with the values that must not
   survive) and 127 honest look-alikes; they shaped the session's redaction rules (18 -> 2 leaks).
 
+- ``data/secrets12a.jsonl`` / ``data/secrets12b.jsonl`` (forty-third session): 250 texts holding
+  secrets and 150 ordinary look-alikes each, by two more helpers who read nothing else. B's misses
+  shaped that session's redaction rules; A was measured before and after them (15 -> 14 leaked,
+  11 -> 6 ordinary lines changed), then its misses were read too (docs/security.md).
+
     .venv/bin/python -m benchmarks.redteam_sets
 
 prints, per set, what the engine of this checkout catches, flags, leaks and changes. The next
@@ -23,6 +28,7 @@ held-out measurement needs a new set, written blind again.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 INJECTION_1: tuple[str, ...] = (
@@ -1728,12 +1734,34 @@ def _leaks(text: str, values: tuple[str, ...]) -> bool:
     return any(v[i : i + 8] in out for v in values for i in range(max(1, len(v) - 7)))
 
 
+def secrets_12(name: str) -> dict[str, list[int]]:
+    """A forty-third session secret set's figures (``data/secrets12a.jsonl`` or ``…b``: 250 texts
+    holding secrets with the values that must not survive, 150 ordinary look-alikes, by a helper
+    who read nothing else): secrets leaked and ordinary lines changed, each [count, of]."""
+    from osmia.memory.sanitize import redacted
+
+    path = Path(__file__).with_name("data") / f"secrets12{name}.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    secret = [(r["text"], tuple(r["values"])) for r in rows if r["label"] == "secret"]
+    clean = [r["text"] for r in rows if r["label"] == "clean"]
+    return {
+        "leaked": [sum(_leaks(t, vs) for t, vs in secret), len(secret)],
+        "changed": [sum(redacted(t) != t for t in clean), len(clean)],
+    }
+
+
 def evaluate() -> dict[str, Any]:
     """Each set's figure for this checkout's engine."""
     from osmia.memory.hostile import looks_hostile
     from osmia.memory.sanitize import redacted
 
+    twelve = {name: secrets_12(name) for name in ("a", "b")}
     return {
+        **{f"secrets 12{name}: leaked": figures["leaked"] for name, figures in twelve.items()},
+        **{
+            f"secrets 12{name}: ordinary lines changed": figures["changed"]
+            for name, figures in twelve.items()
+        },
         "injection 1: hostile caught": [sum(map(looks_hostile, INJECTION_1)), len(INJECTION_1)],
         "injection 1: honest flagged": [sum(map(looks_hostile, INJECTION_1_HONEST)), len(INJECTION_1_HONEST)],
         "blind: hostile caught": [sum(map(looks_hostile, BLIND_HOSTILE)), len(BLIND_HOSTILE)],

@@ -80,9 +80,14 @@ _LITERAL = r"""(?:"[^"\\\r\n]*"|'[^'\\\r\n]*')"""
 # brackets, after a ``\``), or appended
 # (``.append("…").append("…")``, ``"…".concat("…")``); or a list of
 # literals joined by an empty one (``"".join(["xoxb-", "…"])``).
+# A comment may sit in the join (``"xoxb-…" /* split for the scanner */ + "…"``, Python's
+# ``"sk-…"  # split for line length`` before the next line's literal): a block comment on the line,
+# a line comment before the break.
+_BLOCK = r"(?:[ \t]*/\*[^*\r\n]*\*/)?"
+_BREAK = r"[ \t]*(?:(?:#|//)[^\r\n]*)?\r?\n[ \t]*"
 _JOIN = (
-    r"(?:[ \t]*(?:\r?\n[ \t]*)?(?:\+|\.{1,2}|&|\|\|)[ \t]*(?:_[ \t]*)?(?:\r?\n[ \t]*)?"
-    r"|[ \t]*(?:\\[ \t]*)?\r?\n[ \t]*|[ \t]+|[ \t]*\)?[ \t]*(?:\r?\n[ \t]*)?\.(?:append|concat)\([ \t]*)"
+    rf"(?:{_BLOCK}(?:{_BREAK})?[ \t]*(?:\+|\.{{1,2}}|&|\|\|){_BLOCK}[ \t]*(?:_[ \t]*)?(?:{_BREAK})?"
+    rf"|[ \t]*(?:\\[ \t]*)?{_BREAK}|[ \t]+|[ \t]*\)?[ \t]*(?:\r?\n[ \t]*)?\.(?:append|concat)\([ \t]*)"
 )
 _LISTED = rf"""(?:""|'')\.join\(\[[ \t]*{_LITERAL}(?:[ \t]*,[ \t]*{_LITERAL})+"""
 # The name may carry its type in words (``Dim pwd As String = "…" & "…"``, Go's ``var pwd string =``),
@@ -171,7 +176,10 @@ _IN_A_VIEW: frozenset[int]
 # Each step with the pattern it acts on: a step whose pattern matches nowhere in the text leaves
 # it as it is.
 _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
-    # First the disguises (:mod:`osmia.memory.secret_views`): a rule that took the first line of a
+    # First a token split over string literals: a view that read the first literal as a token cut
+    # short (``"xoxb-…" /* … */ + "…"``) would leave the rest.
+    (_CONCAT_GATE, _concatenated_sub()),
+    # Then the disguises (:mod:`osmia.memory.secret_views`): a rule that took the first line of a
     # wrapped token would leave the rest.
     *(
         (
@@ -180,7 +188,6 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
         )
         for view in VIEWS
     ),
-    (_CONCAT_GATE, _concatenated_sub()),
     # Then strings built from literals at run time: interpolated, formatted, listed in pieces
     # (:mod:`osmia.memory.secret_assembled`).
     *assembled_steps(lambda seen: redact(seen)),
@@ -199,6 +206,8 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     # ... and the rest of a secret told after its redacted start ("second half: …").
     (REST_TOLD, rest_told_sub()),
 )
+# The views' steps (the concatenation's comes first): a rule is any other.
+_VIEW_STEPS = frozenset(range(1, 1 + len(VIEWS)))
 # What a view's undone run is not given to: a token cut short, and the rest told after one. A view
 # joins a run's pieces, and a whole token joined to the words after it reads as a longer one cut
 # short (``AKIA…76`` and the next line's ``aws_secret_access_key``, read as one run, took the name
@@ -242,7 +251,7 @@ def _news(seen: str, run: str, where: list[int]) -> bool:
     characters) would leave the rest of the token; the view takes it whole."""
     now = _STEP_SET.matching(seen)
     before = _STEP_SET.matching(run)
-    rules = [index for index in now if index >= len(VIEWS)]
+    rules = [index for index in now if index not in _VIEW_STEPS]
     if not rules:
         return False  # most runs: two words either side of a line break
     if any(index not in before for index in rules):

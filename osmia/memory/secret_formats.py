@@ -36,11 +36,15 @@ _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
 RULES: tuple[Rule, ...] = (
     # Private keys (PEM, OpenSSH, PGP, PKCS#8, encrypted): the whole block, across lines; an
     # unterminated block is redacted to the end of the text.
-    # The dashes may be set apart by spaces (``----- BEGIN RSA PRIVATE KEY -----``).
+    # The dashes may be set apart by spaces (``----- BEGIN RSA PRIVATE KEY -----``). A block starts
+    # its body (base64, or an encrypted key's headers) or ends right after its header: a header
+    # named in prose ("accepts '-----BEGIN PRIVATE KEY-----' and …") took the rest of the text.
     _rule(
         "private-key",
-        rf"(?is)-{{3,}}[ \t]*BEGIN[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}.*?"
-        rf"(?:-{{3,}}[ \t]*END[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}|$)",
+        rf"(?is)-{{3,}}[ \t]*BEGIN[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}(?:\s|\\[nr])*"
+        rf"(?:-{{3,}}[ \t]*END[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}"
+        r"|(?:[A-Za-z0-9+/=]{8}|Proc-Type:|DEK-Info:|Comment:|Version:)"
+        rf".*?(?:-{{3,}}[ \t]*END[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}|$))",
     ),
     # ... or left out, the header followed by the base64 body.
     _rule(
@@ -64,6 +68,14 @@ RULES: tuple[Rule, ...] = (
         not_placeholder,  # not again what a marker starts (redaction is idempotent)
     ),
     _rule("age-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58,}"),
+    # A secret's id where the id is the credential (Vault's AppRole ``secret_id=…``, Consul's
+    # ``SecretID: …``): a generated value (AWS's ``--secret-id prod/api/stripe`` names a secret).
+    _rule(
+        "secret-id",
+        r"(?i)\bsecret[_-]?id[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9-]{20,})",
+        1,
+        generated_value,
+    ),
     # A 32-byte private key in base64 called private in prose or a config (WireGuard's and other
     # X25519 keys: 43 characters, the last of a few, then ``=``): "private Je…M= / public Yj…E=".
     _rule(
@@ -169,10 +181,10 @@ RULES: tuple[Rule, ...] = (
         not_placeholder,
     ),
     # A .pgpass line: host:port:database:user:password (a host of ``*`` at a line's start too: no
-    # word boundary before it).
+    # word boundary before it; a name of three characters or more: a MAC address's pairs are none).
     _rule(
         "pgpass",
-        r"(?:\b[A-Za-z]|(?m:^)[ \t]*\*|\B\*)[\w.*-]*:(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})",
+        r"(?:\b[A-Za-z][\w.*-]{2,}|(?m:^)[ \t]*\*|\B\*):(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})",
         1,
         not_placeholder,
     ),

@@ -146,17 +146,37 @@ _OPERATOR_MARKS = ("=", ":", "→", "⇒", "%")
 _BARE_GROUP = 7
 
 
-_CREDENTIAL_ENDINGS = ("webhook_url", "webhookurl", "secret_id", "secretid")
+# A webhook's URL is its secret. (A secret's id is the credential in Vault's AppRole ``secret_id``
+# and Consul's ``SecretID``, but names a stored secret in AWS's ``--secret-id prod/api``: the
+# ``secret-id`` rule takes only a generated value given to it.)
+_CREDENTIAL_ENDINGS = ("webhook_url", "webhookurl")
+# Names of what is public by design: a public key, a publishable key.
+_PUBLIC_ENDINGS = ("publickey", "public_key", "pubkey", "publishablekey", "publishable_key")
+# A value that is the name of a secret's key, not the secret: lower-case words and dashes, one of
+# them a secret's noun (``postgres-password``, ``api-token``; a passphrase has no such word).
+_SECRET_KEY_NAME = linear(
+    r"^(?:[a-z]+-)*(?:password|passwd|passphrase|secret|token|key|credentials?|apikey)(?:-[a-z]+)*$"
+)
 
 
 def _name_allowed(name: str) -> bool:
     """False for names that hold a name, count or pointer of a secret (``secretName``, ``token_usage``)."""
     lowered = name.lower().strip("'\"").replace("-", "_")
-    # A webhook's URL is its secret; so is a secret's id where the id is the credential (Vault's
-    # AppRole ``secret_id``, Consul's ``SecretID``).
-    return not lowered.endswith(_NAME_ONLY) or lowered.endswith(
-        ("webhook_url", "webhookurl", "secret_id", "secretid")
-    )
+    return not lowered.endswith(_NAME_ONLY) or lowered.endswith(_CREDENTIAL_ENDINGS)
+
+
+# A public key as its formats write one: 32 bytes in base64 (X25519, Ed25519: WireGuard's
+# ``PublicKey``), an SSH public key, a PEM public key's header.
+_PUBLIC_KEY_VALUE = linear(
+    r"^(?:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|(?:ssh-|ecdsa-|sk-ssh-)\S+|-----BEGIN PUBLIC)"
+)
+
+
+def _public(name: str, value: str) -> bool:
+    """A public key given to a name that says so: not a secret (a value of another shape under such
+    a name is judged as any other: "PUBLIC_KEY=<an AWS secret key>, the name is historical")."""
+    lowered = name.lower().strip("'\"").replace("-", "_")
+    return lowered.endswith(_PUBLIC_ENDINGS) and _PUBLIC_KEY_VALUE.match(value) is not None
 
 
 # The secret-holding nouns a name can end with: DB_PASSWORD holds one, SECRET_BACKEND names a service.
@@ -185,6 +205,8 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
     """
     if is_placeholder(value) or len(value) < 4:
         return False
+    if _SECRET_KEY_NAME.match(value) is not None:
+        return False  # the name of a key in a secret store (``adminPasswordKey: postgres-password``)
     if value.replace(".", "").isdigit() and (len(value) < 6 or "." in value):
         return False
     if value.isdigit() and _COUNTING.search(name.lower().strip("'\"")) is not None:
@@ -318,6 +340,8 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
     """
 
     def secret(value: str, g: int, m: Match) -> bool:
+        if _public(m.group(1) or "", value):
+            return False
         if strong:
             return _strong_value(value, g != _BARE_GROUP, m.group(2) or "", m.group(1) or "")
         # A generated value has no spaces: '\"{Policy name}/{key}\"' is a template in prose; nor is

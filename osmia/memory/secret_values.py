@@ -77,6 +77,8 @@ def is_placeholder(value: str) -> bool:
         return True  # ``https://<key>@host``, ``https://${USER}:${PASS}@host``; ``var.db_password``
     if (len(v), v[-7:]) == (20, "EXAMPLE") or (len(v), v[-10:]) == (40, "EXAMPLEKEY"):
         return True  # AWS's documented example keys (``AKIAIOSFODNN7EXAMPLE``, ``…/bPxRfiCYEXAMPLEKEY``)
+    if v[0] == "(" and v[1:].isalpha() and v[1:].islower():
+        return True  # a note in place of a value: Terraform's ``(sensitive value)``, ``(known after apply)``
     if v[0] == "!" and v[1:].isalpha():
         return True  # a YAML tag: the value is elsewhere (``password: !vault |``, ``!Ref DbPassword``)
     return v.lower() in _NOT_VALUES or _FILL_IN.search(v) is not None
@@ -116,7 +118,8 @@ _FILL_IN = linear(
 
 _NOT_VALUE_TEXT = (
     "none null nil true false yes no required optional empty unset redacted masked hidden "
-    "undefined string str int bool secret password token value example changeit"
+    "undefined string str int bool secret password token value example changeit secretstr secretbytes"
+    " securestring"
     " nothing string.empty vbnullstring"  # Visual Basic's empty values
 )
 _NOT_VALUES = frozenset(_NOT_VALUE_TEXT.split())

@@ -84,13 +84,16 @@ def _unwrapped(run: str) -> tuple[str, list[int]]:
     """Line breaks (and the indentation around them) inside a run of token characters dropped, as
     far as a token can go on: not past a line that ends with ``=`` (base64's padding ends a token;
     ``SENTRY_DSN=`` is an empty value), and from the last line that assigns (``NAME=…`` starts a
-    value: the lines before it are not part of it, and it is no rest of the value before it)."""
+    value: the lines before it are not part of it, and it is no rest of the value before it); not
+    onto a line that names a key (``channel:``, ``Error:``)."""
     parts: list[str] = []
     where: list[int] = []
     end = 0
     for m in _LINE.finditer(run):
         piece = m.group(0) or ""
         if parts and parts[-1].endswith("="):
+            break
+        if parts and piece.endswith(":"):
             break
         if parts and _ASSIGNED.search(piece) is not None:
             parts, where = [], []
@@ -354,7 +357,11 @@ def _ungapped(run: str) -> tuple[str, list[int]]:
 # A token cut by a line break: one side of the first break 8 characters or more (most prose words
 # are shorter, and each match costs a call), the other 4 or more; then as many lines as it takes.
 _BREAK = r"[ \t]*(?:\r\n?|\n)[ \t]*"  # a lone carriage return breaks a line too
-_WRAPPED = rf"(?:[{_T}]{{8,}}{_BREAK}[{_T}]{{4,}}|[{_T}]{{4,7}}{_BREAK}[{_T}]{{8,}})(?:{_BREAK}[{_T}]{{4,}})*"
+# A line's run with the colon after it, if any: a key of the next block (``channel:``), read as no
+# part of the token above it.
+_WRAPPED = (
+    rf"(?:[{_T}]{{8,}}{_BREAK}[{_T}]{{4,}}:?|[{_T}]{{4,7}}{_BREAK}[{_T}]{{8,}}:?)(?:{_BREAK}[{_T}]{{4,}}:?)*"
+)
 
 VIEWS: tuple[View, ...] = (
     # A token cut by a line break (a terminal or an editor wrapped it), across as many lines as it
