@@ -290,8 +290,11 @@ def redact(text: str) -> str:
 
 
 # What a value taken out must be for its other occurrences to go too: a run of 8 or more
-# characters without blanks (a word or a phrase a rule took with its value is not repeated alone).
+# characters without blanks (a word or a phrase a rule took with its value is not repeated alone);
+# the longest 32 of a text's values are looked for (each a scan of the text: a text of thousands of
+# secrets costs 32 scans, not thousands).
 _REPEATED = 8
+_REPEATED_AT_MOST = 32
 
 
 def _elsewhere(text: str, out: str) -> str:
@@ -299,7 +302,8 @@ def _elsewhere(text: str, out: str) -> str:
 
     The values are read back from where the markers stand: ``out`` is ``text`` with spans replaced
     by the marker, so the literal text between two markers is found in ``text`` in order, and what
-    lies between is what was taken. Linear in the text's length for each value taken.
+    lies between is what was taken. Linear in the text's length for each of the (at most
+    :data:`_REPEATED_AT_MOST`) values looked for.
     """
     pieces = out.split(REDACTED)
     if not text.startswith(pieces[0]) or not text.endswith(pieces[-1]):
@@ -314,7 +318,7 @@ def _elsewhere(text: str, out: str) -> str:
         if len(value) >= _REPEATED and not any(c.isspace() for c in value):
             taken.add(value)
         pos = end + len(nxt)
-    for value in sorted(taken, key=len, reverse=True):
+    for value in sorted(taken, key=lambda v: (-len(v), v))[:_REPEATED_AT_MOST]:
         out = _replaced_apart(out, value)
     return out
 
