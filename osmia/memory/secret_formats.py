@@ -75,6 +75,7 @@ RULES: tuple[Rule, ...] = (
         r"(?i)\bsecret[_-]?id[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9-]{20,})",
         1,
         generated_value,
+        gate=r"(?i)secret[_-]?id",
     ),
     # A 32-byte private key in base64 called private in prose or a config (WireGuard's and other
     # X25519 keys: 43 characters, the last of a few, then ``=``): "private Je…M= / public Yj…E=".
@@ -82,6 +83,7 @@ RULES: tuple[Rule, ...] = (
         "x25519-private",
         r"(?i)\bprivate(?:[ _-]?key)?[ \t]*[:=]?[ \t]*[\"'`]?((?-i:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=))",
         1,
+        gate=r"(?i)\bprivate",
     ),
     *PROVIDER_RULES,
     # Web credentials: JWTs, HTTP auth headers and bearer tokens, credentials in URLs.

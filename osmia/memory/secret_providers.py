@@ -148,7 +148,11 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("sendgrid", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}"),
     _rule("mailgun", r"\bkey-[0-9a-f]{32}\b"),
     # ... and its private keys since 2022: 32 hex, then two groups of 8 hex.
-    _rule("mailgun-private", r"\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b"),
+    _rule(
+        "mailgun-private",
+        r"\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b",
+        gate=r"[0-9a-f]-[0-9a-f]{8}-[0-9a-f]{8}\b",
+    ),
     _rule("mailchimp", r"\b[0-9a-f]{32}-us\d{1,2}\b"),
     _rule("postman", r"\bPMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}\b"),
     _rule("grafana", r"\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})"),
