@@ -49,6 +49,15 @@ _BULLET = r"(?:(?:[-*]|\d{1,2}[.)])[ \t]+)?"
 _ATTRIBUTE = linear(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
 
 
+def _random_key(value: str) -> bool:
+    """A bare key's value: random, and no UUID or content hash (an idempotency or cache key) or
+    placeholder."""
+    bare = value.rstrip(".,:;")
+    return (
+        looks_random(bare, 20) and not uuid_shaped(bare) and not content_key(bare) and not_placeholder(value)
+    )
+
+
 # What the rules that name a password after its value hold, for redaction's one scan.
 _NOUN_GATE = r"(?i)(?:password|passphrase|passwd|passcode|pwd)"
 
@@ -149,12 +158,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         "prose-key",
         r"(?i)\bkey(?:[ \t]+(?:is|was))?[ \t]+[\"'`]?([A-Za-z0-9_+/=.~-]{20,})",
         1,
-        lambda value: (
-            looks_random(value.rstrip(".,:;"), 20)
-            and not uuid_shaped(value.rstrip(".,:;"))
-            and not content_key(value.rstrip(".,:;"))
-            and not_placeholder(value)
-        ),
+        _random_key,
     ),
     # ... a key with a note on its encoding or size between its name and its value ("encryption
     # key (base64): …", "AES-256 key (hex) = …", "master key [32 bytes]: …"): a generated value.

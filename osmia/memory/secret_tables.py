@@ -63,14 +63,17 @@ def _secret_cell(value: str) -> bool:
     return password_value(value) or generated_value(value)
 
 
-def _redacted_row(row: str, columns: set[int]) -> str:
-    """``row`` with the secret cells of ``columns`` redacted."""
+def _redacted_row(
+    row: str, columns: set[int], cells: list[tuple[int, int]] | None = None, marks: str = _MARKS
+) -> str:
+    """``row`` with the secret cells of ``columns`` redacted (``cells``: their spans, a Markdown
+    row's by default; ``marks``: what around a cell's value is not part of it)."""
     out, last = [], 0
-    for k, (start, end) in enumerate(_cells(row)):
+    for k, (start, end) in enumerate(_cells(row) if cells is None else cells):
         if k not in columns:
             continue
         cell = row[start:end]
-        value = cell.strip(_MARKS)
+        value = cell.strip(marks)
         if not _secret_cell(value):
             continue
         at = start + cell.index(value)
@@ -165,17 +168,12 @@ def csv_sub(text: str) -> str:
         i += 1
         if not columns:
             continue
-        while i < len(lines) and len(_fields(lines[i], separator)) == len(spans):
-            row = lines[i]
-            out, last = [], 0
-            for k, (start, end) in enumerate(_fields(row, separator)):
-                value = row[start:end].strip(_CSV_QUOTES)
-                if k in columns and _secret_cell(value):
-                    at = start + row[start:end].index(value)
-                    out.append(row[last:at] + REDACTED)
-                    last = at + len(value)
-            if out:
-                lines[i] = "".join(out) + row[last:]
-                changed = True
+        while i < len(lines):
+            cells = _fields(lines[i], separator)
+            if len(cells) != len(spans):
+                break
+            row = _redacted_row(lines[i], columns, cells, _CSV_QUOTES)
+            changed = changed or row != lines[i]
+            lines[i] = row
             i += 1
     return "\n".join(lines) if changed else text

@@ -14,6 +14,7 @@ import string
 from collections import Counter
 from collections.abc import Callable
 
+from osmia.memory.english import common_words
 from osmia.memory.linear import linear
 
 REDACTED = "[redacted]"
@@ -60,7 +61,7 @@ def is_placeholder(value: str) -> bool:
     v = value.strip("'\"")
     if not v or v == REDACTED or v.startswith(REDACTED):
         return True
-    if v.startswith(_PUBLISHED):
+    if _sample_or_published(v):
         return True
     if v.endswith(("...", "\u2026")) and v.rstrip(".\u2026").endswith(("_", "-")):
         return True  # a format's prefix and an ellipsis: ``sk_test_...``, ``ghp_…``
@@ -69,8 +70,6 @@ def is_placeholder(value: str) -> bool:
     mask = v.strip("[]").replace("_", "")
     if v[0] == "[" and mask.isalpha() and mask.isupper():
         return True  # a mask a tool writes: ``[REDACTED]``, ``[FILTERED]``, ``[MASKED]``
-    if v.endswith(_JWT_IO_SIGNATURE):
-        return True  # jwt.io's documented sample token, signed with "your-256-bit-secret"
     if masked(v):
         return True
     if _URL_TEMPLATE.search(v) is not None or _REFERENCE.search(v) is not None:
@@ -106,6 +105,12 @@ _REFERENCE = linear(r"^(?:var|local|data|module)\.[A-Za-z_][\w.\[\]\"'-]*$")
 _JWT_IO_SIGNATURE = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 # Keys a provider publishes by design: Stripe's publishable keys go into every page's script.
 _PUBLISHED = ("pk_live_", "pk_test_")
+
+
+def _sample_or_published(value: str) -> bool:
+    """jwt.io's documented sample token (signed with "your-256-bit-secret"), or a key published by
+    design: no secret whatever rule reads it."""
+    return value.endswith(_JWT_IO_SIGNATURE) or value.startswith(_PUBLISHED)
 
 
 # A value written to be replaced: "your-api-key-here", "YOUR_TOKEN", "<paste here>", "replace-me",
@@ -241,8 +246,6 @@ def content_key(value: str) -> bool:
 def key_path(value: str) -> bool:
     """A key of a store written as a path (``00f5…:profile``: an id, then a field named by a word),
     not a user and password pair (whose password is no common word after a random user)."""
-    from osmia.memory.english import common_words
-
     head, _, last = value.rpartition(":")
     return bool(head) and last.isalpha() and last.islower() and last in common_words()
 
@@ -251,7 +254,7 @@ def generated_value(value: str) -> bool:
     """A value shaped like a generated secret: random (:func:`looks_random`), or a UUID; not jwt.io's
     sample token or a key published by design."""
     value = value.rstrip(".,:;!?)")
-    if value.endswith(_JWT_IO_SIGNATURE) or value.startswith(_PUBLISHED):
+    if _sample_or_published(value):
         return False
     return looks_random(value, 16) or _UUID.search(value) is not None
 

@@ -91,9 +91,7 @@ def _unwrapped(run: str) -> tuple[str, list[int]]:
     end = 0
     for m in _LINE.finditer(run):
         piece = m.group(0) or ""
-        if parts and parts[-1].endswith("="):
-            break
-        if parts and piece.endswith(":"):
+        if parts and (parts[-1].endswith("=") or piece.endswith(":")):
             break
         if parts and _ASSIGNED.search(piece) is not None:
             parts, where = [], []
