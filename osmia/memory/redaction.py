@@ -21,19 +21,13 @@ from collections.abc import Callable
 from osmia.memory.linear import LinearPattern, Match, PatternSet, linear
 from osmia.memory.secret_assembled import assembled_steps, random_literal, token_piece
 from osmia.memory.secret_cuts import CUT_SHORT_RULE
+from osmia.memory.secret_decoding import decoded_text, private_key_head
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_tables import CSV_GATE, ROW_GATE, TABLE_GATE, csv_sub, row_sub, table_sub
 from osmia.memory.secret_tails import GLUED, REST_TOLD, TAIL, glued_sub, rest_told_sub, tail_sub
-from osmia.memory.secret_values import (
-    REDACTED,
-    decoded_text,
-    entropy,
-    looks_random,
-    masked,
-    private_key_head,
-)
+from osmia.memory.secret_values import REDACTED, entropy, looks_random, masked
 from osmia.memory.secret_views import VIEWS, joins, view_sub
 
 __all__ = [

@@ -9,10 +9,10 @@ value only where its command, call or label says what it is, and checks the valu
 from __future__ import annotations
 
 from osmia.memory.linear import linear
+from osmia.memory.secret_decoding import decoded_text
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
-    decoded_text,
     flag_token,
     generated_value,
     looks_random,
