@@ -73,7 +73,9 @@ _LITERAL = r"""(?:"[^"\\\r\n]*"|'[^'\\\r\n]*')"""
 # the break too), or literals side by side (Python, C), on a line or over lines (inside Python's
 # brackets, after a ``\``), or appended
 # (``.append("…").append("…")``, ``"…".concat("…")``); or a list of
-# literals joined by an empty one (``"".join(["xoxb-", "…"])``).
+# literals joined by an empty one (``"".join(["xoxb-", "…"])``, JavaScript's
+# ``["xoxb-", "…"].join("")``, over lines too) or given to a concatenating call
+# (``CONCAT('sk_live_', '…')``, ``"".concat("…", "…")``).
 # A comment may sit in the join (``"xoxb-…" /* split for the scanner */ + "…"``, Python's
 # ``"sk-…"  # split for line length`` before the next line's literal): a block comment on the line,
 # a line comment before the break.
@@ -83,7 +85,13 @@ _JOIN = (
     rf"(?:{_BLOCK}(?:{_BREAK})?[ \t]*(?:\+|\.{{1,2}}|&|\|\|){_BLOCK}[ \t]*(?:_[ \t]*)?(?:{_BREAK})?"
     rf"|[ \t]*(?:\\[ \t]*)?{_BREAK}|[ \t]+|[ \t]*\)?[ \t]*(?:\r?\n[ \t]*)?\.(?:append|concat)\([ \t]*)"
 )
-_LISTED = rf"""(?:""|'')\.join\(\[[ \t]*{_LITERAL}(?:[ \t]*,[ \t]*{_LITERAL})+"""
+_NEXT_ITEM = r"[ \t]*,[ \t]*(?:\r?\n[ \t]*)?"
+_ITEMS = rf"[ \t]*(?:\r?\n[ \t]*)?{_LITERAL}(?:{_NEXT_ITEM}{_LITERAL})+"
+_LISTED = (
+    rf"""(?:""|'')\.join\([\[(]{_ITEMS}"""
+    rf"""|\[{_ITEMS},?\s*\]\.join\([ \t]*(?:""|'')[ \t]*\)"""
+    rf"""|(?i:concat)\({_ITEMS}"""
+)
 # The name may carry its type in words (``Dim pwd As String = "…" & "…"``, Go's ``var pwd string =``),
 # and the literals may open a bracket (Python's ``KEY = ("…" "…")``).
 _CONCAT = (
@@ -94,7 +102,7 @@ _CONCAT = (
 _PIECE = linear(_LITERAL)
 # What every concatenation holds, for redaction's one scan: a closing quote, a join and an opening
 # quote, or the list join (the whole pattern's optional name in front cost that scan ~20 % more).
-_CONCAT_GATE = rf"""["']{_JOIN}["']|\.join\(\["""
+_CONCAT_GATE = rf"""["']{_JOIN}["']|\.join\([\[(]|["']\s*\]\.join\(|(?i:concat)\([ \t]*["']"""
 
 
 def _concatenated_sub() -> Callable[[str], str]:
@@ -127,7 +135,8 @@ def _concatenated_sub() -> Callable[[str], str]:
             secret = redact(assigned) != assigned
         else:
             secret = len(joined) >= 16 and (
-                (random_literal(joined) and all(map(token_piece, texts))) or redact(joined) != joined
+                (random_literal(joined) and all(token_piece(t) for t in texts if t))
+                or redact(joined) != joined
             )
         if not secret:
             return whole

@@ -111,13 +111,15 @@ _MEMORABLE_GATE = (
 
 
 PROSE_RULES: tuple[Rule, ...] = (
-    # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…", "my password's …". Only values that are
-    # no plain word.
+    # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…", "my password's …", "DB_PASSWORD set to
+    # …", "the API token is now …". Only values that are no plain word.
     _rule(
         "prose",
         r"(?i)\b(?:[A-Za-z0-9]+[_.-])*"
         rf"(?:password|passphrase|passwd|pwd|secret|token|api[ _-]?key|{KEY_NOUNS})"
-        r"(?:[_.-]?key)?`?(?:['’]s|[ \t]+(?:is|was|=|of|to|being|->|=>|→))[ \t]+"
+        r"(?:[_.-]?key)?`?(?:['’]s|[ \t]+(?:is|was|=|of|to|being|->|=>|→)"
+        r"|[ \t]+(?:(?:is|was|been|got|gets)[ \t]+)?"
+        r"(?:(?:set|changed|updated|rotated|reset)[ \t]+to|now))[ \t]+"
         r"[\"'`]?([^\s\"'`,;]{6,})",
         1,
         lambda value: (
@@ -245,17 +247,19 @@ PROSE_RULES: tuple[Rule, ...] = (
         not_placeholder,
     ),
     # A password after a label of its own (``PASS=Summer2024!``, ``pw: Winter2025#``, ``пароль: …``,
-    # ``contraseña → …``: the word in the languages the hostility check reads), or in prose right
+    # ``contraseña → …``: the word in the languages the hostility check reads, German's compounds
+    # too, ``Datenbankpasswort``), in brackets after it ("the password (Summer2024!)"), or in prose right
     # after the noun ("with password Summer2024!", "passphrase zDTn7qLWaYyD"): a value that mixes
     # letters with digits or signs, as a password does and "password reset" or "pw: see vault" does not.
     _rule(
         "password-label",
-        r"(?i)(?:\b(?:password|passwd|passphrase|passcode|pwd|pass|pw|passwort|kennwort|contrase[ñn]a|senha"
+        r"(?i)(?:\b(?:password|passwd|passphrase|passcode|pwd|pass|pw|[a-zäöüß]*(?:passwort|kennwort)"
+        r"|contrase[ñn]a|senha"
         r"|mot[ \t]+de[ \t]+passe|parola|has[łl]o|wachtwoord|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]"
         r"|mật[ \t]+khẩu|kata[ \t]+sandi|sifre)|şifre|пароль|密码|密碼|口令|パスワード|비밀번호"
         r"|كلمة[ \t]+المرور|סיסמה|पासवर्ड)[\"']?"
-        r"(?:[ \t]*(?:[:=：]|=>|->|→|⇒)|[ \t]+[–—-]|(?:[ \t]+[^\s:=：]+){1,4}?[ \t]*[:：])[ \t]*"
-        r"(?:[\"'`“„‘]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;»”“]{8,})",
+        r"(?:[ \t]*(?:[:=：(]|=>|->|→|⇒)|[ \t]+[–—-]|(?:[ \t]+[^\s:=：]+){1,4}?[ \t]*[:：])[ \t]*"
+        r"(?:[\"'`“„‘]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;»”“()]{8,})",
         1,
         password_value,
     ),
@@ -265,7 +269,8 @@ PROSE_RULES: tuple[Rule, ...] = (
     # English's "password is …" is the prose rules'.
     _rule(
         "password-is",
-        r"(?i)(?:(?:\b(?:passwort|kennwort|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|parola|has[łl]o"
+        r"(?i)(?:(?:\b(?:[a-zäöüß]*(?:passwort|kennwort)|contrase[ñn]a|senha"
+        r"|mot[ \t]+de[ \t]+passe|parola|has[łl]o"
         r"|wachtwoord|l[öo]senord(?:et)?|adgangskode(?:n)?|salasana|heslo|jelsz[óo]|mật[ \t]+khẩu"
         r"|kata[ \t]+sandi|sifre)|şifre|пароль)[\"']?(?:[ \t]+[^\s:=]+){0,5}?[ \t]+"
         r"(?:ist|lautet|heißt|heisst|es|est|é|è|is|jest|to|är|er|on|je|là|adalah|—|–)[ \t]+"

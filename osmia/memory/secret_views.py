@@ -23,18 +23,25 @@ from dataclasses import dataclass
 
 from osmia.memory.confusables import latin_skeleton
 from osmia.memory.linear import LinearPattern, Match, linear
-from osmia.memory.secret_rejoined import (
+from osmia.memory.secret_prefixed import (
     GAPPED,
     GAPPED_GATE,
+    RECASED,
+    RECASED_GATE,
+    REVERSED,
+    REVERSED_GATE,
     SEPARATED,
     SEPARATED_GATE,
     SPACED,
     SPACED_GATE,
     joins,
+    recased,
+    reversed_token,
     ungapped,
     unseparated,
     unspaced_token,
 )
+from osmia.memory.secret_values import looks_random, password_value
 
 __all__ = ["VIEWS", "View", "joins", "latin_tokens", "view_sub"]
 
@@ -60,6 +67,12 @@ class View:
     # What every run of ``pattern`` holds, as a small pattern: what redaction's one scan for "can
     # any step act" looks for (a counted repetition there would multiply the scan's states).
     gate: str
+    # A token spelled out a character at a time: nobody spells out a dozen characters of a
+    # generated value or a password but to keep it from being found, so one that looks random or
+    # like a password (:func:`spelled_secret`) is taken whole, whether or not a rule names it.
+    spelled: bool = False
+    # The view reads the run in another order (backwards): where a rule takes it, the whole run goes.
+    whole: bool = False
 
 
 def _keeping(kept: LinearPattern) -> Callable[[str], tuple[str, list[int]]]:
@@ -110,6 +123,30 @@ _unspaced = _keeping(linear(r"[^ \t]+"))
 # ``s, k, _, l, i, v, e`` (a list's commas, semicolons or bars, and blanks) read as ``sk_live``.
 _unlisted = _keeping(linear(r"[^ \t,;|]+"))
 # Emphasis and code marks inside a token dropped (``ghp_ab**cd`` → ``ghp_abcd``).
+# What may stand between the characters of a token spelled out with marks (``s-k-_-l-…``,
+# ``N . . . H . ! …``): one mark, blanks around it or not. The token may hold the mark itself.
+_MARK_BETWEEN = frozenset("-./_:")
+
+
+def _every_other(run: str) -> tuple[str, list[int]]:
+    """The run's characters with the mark (and blanks) after each dropped: ``s-k-_-l`` → ``sk_l``."""
+    chars: list[str] = []
+    where: list[int] = []
+    i, end = 0, len(run)
+    while i < end:
+        chars.append(run[i])
+        where.append(i)
+        i += 1
+        while i < end and run[i] in " \t":
+            i += 1
+        if i < end and run[i] in _MARK_BETWEEN:
+            i += 1
+        while i < end and run[i] in " \t":
+            i += 1
+    where.append(end)
+    return "".join(chars), where
+
+
 _unmarked = _keeping(linear(r"[^*`|]+"))
 # Markdown's escapes dropped (``sk\_live\_…`` → ``sk_live_…``: a table cell or prose escaped for it).
 _unbackslashed = _keeping(linear(r"[^\\]+"))
@@ -156,6 +193,36 @@ def _unescaped(run: str) -> tuple[str, list[int]]:
         chars.append(run[i])
         where.append(i)
         i += 1
+    where.append(len(run))
+    return "".join(chars), where
+
+
+# A character written as a byte escape in a string literal: ``\x68`` (C, Python, JavaScript, a
+# shell's ``$'…'``) or ``\u0068`` (JSON, Java); only printable ASCII is decoded.
+_BYTE_ESCAPE = linear(r"\\(?:x|u00)([0-9A-Fa-f]{2})")
+
+
+def _unbyted(run: str) -> tuple[str, list[int]]:
+    """A line's byte escapes of printable ASCII decoded (``pw[] = "\\x68\\x65…"`` →
+    ``pw[] = "he…"``), when it holds four or more; the run itself otherwise (one escape is a
+    newline or a quote in ordinary code)."""
+    chars: list[str] = []
+    where: list[int] = []
+    last = decoded = 0
+    for m in _BYTE_ESCAPE.finditer(run):
+        code = int(m.group(1) or "0", 16)
+        if not 0x20 <= code < 0x7F:
+            continue
+        chars.append(run[last : m.start(0)])
+        where.extend(range(last, m.start(0)))
+        chars.append(chr(code))
+        where.append(m.start(0))
+        last = m.end(0)
+        decoded += 1
+    if decoded < 4:
+        return run, [*range(len(run)), len(run)]
+    chars.append(run[last:])
+    where.extend(range(last, len(run)))
     where.append(len(run))
     return "".join(chars), where
 
@@ -207,6 +274,7 @@ VIEWS: tuple[View, ...] = (
         _unspaced,
         12,
         r"(?:^|\s)\S[ \t]\S[ \t]\S[ \t]\S[ \t]\S[ \t]\S(?:\s|$)",
+        spelled=True,
     ),
     # Twelve or more single characters, each followed by a comma, a semicolon or a bar (and
     # blanks): a token spelled out as a list. Prose lists no dozen single characters.
@@ -217,6 +285,19 @@ VIEWS: tuple[View, ...] = (
         _unlisted,
         12,
         r"(?:^|\s)\S[ \t]*[,;|][ \t]*\S[ \t]*[,;|][ \t]*\S[ \t]*[,;|]",
+        spelled=True,
+    ),
+    # Twelve or more single characters, each followed by a dash, dot, slash, underscore or colon (and
+    # blanks or not): a token spelled out with marks. The mark may be one of the token's own
+    # characters (``_`` in ``s-k-_-l-i-v-e``), so the characters are every other one.
+    View(
+        "dashed",
+        linear(r"(?:^|[\s(\[:=])((?:[^\s][ \t]*[-./_:][ \t]*){11,}[^\s])(?:[\s,;)\]]|$)"),
+        1,
+        _every_other,
+        12,
+        r"[A-Za-z0-9][ \t]*[-./_:][ \t]*" * 3 + r"\S[ \t]*[-./_:]",
+        spelled=True,
     ),
     # A token with emphasis or code marks inside it (``**``, a backtick, a table's bar).
     View("marked", linear(rf"[{_T}]{{2,}}(?:[*`|]+[{_T}]{{2,}})+"), 0, _unmarked, 16, rf"[{_T}][*`|]+[{_T}]"),
@@ -248,6 +329,10 @@ VIEWS: tuple[View, ...] = (
     View("spaced", linear(SPACED), 0, unspaced_token, 20, SPACED_GATE),
     # A token of a prefixed format cut by separators: its pieces joined.
     View("separated", linear(SEPARATED), 0, unseparated, 20, SEPARATED_GATE),
+    # A token of a prefixed format written backwards (``…R7fM_phg``): the run read backwards.
+    View("reversed", linear(REVERSED), 0, reversed_token, 20, REVERSED_GATE, whole=True),
+    # A token whose prefix is in another case than its format's (``GLPAT-…``, ``Sk_Live_…``).
+    View("recased", linear(RECASED), 0, recased, 20, RECASED_GATE),
     # A line with an HTML character reference (``&lt;password&gt;…``, ``&quot;``): a form or a config
     # pasted from a web page or an HTML report, the whole line (a name and its value may be apart).
     View(
@@ -257,6 +342,16 @@ VIEWS: tuple[View, ...] = (
         _unentitied,
         8,
         r"&(?:lt|gt|quot|apos|amp|#[xX]?[0-9A-Fa-f]{1,3});",
+    ),
+    # A line with byte escapes in it (``char pw[] = "\\x68\\x65…"``, ``"\\u0073\\u006b…"``): a
+    # secret written so that no scanner reads it, the whole line (its name is before the literal).
+    View(
+        "byte-escaped",
+        linear(r"[^\r\n\\]*(?:\\(?:x|u00)[0-9A-Fa-f]{2}[^\r\n\\]*)+"),
+        0,
+        _unbyted,
+        8,
+        r"\\(?:x|u00)[0-9A-Fa-f]{2}\\(?:x|u00)[0-9A-Fa-f]{2}",
     ),
     # A run with a percent-escape: a URL or a value encoded for one (``password%3D…``, a form's one
     # field, has a single escape), up to a query's ``&``: each parameter is a run of its own, so that
@@ -271,6 +366,12 @@ VIEWS: tuple[View, ...] = (
         r"%[0-9A-Fa-f]{2}",
     ),
 )
+
+
+def spelled_secret(value: str) -> bool:
+    """A spelled-out value that is a secret by its shape: random (not hex alone: a digest or bytes
+    read out) or a password's mix of letters with digits or signs."""
+    return password_value(value) or (looks_random(value, 12) and not set(value) <= _HEX)
 
 
 def view_sub(
@@ -297,6 +398,8 @@ def view_sub(
         if seen == run or len(seen) > len(run) or len(seen) < view.shortest or not news(seen, run, where):
             return whole  # nothing undone, too short, or no match the run as written lacked
         out = redact(seen)
+        if out == seen and view.spelled and spelled_secret(seen):
+            out = redacted
         if out == seen:
             return whole
         # The changed part of the view: from the first character that differs to the last one.
@@ -307,7 +410,7 @@ def view_sub(
         tail = 0
         while tail < limit - head and seen[-1 - tail] == out[-1 - tail]:
             tail += 1
-        start, end = where[head], where[len(seen) - tail]
+        start, end = (0, len(run)) if view.whole else (where[head], where[len(seen) - tail])
         offset = m.start(view.group) - m.start(0)
         return whole[: offset + start] + redacted + whole[offset + end :]
 

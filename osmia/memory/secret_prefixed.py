@@ -1,10 +1,11 @@
-"""Tokens of a prefixed format cut apart, and how the redaction views put them back together.
+"""Tokens of a prefixed format in disguise, and how the redaction views undo each disguise.
 
-A token with a provider's prefix (``ghp_``, ``sk-ant-``, ``AKIA``) cut by separators
-(``ghp_Ab12-Cd34…``), by spaces (``ghp_Ab12 Cd34…``) or inside its prefix (``gh p_Ab12…``)
-reads as the token to a person and matches no rule. Each function here undoes one such cut
+A token with a provider's prefix (``ghp_``, ``sk-ant-``, ``glpat-``) cut by separators
+(``ghp_Ab12-Cd34…``), by spaces (``ghp_Ab12 Cd34…``) or inside its prefix (``gh p_Ab12…``),
+written backwards (``…8rQ_phg``) or with its prefix in another case (``GLPAT-…``, ``Sk_Live_…``)
+reads as the token to a person and matches no rule. Each function here undoes one such disguise
 for a :class:`~osmia.memory.secret_views.View`, and only when the format's own pattern then
-matches across a place it joined: prose and paths are cut by the same characters.
+matches (across a place it joined): prose and paths hold the same characters.
 
 All patterns are RE2 (:mod:`osmia.memory.linear`): linear time on any input.
 """
@@ -25,11 +26,17 @@ from osmia.memory.secret_cuts import (
 __all__ = [
     "GAPPED",
     "GAPPED_GATE",
+    "RECASED",
+    "RECASED_GATE",
+    "REVERSED",
+    "REVERSED_GATE",
     "SEPARATED",
     "SEPARATED_GATE",
     "SPACED",
     "SPACED_GATE",
     "joins",
+    "recased",
+    "reversed_token",
     "ungapped",
     "unseparated",
     "unspaced_token",
@@ -84,15 +91,16 @@ def unseparated(run: str) -> tuple[str, list[int]]:
 
 
 # A token of a prefixed format cut by spaces (``ghp_Ab12Cd34 Ef56Gh78…``), or by a separator and
-# spaces (``ghp_Ab12Cd34, Ef56…``, ``… - Ef56…``, ``…: Ef56…``): after the prefix's piece, up to four
-# more pieces, each after one to three spaces or tabs, with at most one separator among them (the
-# last piece of a token of a fixed length may be a character or two).
+# spaces (``ghp_Ab12Cd34, Ef56…``, ``… - Ef56…``, ``…: Ef56…``): after the prefix's piece, up to twelve
+# more pieces (a token read out in groups of four: ``npm_ VlEH iukE …``), each after one to three
+# spaces or tabs, with at most one separator among them (the last piece of a token of a fixed
+# length may be a character or two).
 # Prose follows a token too ("… was rotated"), so only the pieces that read as a token's (a digit,
 # an underscore or a hyphen in them, or capitals past the first letter: not a word as English
 # writes it) are joined, up to the first that does not; and, as for separators, only when the
 # format's own pattern then matches across a place it joined.
 _TOKEN_PIECE = r"[A-Za-z0-9_.-]"  # a JWT's dots too
-SPACED = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*(?:{CUT_GAP}{_TOKEN_PIECE}+){{1,4}}"
+SPACED = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*(?:{CUT_GAP}{_TOKEN_PIECE}+){{1,12}}"
 SPACED_GATE = rf"\b(?:{CUT_PREFIXES}){_TOKEN_PIECE}*[ \t]*[{CUT_SEPARATORS}]?[ \t]"
 _SPACED_PIECE = linear(r"[^ \t]+")
 _A_PREFIX = linear(rf"(?:{CUT_PREFIXES})")
@@ -160,17 +168,21 @@ def _token_pieces(
                 # ``gldt-…MwN Rxov``); after a whole token, it is prose. So is one of English's
                 # common words after a token of a format that could go on past it
                 # (``sk-learn-intelex 2024 and …``: ``sk-`` takes 20 or more).
+                whole = token.match(so_far) is not None
+                common = piece.lower() in common_words()
                 if (
-                    token.match(so_far) is None
+                    not whole
                     and token.fullmatch(so_far + piece) is not None
-                    and not (
-                        piece.lower() in common_words()
-                        and token.fullmatch(so_far + piece + piece[-1]) is not None
-                    )
+                    and not (common and token.fullmatch(so_far + piece + piece[-1]) is not None)
                 ):
                     spans[-1] = (a, b)
                     spans.append((start, end))
-                break
+                    break
+                if whole or common:
+                    break
+                # ... and inside a token read out in groups (``npm_ vx1E ODLZ Vcrk …``), a group
+                # may be all capitals or read as a name: the token is not whole yet, and a view
+                # is taken only where the format's pattern matches the pieces joined.
             spans[-1] = (a, b)
         spans.append((start, end))
     return spans
@@ -179,7 +191,7 @@ def _token_pieces(
 # A token cut inside its prefix (``gh p_Ab12…``, ``sk-a nt-…``, ``gh, p_Ab12…``, ``xapp-1 -…``): two
 # of the prefix's characters with a cut between them (blanks, or a separator and blanks:
 # ``secret_cuts.CUT_GAP``), then the token's pieces as the spaced view reads them.
-GAPPED = rf"\b(?:{CUT_INSIDE}){_TOKEN_PIECE}*(?:{CUT_GAP}{_TOKEN_PIECE}+){{0,4}}"
+GAPPED = rf"\b(?:{CUT_INSIDE}){_TOKEN_PIECE}*(?:{CUT_GAP}{_TOKEN_PIECE}+){{0,12}}"
 GAPPED_GATE = rf"\b(?:{CUT_INSIDE_GATE})"
 _CUT = linear(CUT_GAP)
 
@@ -202,3 +214,46 @@ def ungapped(run: str) -> tuple[str, list[int]]:
     if whole is None or whole.end(0) <= gap.start(0):
         return unchanged
     return first, where
+
+
+# A token written backwards (``OHdv…R7fM_phg``): a run of token characters with a digit in it,
+# ending in what a prefix reads as backwards (one to three words of letters, each after a ``_`` or
+# a ``-``: ``_phg``, ``_evil_ks``, ``-tapgl``).
+REVERSED = r"[A-Za-z0-9+/=.]*[0-9][A-Za-z0-9+/=._-]{6,}[_-][A-Za-z]{2,7}\b"
+REVERSED_GATE = r"[0-9][A-Za-z0-9+/=._-]{6}[A-Za-z0-9+/=._-]*[_-][A-Za-z][A-Za-z]"
+
+
+def reversed_token(run: str) -> tuple[str, list[int]]:
+    """The run read backwards when that starts with a format's prefix; the run itself otherwise.
+
+    The view's characters map to the run's in reverse, so where any rule takes the view, the
+    whole run is redacted (:class:`~osmia.memory.secret_views.View`'s ``whole``).
+    """
+    backwards = run[::-1]
+    if _A_PREFIX.match(backwards) is None:
+        return run, [*range(len(run)), len(run)]
+    return backwards, [*range(len(run)), len(run)]
+
+
+# A token whose prefix is written in another case than its format's (``GLPAT-…``, ``Sk_Live_…``,
+# ``XoXb-…``): one to three words of letters, each ended by a ``_`` or a ``-``, at least one of them
+# with a capital, then 16 or more token characters.
+RECASED = r"\b((?:[A-Za-z]{2,7}[_-]){1,3})[A-Za-z0-9][A-Za-z0-9_-]{15,}"
+RECASED_GATE = r"\b[A-Za-z]*[A-Z][A-Za-z]*[_-][A-Za-z0-9]{8}"
+_RECASED_HEAD = linear(r"(?:[A-Za-z]{2,7}[_-]){1,3}")
+
+
+def recased(run: str) -> tuple[str, list[int]]:
+    """The run with its prefix's words in lower case, when that is a format's prefix (``GLPAT-A0H7…``
+    → ``glpat-A0H7…``); the run itself otherwise (a prefix written as its format writes it)."""
+    same = run, [*range(len(run)), len(run)]
+    head = _RECASED_HEAD.match(run)
+    if head is None or head.end(0) == 0:
+        return same
+    prefix = run[: head.end(0)]
+    if prefix.islower():
+        return same
+    seen = prefix.lower() + run[head.end(0) :]
+    if _A_PREFIX.match(seen) is None:
+        return same
+    return seen, [*range(len(run)), len(run)]

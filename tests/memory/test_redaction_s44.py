@@ -1,0 +1,123 @@
+"""Forty-fourth session: secrets written so that no scanner finds them (docs/security.md).
+
+Secrets: a token written backwards, or with its prefix in another case (``GLPAT-``,
+``Sk_Live_``); spelled out a character at a time with dashes, dots or slashes between (the mark
+may be one of the token's own characters), or read out in groups of four; written as byte
+escapes (``\\x67\\x68…``, ``\\u0073…``); joined from a JavaScript array, a ``CONCAT`` call or a
+tuple; a spelled-out password after its name; a name "set to" or "now" a value; German's
+compound nouns for a password, and a password in brackets after its noun.
+
+Ordinary text: spelled words and letters, hex read out, dotted versions and addresses, a
+Markdown rule, reversed words and long identifiers, names in capitals, arrays of words joined,
+escapes of control characters, and "set to" or "now" given a word or a number, stay as written.
+
+Every case is written here for its form, its values generated (none is a line of a blind set).
+"""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+from tests.memory.redaction_checks import assert_kept, assert_redacted
+
+_RNG = random.Random(44)
+_ALNUM = string.ascii_letters + string.digits
+
+
+def _token(n: int, alphabet: str = _ALNUM) -> str:
+    return "".join(_RNG.choice(alphabet) for _ in range(n))
+
+
+_GHP = "ghp_" + _token(36)
+_GLPAT = "glpat-" + _token(20)
+_LIVE = "sk_live_" + _token(24)
+_NPM = "npm_" + _token(36)
+_ANT = "sk-ant-api03-" + _token(93) + "AA"
+_PASSWORD = "Qx7!" + _token(6) + "#k2"
+_RANDOM = _token(24)
+
+
+def _escaped(text: str, form: str) -> str:
+    return "".join(form.format(ord(c)) for c in text)
+
+
+def _dashed(text: str, mark: str) -> str:
+    return mark.join(text)
+
+
+# (text, the part that must not survive)
+SECRETS = [
+    # Backwards: the run read backwards starts with a format's prefix.
+    (f"Reversed so the scanners miss it: {_GHP[::-1]}", _GHP[::-1][:20]),
+    (f"stripe key backwards -> {_LIVE[::-1]} (reverse before use)", _LIVE[::-1][:20]),
+    # A prefix in another case than its format's.
+    (f"ci variable CI_PUSH_TOKEN set to {_GLPAT.upper()[:6]}{_GLPAT[6:]}", _GLPAT[6:]),
+    (f'payments.key = "Sk_Live_{_LIVE[8:]}"', _LIVE[8:]),
+    (f"slack XOXB-{_token(12, string.digits)}-{_token(13, string.digits)}-{_token(24)} in the log", "XOXB-"),
+    # Spelled out with marks between the characters (the mark may be the token's own).
+    (f"remove the dashes: {_dashed(_LIVE, '-')}", _dashed(_LIVE, "-")[16:40]),
+    (f"token: {_dashed(_GHP, '.')} ok", _dashed(_GHP, ".")[10:40]),
+    (f"root password, letter by letter: {_dashed(_PASSWORD, ' . ')}", _dashed(_PASSWORD, " . ")[8:24]),
+    (f"spelled: {_dashed(_PASSWORD, ' ')} (no spaces)", _dashed(_PASSWORD, " ")[6:18]),
+    # Read out in groups of four.
+    (
+        f"npm token in groups of four: npm_ {' '.join(_NPM[4 + i : 8 + i] for i in range(0, 36, 4))}",
+        _NPM[12:16],
+    ),
+    # Byte escapes of printable characters.
+    (f'token = "{_escaped(_GHP, chr(92) + "x{:02x}")}"', _escaped(_GHP, chr(92) + "x{:02x}")[:40]),
+    (f'{{"key": "{_escaped(_LIVE, chr(92) + "u{:04x}")}"}}', _escaped(_LIVE, chr(92) + "u{:04x}")[:40]),
+    # Joined from a JavaScript array, over lines, a tuple, a CONCAT call.
+    (f"const key = ['{_ANT[:30]}', '{_ANT[30:70]}', '{_ANT[70:]}'].join('');", _ANT[30:70]),
+    (f'const t = [\n  "{_GHP[:10]}",\n  "{_GHP[10:25]}",\n  "{_GHP[25:]}"\n].join("");', _GHP[10:25]),
+    (f"SELECT CONCAT('{_LIVE[:8]}', '{_LIVE[8:]}') AS k;", _LIVE[8:]),
+    (f'tok = "".join(("{_RANDOM[:8]}", "{_RANDOM[8:16]}", "{_RANDOM[16:]}"))', _RANDOM[8:16]),
+    # A name set to a value, or said to be one now.
+    (f"DB_PASSWORD set to {_PASSWORD} in staging", _PASSWORD),
+    (f"the API token is now {_RANDOM}", _RANDOM),
+    (f"The deploy secret was rotated to {_RANDOM}.", _RANDOM),
+    # German's compound nouns; a password in brackets after its noun.
+    (f"Das Datenbankpasswort ({_PASSWORD}) stand im Klartext in docker-compose.yml", _PASSWORD),
+    (f"Das Rootkennwort lautet {_PASSWORD}", _PASSWORD),
+    (f"the password ({_PASSWORD}) was in the chart's values", _PASSWORD),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SECRETS)
+def test_a_secret_of_this_session_is_redacted(text: str, secret: str) -> None:
+    assert_redacted(text, secret)
+
+
+KEPT = [
+    # Spelled words and letters, hex read out, letters listed, a Markdown rule.
+    "The banner reads D E P R E C A T E D and the index lists a b c d e f g h i j k l m n.",
+    "bytes: d e a d b e e f 0 1 2 3 4 5 from the dump",
+    "River quiz: M-I-S-S-I-S-S-I-P-P-I and then -----------------",
+    "Sections a.b.c.d.e.f.g.h.i.j.k.l.m follow; the build is 1.2.3.4.5.6.7.8.9.0.1.2 internally.",
+    "The gateway is 10.0.0.1 and the table of contents uses . . . . . . . . . . . . . leaders.",
+    # Reversed words and long identifiers ending in a short word.
+    "image python3.11-slim-bookworm with kube-controller-manager and build_2024_release_candidate_ok",
+    "The puzzle answer is esrever_gnirts_a (a string reversed) and 12345678_abc_def.",
+    # Names in capitals, and a header with many parts.
+    "Set CI_PUSH_TOKEN_FOR_DEPLOY and Content-Security-Policy-Report-Only in the pipeline.",
+    "The constant GITHUB_TOKEN_PERMISSIONS_DEFAULT is read by the workflow.",
+    # Arrays of words joined, escapes of control characters, a magic number.
+    "const greeting = ['Hello', 'world', 'again'].join('');",
+    "SELECT CONCAT('first', 'last') AS name;",
+    "printf '\\x1b[31mred\\x1b[0m and done' to colour the output",
+    'magic = b"\\x7fELF\\x02\\x01\\x01\\x00" checks the header',
+    # "set to" or "now" with a word or a number.
+    "The token set to expire in 3600 seconds was refreshed.",
+    "the password was reset to default and the session token is now valid for 24h.",
+    "The secret is now stored in Vault; the password changed to match the policy.",
+    "Das Passwortfeld ist leer und das Kennwort wird per Mail verschickt.",
+    "reset the password (see runbook) and the password (optional) field",
+]
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_ordinary_text_of_this_session_is_kept(text: str) -> None:
+    assert_kept(text)
