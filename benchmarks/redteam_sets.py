@@ -18,6 +18,12 @@ Each set was written before its author read any rule, then measured against the 
   secrets and 150 ordinary look-alikes each, by two more helpers who read nothing else. B's misses
   shaped that session's redaction rules; A was measured before and after them (15 -> 14 leaked,
   11 -> 6 ordinary lines changed), then its misses were read too (docs/security.md).
+- ``data/evasive13a.jsonl`` / ``data/evasive13b.jsonl`` (forty-fourth session): 200 secrets written
+  to evade a scanner (fifteen kinds: spelled out, reversed, re-cased, hex, joined in code, told in
+  parts, look-alike letters, zero-width characters, base64, HTML, Markdown, wrapped lines,
+  percent-encoding, a misleading label, another language) and 100 look-alikes each, by two more
+  helpers who read nothing else. A's misses shaped that session's rules; B was measured once
+  before and after them (64 -> 47 of 200 leaked, 6 -> 6 ordinary lines changed), then read too.
 
     .venv/bin/python -m benchmarks.redteam_sets
 
@@ -1750,13 +1756,38 @@ def secrets_12(name: str) -> dict[str, list[int]]:
     }
 
 
+def evasive_13(name: str) -> dict[str, list[int]]:
+    """A forty-fourth session set's figures (``data/evasive13a.jsonl`` or ``…b``: 200 texts holding
+    a secret written to evade a scanner, in fifteen kinds of disguise, with the values that must
+    not survive, and 100 ordinary look-alikes, by a helper who read nothing else): secrets leaked,
+    and ordinary lines given a marker (the cleaning's own changes, a zero-width joiner dropped, are
+    not counted), each [count, of]."""
+    from osmia.memory.redaction import REDACTED
+    from osmia.memory.sanitize import redacted
+
+    path = Path(__file__).with_name("data") / f"evasive13{name}.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    secret = [(r["text"], tuple(r["values"])) for r in rows if r["label"] == "secret"]
+    clean = [r["text"] for r in rows if r["label"] == "clean"]
+    return {
+        "leaked": [sum(_leaks(t, vs) for t, vs in secret), len(secret)],
+        "redacted": [sum(REDACTED in redacted(t) and REDACTED not in t for t in clean), len(clean)],
+    }
+
+
 def evaluate() -> dict[str, Any]:
     """Each set's figure for this checkout's engine."""
     from osmia.memory.hostile import looks_hostile
     from osmia.memory.sanitize import redacted
 
     twelve = {name: secrets_12(name) for name in ("a", "b")}
+    thirteen = {name: evasive_13(name) for name in ("a", "b")}
     return {
+        **{f"evasive 13{name}: leaked": figures["leaked"] for name, figures in thirteen.items()},
+        **{
+            f"evasive 13{name}: ordinary lines redacted": figures["redacted"]
+            for name, figures in thirteen.items()
+        },
         **{f"secrets 12{name}: leaked": figures["leaked"] for name, figures in twelve.items()},
         **{
             f"secrets 12{name}: ordinary lines changed": figures["changed"]

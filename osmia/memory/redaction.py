@@ -26,8 +26,17 @@ from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_tables import CSV_GATE, ROW_GATE, TABLE_GATE, csv_sub, row_sub, table_sub
-from osmia.memory.secret_tails import GLUED, REST_TOLD, TAIL, glued_sub, rest_told_sub, tail_sub
-from osmia.memory.secret_values import REDACTED, entropy, looks_random, masked
+from osmia.memory.secret_tails import (
+    GLUED,
+    NEXT_LINE,
+    REST_TOLD,
+    TAIL,
+    glued_sub,
+    next_line_sub,
+    rest_told_sub,
+    tail_sub,
+)
+from osmia.memory.secret_values import REDACTED, entropy, filler_token, looks_random, masked
 from osmia.memory.secret_views import VIEWS, joins, view_sub
 
 __all__ = [
@@ -166,8 +175,8 @@ def _rule_sub(rule: Rule) -> Callable[[str], str]:
         secret = m.group(rule.group)
         if secret is None or secret == REDACTED or (check is not None and not check(secret)):
             return whole
-        if check is None and masked(secret):
-            return whole  # a format's prefix and a mask (``ghp_xxxx…``): a template
+        if masked(secret) or filler_token(secret):
+            return whole  # a format's prefix and a mask or a placeholder (``ghp_xxxx…``): a template
         return redacted_group(m, rule.group)
 
     return lambda text: rule.pattern.sub(replace, text)
@@ -206,6 +215,8 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     # the first of a list), after what is glued to a marker: :mod:`osmia.memory.secret_tails`.
     (GLUED, glued_sub()),
     (TAIL, tail_sub()),
+    # ... wrapped onto the next line by a terminal or a logger,
+    (NEXT_LINE, next_line_sub()),
     # ... and the rest of a secret told after its redacted start ("second half: …").
     (REST_TOLD, rest_told_sub()),
 )
@@ -216,7 +227,7 @@ _VIEW_STEPS = frozenset(range(1, 1 + len(VIEWS)))
 # short (``AKIA…76`` and the next line's ``aws_secret_access_key``, read as one run, took the name
 # the next rule needs).
 _IN_A_VIEW = frozenset(
-    i for i, (pattern, _step) in enumerate(_STEPS) if pattern in (CUT_SHORT_RULE.gate, REST_TOLD)
+    i for i, (pattern, _step) in enumerate(_STEPS) if pattern in (CUT_SHORT_RULE.gate, REST_TOLD, NEXT_LINE)
 )
 # A redaction can join what a rule split (a key block ending a value); a few passes settle it.
 _MAX_PASSES = 4

@@ -93,11 +93,11 @@ CUT_FORMATS: tuple[tuple[LinearPattern, LinearPattern], ...] = tuple(
 CUT_PREFIXES = "|".join(prefix.pattern for prefix, _token in CUT_FORMATS)
 
 
-_RUN = linear(r"[A-Za-z0-9]{12,}")
+_RUN = linear(r"[A-Za-z0-9]{10,}")
 
 
 def _cut_short(value: str) -> bool:
-    """A prefixed format's start holding a run of a token's: twelve letters and digits or more,
+    """A prefixed format's start holding a run of a token's: ten letters and digits or more,
     some letters among them, that read as generated (:func:`~osmia.memory.secret_tails.fragment`:
     random, or letters and digits alternating) and hold no common English word of four letters or
     more (``transformers2024release``; 5 in 10,000 random 20-character tokens do); and no mask."""
@@ -107,7 +107,7 @@ def _cut_short(value: str) -> bool:
     )
 
 
-# A token of a prefixed format cut short: its prefix and a dozen or more of its characters, fewer
+# A token of a prefixed format cut short: its prefix and ten or more of its characters, fewer
 # than the format takes, so its own rule does not match (``ghp_`` and 20 characters: the half pasted
 # in one message, the rest in another). Redaction asks it after every format's own rule, so a
 # whole token is taken by its rule first; what it takes must look generated (random, or letters
@@ -121,7 +121,7 @@ _SHORT_PREFIXES = "|".join(
 )
 CUT_SHORT_RULE = Rule(
     "cut-short",
-    linear(rf"\b(?:{_SHORT_PREFIXES})[A-Za-z0-9_-]{{11,}}"),
+    linear(rf"\b(?:{_SHORT_PREFIXES})[A-Za-z0-9_-]{{9,}}"),
     check=_cut_short,
     gate=rf"\b(?:{_SHORT_PREFIXES})",
 )

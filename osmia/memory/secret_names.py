@@ -125,11 +125,12 @@ _TYPED = (
     rf"""|(?i:as[ \t]+(?:string|securestring|object|variant))[ \t]*=|(?:string|\[\]byte)[ \t]*="""
 )
 # A closing bracket may follow the name's quote: a subscript (``os.environ["DB_PASSWORD"] = …``,
-# ``app.config['SECRET_KEY'] = …``, ``headers['X-Api-Key'] = …``). Besides ``=`` and ``:``, the
+# ``app.config['SECRET_KEY'] = …``, ``headers['X-Api-Key'] = …``), or an index or a slice of the
+# name (``db.password[0:10] = …``: a value given in pieces). Besides ``=`` and ``:``, the
 # operators code sets a default with (``||=``, ``??=``, Make's ``?=``, a shell's ``:-``), arrows
 # (``→``, ``⇒``; not ``->``, which is code), and the first two quotes of a triple-quoted value.
 _OPERATOR = (
-    rf"""(?:\\*["']\]?|{_ESCAPED_QUOTE})?(?:[ \t]|%20)*"""
+    rf"""(?:\\*["']\]?|{_ESCAPED_QUOTE}|\[\d*(?::\d*)?\])?(?:[ \t]|%20)*"""
     rf"""({_TYPED}|:=|:-|=>|==?|:|\+=|\?=|\|\|=|\?\?=|→|⇒|%22(?:%20)*%3[Aa])(?:[ \t]|%20)*(?:""|'')?"""
 )
 # Groups: a value in double quotes, single quotes, backticks, escaped quotes, or bare (a bare value
@@ -298,6 +299,8 @@ def _not_a_value(value: str, between: str, name: str = "") -> bool:
         return True
     if between.strip() == ":" and _PORT_VALUE.search(value) is not None:
         return True
+    if between.strip() == ":" and value.startswith("?"):
+        return True  # a shell's "set or fail" expansion: ``${API_KEY:?must be set}``
     subscript = "]" in between
     return subscript and (_VARIABLE.search(value) is not None or _CALLED.search(value) is not None)
 

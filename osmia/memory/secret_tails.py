@@ -34,7 +34,18 @@ from osmia.memory.secret_values import (
     plain_words,
 )
 
-__all__ = ["GLUED", "REST_TOLD", "TAIL", "fragment", "glued_sub", "rest_told_sub", "tail_sub"]
+__all__ = [
+    "GLUED",
+    "NEXT_LINE",
+    "REST_TOLD",
+    "TAIL",
+    "fragment",
+    "glued_sub",
+    "next_line_sub",
+    "rest_told_sub",
+    "tail_sub",
+    "word_shape",
+]
 
 # Between two pieces: a list's comma or semicolon, one or two blanks, a string closed and another
 # opened (``"…""…"``, ``"…" + "…"``, ``'…' . '…'``: a literal split to pass a scanner; ``"…" -> "…"``:
@@ -51,7 +62,7 @@ _PIECE = linear(rf"({_SEPARATOR})({_RUN})")
 # a quote, a bracket, a list separator, ``@`` or ``:`` (a user or a host follows a password:
 # ``user:[redacted]@db``). ``=`` and ``/`` are not taken before it (``AccountKey=[redacted]``,
 # ``…/services/[redacted]``).
-_AFTER = r"[A-Za-z0-9+_=-][^\s'\"`,;()\[\]{}<>@:]*"
+_AFTER = r"(?:[A-Za-z0-9+_=-]|\.[A-Za-z0-9])[^\s'\"`,;()\[\]{}<>@:]*"
 GLUED = rf"[A-Za-z0-9+_-]*\[redacted\]{_AFTER}|([A-Za-z0-9+_-]+)\[redacted\]"
 
 
@@ -115,13 +126,15 @@ def tail_sub() -> Callable[[str], str]:
 
 
 # The rest of a secret told apart from its start: after a redacted value, a phrase that says the
-# next piece follows ("second half", "the other part", "the rest", "part 2", "remainder"), then,
+# next piece follows ("second half", "the other part", "the rest", "part 2", "pt2", "remainder",
+# "… continues", "… ends with", "then", "and finally"), then,
 # at most two words on, a run that reads as a piece of a generated value (:func:`fragment`, and no
 # common English word in it: ``20240312_add_index_on_orders`` is a name). A token
 # pasted in two messages, the first cut short (``first half ghp_…``), leaves its second half so.
 REST_TOLD = (
-    r"(?i)\b(?:(?:second|other|last|remaining|final|next)[ \t]+(?:half|part|piece|bit|chunk)"
-    r"|the[ \t]+rest|remainder|part[ \t]*(?:2|two|ii|b))\b"
+    r"(?i)\b(?:(?:second|other|last|remaining|final|next|third)[ \t]+(?:half|part|piece|bit|chunk)"
+    r"|the[ \t]+rest|remainder|(?:part|pt)[ \t]*(?:2|3|two|three|ii|iii|b|c)"
+    r"|(?:continues|ends)(?:[ \t]+(?:with|in|as))?|and[ \t]+finally|then)\b"
 )
 _REST_TOLD = linear(REST_TOLD)
 _REST_RUN = linear(r"[A-Za-z0-9+/_=-]{12,}")
@@ -162,5 +175,67 @@ def rest_told_sub() -> Callable[[str], str]:
             out += [text[kept:a], REDACTED]
             kept = read
         return "".join(out) + text[kept:] if out else text
+
+    return step
+
+
+# The rest of a token on the next line, after a marker that ends its line: a terminal or a logger
+# wrapped the value (``… using token [redacted]`` then ``2024-05-14T09:31:07Z app: OJWOd…``). The
+# next line's piece is found where the wrap put it: at the marker's column under blanks or a
+# table's bars (``│            │ nfKp…``), or after the words that repeat the line's own prefix
+# (a timestamp, a host, a process, a quote's ``>``: the same words, or the same with other digits).
+NEXT_LINE = r"\[redacted\][ \t]*(?:[│|\"'`\\][ \t]*)?\r?\n"
+_MARKER_AT_END = linear(r"\[redacted\][ \t]*(?:[│|\"'`\\][ \t]*)?$")
+_CONTINUED = linear(r"[A-Za-z0-9+/_=.-]+")
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+_BARS = " \t│|┃>"
+
+
+def word_shape(word: str) -> str:
+    """A word with its digits read as one digit: a timestamp or a process id of another line."""
+    return word.translate(_DIGITS_AS_ZERO)
+
+
+def _continued_at(before: str, line: str) -> int:
+    """Where the rest of a value cut at the end of the line ``before`` + marker starts in the next
+    ``line`` (see :data:`NEXT_LINE`); -1 where the line does not continue it."""
+    column = len(before)
+    if column <= len(line) and not line[:column].strip(_BARS):
+        start = column
+        while start < len(line) and start - column < 2 and line[start] in " \t":
+            start += 1
+        return start
+    mine, theirs = before.split(), line.split()
+    same = 0
+    while same < min(len(mine), len(theirs)) and word_shape(mine[same]) == word_shape(theirs[same]):
+        same += 1
+    if same == 0 or same >= len(theirs):
+        return -1
+    at = 0
+    for word in theirs[: same + 1]:
+        at = line.index(word, at) + (len(word) if word is not theirs[same] else 0)
+    return at
+
+
+def next_line_sub() -> Callable[[str], str]:
+    """The redaction step that takes the rest of a value wrapped onto the next line (see
+    :data:`NEXT_LINE`); line by line, so that a value wrapped over many lines goes whole."""
+
+    def step(text: str) -> str:
+        lines = text.split("\n")
+        changed = False
+        for i in range(len(lines) - 1):
+            marker = _MARKER_AT_END.search(lines[i])
+            if marker is None:
+                continue
+            line = lines[i + 1]
+            start = _continued_at(lines[i][: marker.start(0)], line)
+            run = _CONTINUED.match(line[start:]) if start >= 0 else None
+            value = (run.group(0) or "") if run is not None else ""
+            if len(value) < 8 or not fragment(value.rstrip(".")):
+                continue
+            lines[i + 1] = line[:start] + REDACTED + line[start + len(value) :]
+            changed = True
+        return "\n".join(lines) if changed else text
 
     return step

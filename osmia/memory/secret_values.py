@@ -79,7 +79,7 @@ def is_placeholder(value: str) -> bool:
         return True  # a note in place of a value: Terraform's ``(sensitive value)``, ``(known after apply)``
     if v[0] == "!" and v[1:].isalpha():
         return True  # a YAML tag: the value is elsewhere (``password: !vault |``, ``!Ref DbPassword``)
-    return v.lower() in _NOT_VALUES or _FILL_IN.search(v) is not None
+    return v.lower() in _NOT_VALUES or _FILL_IN.search(v) is not None or filler_token(v)
 
 
 # A format's prefix (up to 12 characters) and then only a mask of 8 or more: no value is written so.
@@ -127,6 +127,31 @@ _NOT_VALUE_TEXT = (
     " nothing string.empty vbnullstring"  # Visual Basic's empty values
 )
 _NOT_VALUES = frozenset(_NOT_VALUE_TEXT.split())
+
+
+# A format's prefix: one to three short words of letters, each ended by ``_`` or ``-`` (``xoxb-``,
+# ``sk_live_``, ``github_pat_``).
+_FORMAT_HEAD = linear(r"^(?:[A-Za-z]{2,10}[-_]){1,3}")
+
+
+def filler_token(value: str) -> bool:
+    """A format's prefix and then what is written to be replaced (``xoxb-REPLACE-ME``,
+    ``xoxb-your-bot-token``, ``sk_live_...redacted...``, ``ghp_<token>``): a template, not a token."""
+    head = _FORMAT_HEAD.match(value)
+    if head is None:
+        return False
+    # Each end of the head's words may end the prefix (``xoxb-`` in ``xoxb-REPLACE-ME``).
+    ends = [i + 1 for i, c in enumerate(value[: head.end(0)]) if c in "-_"]
+    bodies = (value[end:].strip(".\u2026") for end in ends)
+    return any(
+        body and (body[0] in "$<{%[" or body.lower() in _FILLER_WORDS or _FILL_IN.search(body) is not None)
+        for body in bodies
+    )
+
+
+# What stands in a template where a token's random part would (``sk_live_...redacted...``); not
+# "secret" or "password", which a weak password's words may be (``prod_secret``).
+_FILLER_WORDS = frozenset(("redacted", "masked", "hidden", "example", "placeholder", "dummy", "sample"))
 
 
 def random_value(min_len: int) -> Callable[[str], bool]:

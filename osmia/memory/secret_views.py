@@ -41,6 +41,7 @@ from osmia.memory.secret_prefixed import (
     unseparated,
     unspaced_token,
 )
+from osmia.memory.secret_tails import word_shape
 from osmia.memory.secret_values import looks_random, password_value
 
 __all__ = ["VIEWS", "View", "joins", "latin_tokens", "view_sub"]
@@ -71,6 +72,11 @@ class View:
     # generated value or a password but to keep it from being found, so one that looks random or
     # like a password (:func:`spelled_secret`) is taken whole, whether or not a rule names it.
     spelled: bool = False
+    # Runs over lines that a logger or a container's output prefixes (``worker-1  | …``,
+    # ``2024-05-14T09:31:07Z app: …``): the run stops before a line that starts with the words its
+    # own line starts with (the same, or the same with other digits), which are no part of the token.
+    # The rest of a token after such a prefix is :data:`~osmia.memory.secret_tails.NEXT_LINE`'s.
+    prefixed_lines: bool = False
     # The view reads the run in another order (backwards): where a rule takes it, the whole run goes.
     whole: bool = False
 
@@ -92,7 +98,7 @@ def _keeping(kept: LinearPattern) -> Callable[[str], tuple[str, list[int]]]:
 
 # A line of a run of token characters, and an assignment in one (``LOG_LEVEL=info``: an ``=`` with
 # more after it, where base64 has ``=`` only as its last characters).
-_LINE = linear(r"[^ \t\r\n]+")
+_LINE = linear(r"[^ \t\r\n\\]+")  # a shell's ``\`` before a break is no part of the token
 _ASSIGNED = linear(r"=[^=]")
 
 
@@ -255,7 +261,8 @@ def _unentitied(run: str) -> tuple[str, list[int]]:
 
 # A token cut by a line break: one side of the first break 8 characters or more (most prose words
 # are shorter, and each match costs a call), the other 4 or more; then as many lines as it takes.
-_BREAK = r"[ \t]*(?:\r\n?|\n)[ \t]*"  # a lone carriage return breaks a line too
+# A lone carriage return breaks a line too; a shell's or a C string's ``\`` may come before the break.
+_BREAK = r"[ \t]*\\?(?:\r\n?|\n)[ \t]*"
 # A line's run with the colon after it, if any: a key of the next block (``channel:``), read as no
 # part of the token above it.
 _WRAPPED = (
@@ -265,7 +272,15 @@ _WRAPPED = (
 VIEWS: tuple[View, ...] = (
     # A token cut by a line break (a terminal or an editor wrapped it), across as many lines as it
     # takes. Prose joins a line's last word to the next line's first: no rule takes such a pair.
-    View("wrapped", linear(_WRAPPED), 0, _unwrapped, 20, rf"[{_T}]{{4}}{_BREAK}[{_T}]{{4}}"),
+    View(
+        "wrapped",
+        linear(_WRAPPED),
+        0,
+        _unwrapped,
+        20,
+        rf"[{_T}]{{4}}{_BREAK}[{_T}]{{4}}",
+        prefixed_lines=True,
+    ),
     # Twelve or more single characters, each followed by a space: a token spelled out.
     View(
         "spelled",
@@ -387,9 +402,11 @@ def view_sub(
     spares the rules a second look at most runs (two words on either side of a line break).
     """
 
-    def replace(m: Match) -> str:
+    def replace(m: Match, text: str) -> str:
         whole = m.group(0) or ""
         run = m.group(view.group) or ""
+        if view.prefixed_lines and run:
+            run = _before_prefixed_line(text, m.start(view.group), run)
         if not run:
             return whole
         if len(run) <= view.shortest:
@@ -414,7 +431,25 @@ def view_sub(
         offset = m.start(view.group) - m.start(0)
         return whole[: offset + start] + redacted + whole[offset + end :]
 
-    return lambda text: view.pattern.sub(replace, text)
+    return lambda text: view.pattern.sub(lambda m: replace(m, text), text)
+
+
+_FIRST_WORD = linear(r"[^ \t\r\n]+")
+
+
+def _before_prefixed_line(text: str, start: int, run: str) -> str:
+    """``run`` (at ``start`` in ``text``) up to the first break before a line that starts as the
+    run's own line does (:attr:`View.prefixed_lines`); the whole run if none does."""
+    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    head = _FIRST_WORD.search(text[line_start:start])
+    if head is None:
+        return run  # the run starts its line: no prefix to repeat
+    prefix = word_shape(head.group(0) or "")
+    for piece in _FIRST_WORD.finditer(run):
+        before = run[: piece.start(0)].rstrip(" \t\\")
+        if before.endswith(("\n", "\r")) and word_shape(piece.group(0) or "") == prefix:
+            return run[: len(before.rstrip("\r\n \t\\"))]
+    return run
 
 
 # A run of 8 or more non-space characters with a non-ASCII one in it (``gһp_…`` with a Cyrillic

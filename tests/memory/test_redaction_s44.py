@@ -38,6 +38,8 @@ _NPM = "npm_" + _token(36)
 _ANT = "sk-ant-api03-" + _token(93) + "AA"
 _PASSWORD = "Qx7!" + _token(6) + "#k2"
 _RANDOM = _token(24)
+_SG_REST = _token(29)
+_PIECE_10 = f"4t{_token(2, string.ascii_letters)}9{_token(4, string.ascii_letters)}7"
 
 
 def _escaped(text: str, form: str) -> str:
@@ -79,6 +81,26 @@ SECRETS = [
     (f"DB_PASSWORD set to {_PASSWORD} in staging", _PASSWORD),
     (f"the API token is now {_RANDOM}", _RANDOM),
     (f"The deploy secret was rotated to {_RANDOM}.", _RANDOM),
+    # The rest of a token on the next line: under a log's repeated prefix, at the marker's column
+    # in a table, in a quoted mail, or wrapped at a shell's backslash.
+    (
+        f"2024-05-14T09:31:07.113Z app[web.1]: using token {_GHP[:24]}\n"
+        f"2024-05-14T09:31:08.113Z app[web.1]: {_GHP[24:]} for api.github.com",
+        _GHP[24:],
+    ),
+    (
+        f"worker-1  | mail: init key=SG.{_token(22)}.{_token(14)}\nworker-1  | {_SG_REST}\nworker-1  | ok",
+        _SG_REST,
+    ),
+    (f"│ STRIPE_KEY │ {_LIVE[:28]} │\n│            │ {_LIVE[28:]}{_RANDOM} │", _RANDOM),
+    (f"> the token is {_GHP[:20]}\n> {_GHP[20:]} - please don't forward", _GHP[20:]),
+    (f'export GITLAB_TOKEN="{_GLPAT[:14]}\\\n{_GLPAT[14:]}"', _GLPAT[14:]),
+    # A secret told in parts: a prefix and ten characters, then "pt2", "… ends", "and finally".
+    (f"[10:41] dana: hf token pt1 hf_{_RANDOM[:14]}\n[10:42] dana: pt2 {_RANDOM[14:]}x9Q", _RANDOM[14:]),
+    (f"(1/2) NPM_TOKEN begins npm_{_NPM[4:18]}\n(2/2) ...and ends {_NPM[18:]}", _NPM[18:]),
+    (f"part A npm_{_PIECE_10}", _PIECE_10),
+    # A name's slice given a piece of the value.
+    (f"[12:00:01] cfg db.password[0:10] = {_PASSWORD[:10]}", _PASSWORD[:10]),
     # German's compound nouns; a password in brackets after its noun.
     (f"Das Datenbankpasswort ({_PASSWORD}) stand im Klartext in docker-compose.yml", _PASSWORD),
     (f"Das Rootkennwort lautet {_PASSWORD}", _PASSWORD),
@@ -115,9 +137,38 @@ KEPT = [
     "The secret is now stored in Vault; the password changed to match the policy.",
     "Das Passwortfeld ist leer und das Kennwort wird per Mail verschickt.",
     "reset the password (see runbook) and the password (optional) field",
+    # Templates of a token: a prefix and what is written to be replaced; a shell's "set or fail".
+    "SLACK_BOT_TOKEN=xoxb-REPLACE-ME\nSLACK_SIGNING_SECRET=YOUR_SIGNING_SECRET_HERE",
+    "export OPENAI_API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx  # replace with your own key",
+    "STRIPE_SECRET_KEY=sk_live_...redacted... (last 4: 9fQk) and token xoxb-your-bot-token",
+    'password: "${DB_PASSWORD}"\napi_key: "${API_KEY:?must be set}"',
+    # A log whose next line, under the same prefix, holds words or a number after a marker.
+    "12:00:01 app: token=[redacted]\n12:00:01 app: request finished in 35 ms",
+    "export A_TOKEN=[redacted]\nexport OTHER_SETTING=enabled",
+    "  password: [redacted]\n  username: admin",
 ]
+
+
+def test_a_weak_password_made_of_words_is_still_one() -> None:
+    """A template's words (``REPLACE-ME``, ``redacted``) make a token a template; a password's
+    words (``prod_secret``) do not make it one."""
+    for text in ("DB_PASSWORD=prod_secret", "PASSWORD=super_secret"):
+        assert_redacted(text, text.split("=")[1])
 
 
 @pytest.mark.parametrize("text", KEPT)
 def test_ordinary_text_of_this_session_is_kept(text: str) -> None:
     assert_kept(text)
+
+
+def test_the_blind_evasive_sets_hold_their_figures() -> None:
+    """benchmarks/data/evasive13a.jsonl and …b (docs/security.md, forty-fourth session): secrets
+    written to evade a scanner leak no more than the session left, and no more ordinary lines are
+    given a marker."""
+    from benchmarks.redteam_sets import evasive_13
+
+    for name, (leaked, marked) in {"a": (35, 1), "b": (47, 4)}.items():
+        figures = evasive_13(name)
+        assert figures["leaked"][1] == 200 and figures["redacted"][1] == 100
+        assert figures["leaked"][0] <= leaked, (name, figures)
+        assert figures["redacted"][0] <= marked, (name, figures)
