@@ -75,6 +75,7 @@ CLEANING_MODULES = (
     "osmia.memory.secret_cuts",
     "osmia.memory.secret_decoding",
     "osmia.memory.secret_formats",
+    "osmia.memory.secret_joined",
     "osmia.memory.secret_names",
     "osmia.memory.secret_prefixed",
     "osmia.memory.secret_prose",

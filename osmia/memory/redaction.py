@@ -23,6 +23,7 @@ from osmia.memory.secret_assembled import assembled_steps, random_literal, token
 from osmia.memory.secret_cuts import CUT_SHORT_RULE
 from osmia.memory.secret_decoding import decoded_text, private_key_head
 from osmia.memory.secret_formats import GLUED_RULE, RULES
+from osmia.memory.secret_joined import JOINED, joined_sub
 from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_tables import CSV_GATE, ROW_GATE, TABLE_GATE, csv_sub, row_sub, table_sub
@@ -36,7 +37,7 @@ from osmia.memory.secret_tails import (
     rest_told_sub,
     tail_sub,
 )
-from osmia.memory.secret_values import REDACTED, entropy, filler_token, looks_random, masked
+from osmia.memory.secret_values import REDACTED, entropy, filler_token, looks_random, masked, password_value
 from osmia.memory.secret_views import VIEWS, joins, view_sub
 
 __all__ = [
@@ -64,14 +65,31 @@ def _encoded_sub() -> Callable[[str], str]:
     """
     pattern = linear(_ENCODED)
 
-    def replace(m: Match) -> str:
+    def replace(m: Match, whole: str) -> str:
         run = m.group(0) or ""
         text = decoded_text(run)
-        if text is None or (not private_key_head(text) and redact(text) == text):
+        if text is None:
+            return run
+        if not private_key_head(text) and redact(text) == text and not _named_value(whole, m.start(0), text):
             return run
         return REDACTED + run[len(run.rstrip()) :]
 
-    return lambda text: pattern.sub(replace, text)
+    return lambda text: pattern.sub(lambda m: replace(m, text), text)
+
+
+def _named_value(text: str, start: int, decoded: str) -> bool:
+    """Whether the run at ``start`` decodes to a value shaped as a secret (random, or a password's
+    mix) after a name of one earlier on its line (``TWILIO_AUTH_TOKEN (hex-encoded): 6565…``,
+    ``LDAP bind password (hex): 414B…``): a secret encoded once, with its name beside it."""
+    line = text[max(text.rfind("\n", 0, start), 0) : start]
+    if STRONG_NAME.search(line) is None:
+        return False
+    value = decoded.strip()
+    words = value.replace("_", "-").replace(".", "-").split("-")
+    worded = sum(w.isalpha() and w.islower() and len(w) >= 3 for w in words)
+    if any(c.isspace() or c in "{}[]\"'<>" for c in value) or worded >= 3 or len(value) > 128:
+        return False  # words, a name made of them (``token-cache-key-for-users-v1``), a document
+    return looks_random(value, 12) or password_value(value)
 
 
 # A token split over string literals joined by ``+`` (or ``.``, ``..``), perhaps assigned to a name:
@@ -84,7 +102,7 @@ _LITERAL = r"""(?:"[^"\\\r\n]*"|'[^'\\\r\n]*')"""
 # (``.append("…").append("…")``, ``"…".concat("…")``); or a list of
 # literals joined by an empty one (``"".join(["xoxb-", "…"])``, JavaScript's
 # ``["xoxb-", "…"].join("")``, over lines too) or given to a concatenating call
-# (``CONCAT('sk_live_', '…')``, ``"".concat("…", "…")``).
+# (``CONCAT('sk_live_', '…')``, ``"".concat("…", "…")``, PowerShell's ``-join``, Go's ``strings.Join``).
 # A comment may sit in the join (``"xoxb-…" /* split for the scanner */ + "…"``, Python's
 # ``"sk-…"  # split for line length`` before the next line's literal): a block comment on the line,
 # a line comment before the break.
@@ -100,6 +118,8 @@ _LISTED = (
     rf"""(?:""|'')\.join\([\[(]{_ITEMS}"""
     rf"""|\[{_ITEMS},?\s*\]\.join\([ \t]*(?:""|'')[ \t]*\)"""
     rf"""|(?i:concat)\({_ITEMS}"""
+    # ... PowerShell's ``-join ('…', '…')`` and ``-join @("…", "…")``, Go's ``strings.Join([]string{…}, "")``
+    rf"""|-join[ \t]*@?\({_ITEMS}|strings\.Join\(\[\]string\{{{_ITEMS}"""
 )
 # The name may carry its type in words (``Dim pwd As String = "…" & "…"``, Go's ``var pwd string =``),
 # and the literals may open a bracket (Python's ``KEY = ("…" "…")``).
@@ -111,7 +131,10 @@ _CONCAT = (
 _PIECE = linear(_LITERAL)
 # What every concatenation holds, for redaction's one scan: a closing quote, a join and an opening
 # quote, or the list join (the whole pattern's optional name in front cost that scan ~20 % more).
-_CONCAT_GATE = rf"""["']{_JOIN}["']|\.join\([\[(]|["']\s*\]\.join\(|(?i:concat)\([ \t]*["']"""
+_CONCAT_GATE = (
+    rf"""["']{_JOIN}["']|\.join\([\[(]|["']\s*\]\.join\(|(?i:concat)\([ \t]*["']|-join[ \t]*@?\("""
+    r"""|strings\.Join\("""
+)
 
 
 def _concatenated_sub() -> Callable[[str], str]:
@@ -217,6 +240,8 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (TAIL, tail_sub()),
     # ... wrapped onto the next line by a terminal or a logger,
     (NEXT_LINE, next_line_sub()),
+    # ... or assigned to variables that code joins where it uses them (``f"{p1}{p2}"``),
+    (JOINED, joined_sub(lambda seen: redact(seen))),
     # ... and the rest of a secret told after its redacted start ("second half: …").
     (REST_TOLD, rest_told_sub()),
 )

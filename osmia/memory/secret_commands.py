@@ -8,6 +8,10 @@ value only where its command, call or label says what it is, and checks the valu
 
 from __future__ import annotations
 
+import base64
+import binascii
+
+from osmia.memory.english import common_words
 from osmia.memory.linear import linear
 from osmia.memory.secret_decoding import decoded_text
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
@@ -31,8 +35,31 @@ def _stdin_value(value: str) -> bool:
     encoded runs judges that by its decoding, as it does every long base64 run."""
     if not not_placeholder(value):
         return False
+    if _prose(_decoded_short(value)):
+        return False  # ``echo aGVsbG8gd29ybGQ= | base64 -d``: "hello world", a decoder's check
     text = decoded_text(value) if len(value) >= 32 else None
     return text is None or not text.lstrip().startswith(("{", "["))
+
+
+def _decoded_short(value: str) -> str:
+    """What ``value`` decodes to as hex or base64, when that is ASCII text; else ""."""
+    try:
+        raw = bytes.fromhex(value) if set(value) <= _HEX_DIGITS else base64.b64decode(value, validate=True)
+        return raw.decode("ascii")
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return ""
+
+
+def _prose(text: str) -> bool:
+    """Two words or more of letters, three in four of them English's common words: a sentence, not
+    a secret (a passphrase of common words reads so too: decoded at a shell, it is taken for text)."""
+    words = [word.strip(".,!?;:'\"") for word in text.split()]
+    if len(words) < 2 or not all(word.isalpha() for word in words):
+        return False
+    return 4 * sum(word.lower() in common_words() for word in words) >= 3 * len(words)
+
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 __all__ = ["COMMAND_RULES"]
@@ -61,7 +88,7 @@ def _secret_like(value: str) -> bool:
 _READS_A_SECRET = (
     r"(?:--password-stdin|--with-token\b|--token-stdin|\bkeyring[ \t]+set\b|\bpasswd[ \t]+--stdin"
     r"|\bchpasswd\b|\bsudo[ \t]+-S\b|\bgh[ \t]+secret[ \t]+set\b|\bwrangler[ \t]+secret[ \t]+put\b"
-    r"|\bsecrets[ \t]+(?:create|versions[ \t]+add)\b|\bbase64[ \t]+(?:-d|-D|--decode)\b"
+    r"|\bsecrets[ \t]+(?:create|versions[ \t]+add)\b|\bbase64[ \t]+(?:-d|-D|--decode)\b|\bxxd[ \t]+-r\b"
     r"|\bcircleci[ \t]+context[ \t]+store-secret\b)"
 )
 

@@ -40,6 +40,8 @@ def looks_random(value: str, min_len: int = 16) -> bool:
         return False
     if value.isdigit() or plain_words(value):
         return False  # numbers, and words joined by separators (kebab-case phrases, paths)
+    if value.isupper() and all(part.isalpha() for part in value.split("_")):
+        return False  # a constant's name: ``EXAMPLE_KEY_DO_NOT_USE``
     classes = sum(
         (
             any(c.islower() for c in value),
@@ -97,7 +99,12 @@ def masked(value: str) -> bool:
 _URL_TEMPLATE = linear(r"://[^/\s@]*(?:<|\{|\$\{)")
 # A reference to a value defined elsewhere, as Terraform writes one (``var.db_password``,
 # ``local.creds.password``, ``data.vault_generic_secret.db.data["password"]``, ``module.db.password``).
-_REFERENCE = linear(r"^(?:var|local|data|module)\.[A-Za-z_][\w.\[\]\"'-]*$")
+_REFERENCE = linear(
+    r"^(?:var|local|data|module)\.[A-Za-z_][\w.\[\]\"'-]*$"
+    # ... or an environment variable read in code (``process.env.SLACK_BOT_TOKEN``,
+    # ``import.meta.env.VITE_KEY``, ``os.environ.get``, Ruby's ``ENV.fetch``)
+    r"|^(?:process\.env|import\.meta\.env|os\.environ|ENV|Deno\.env)[.\[]"
+)
 
 
 # The signature of jwt.io's sample token (HS256 over its "John Doe" payload), in docs and fixtures.

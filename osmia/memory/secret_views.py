@@ -233,6 +233,26 @@ def _unbyted(run: str) -> tuple[str, list[int]]:
     return "".join(chars), where
 
 
+# A byte written as a number in a list (``{0x68, 0x66, …}``, ``0x78 0x6f …``): a token's bytes in
+# code or a debug log; only printable ASCII is decoded.
+_BYTE_NUMBER = linear(r"0[xX]([0-9A-Fa-f]{2})(?:[ \t]*,)?[ \t]*")
+
+
+def _unlisted_bytes(run: str) -> tuple[str, list[int]]:
+    """A list of eight or more byte numbers read as the text they spell (``0x68, 0x66, 0x5F`` →
+    ``hf_``); the run itself when a byte is no printable character."""
+    chars: list[str] = []
+    where: list[int] = []
+    for m in _BYTE_NUMBER.finditer(run):
+        code = int(m.group(1) or "0", 16)
+        if not 0x20 <= code < 0x7F:
+            return run, [*range(len(run)), len(run)]
+        chars.append(chr(code))
+        where.append(m.start(0))
+    where.append(len(run))
+    return "".join(chars), where
+
+
 _ENTITIES = {"lt": "<", "gt": ">", "quot": '"', "apos": "'", "amp": "&"}
 _ENTITY = linear(r"&(?:(lt|gt|quot|apos|amp)|#([0-9]{1,3})|#[xX]([0-9A-Fa-f]{1,2}));")
 
@@ -368,6 +388,16 @@ VIEWS: tuple[View, ...] = (
         8,
         r"\\(?:x|u00)[0-9A-Fa-f]{2}\\(?:x|u00)[0-9A-Fa-f]{2}",
     ),
+    # Eight or more byte numbers in a list (``{0x68, 0x66, …}``, ``bytes: 0x78 0x6f …``): a token's
+    # bytes written so that no scanner reads them.
+    View(
+        "byte-listed",
+        linear(r"(?:0[xX][0-9A-Fa-f]{2}(?:[ \t]*,)?[ \t]*){7,}0[xX][0-9A-Fa-f]{2}"),
+        0,
+        _unlisted_bytes,
+        8,
+        r"0[xX][0-9A-Fa-f]{2},?[ \t]*0[xX][0-9A-Fa-f]{2},?[ \t]*0[xX][0-9A-Fa-f]{2}",
+    ),
     # A run with a percent-escape: a URL or a value encoded for one (``password%3D…``, a form's one
     # field, has a single escape), up to a query's ``&``: each parameter is a run of its own, so that
     # a credential's redaction does not run on to the last escape of the URL (a signed URL's date and
@@ -385,7 +415,10 @@ VIEWS: tuple[View, ...] = (
 
 def spelled_secret(value: str) -> bool:
     """A spelled-out value that is a secret by its shape: random (not hex alone: a digest or bytes
-    read out) or a password's mix of letters with digits or signs."""
+    read out) or a password's mix of letters with digits; with a digit in it either way (words
+    joined by signs are no secret spelled out: a keyboard shortcut, ``Ctrl+Shift+P``)."""
+    if not any(c.isdigit() for c in value):
+        return False  # letters and signs: words, a shortcut, an acronym
     return password_value(value) or (looks_random(value, 12) and not set(value) <= _HEX)
 
 

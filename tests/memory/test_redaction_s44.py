@@ -39,6 +39,7 @@ _ANT = "sk-ant-api03-" + _token(93) + "AA"
 _PASSWORD = "Qx7!" + _token(6) + "#k2"
 _RANDOM = _token(24)
 _SG_REST = _token(29)
+_LONG_HEX = (_PASSWORD + "Zz9!").encode().hex().upper()  # 32 hex digits or more: an encoded run
 _PIECE_10 = f"4t{_token(2, string.ascii_letters)}9{_token(4, string.ascii_letters)}7"
 
 
@@ -101,6 +102,21 @@ SECRETS = [
     (f"part A npm_{_PIECE_10}", _PIECE_10),
     # A name's slice given a piece of the value.
     (f"[12:00:01] cfg db.password[0:10] = {_PASSWORD[:10]}", _PASSWORD[:10]),
+    # Pieces assigned to variables and joined where used; PowerShell's and Go's joins.
+    (f'p1 = "{_ANT[:40]}"\np2 = "{_ANT[40:]}"\nclient = Anthropic(api_key=f"{{p1}}{{p2}}")', _ANT[40:]),
+    (f"const head = '{_GHP[:16]}';\nconst tail = '{_GHP[16:]}';\nconst t = `${{head}}${{tail}}`;", _GHP[16:]),
+    (f'A="{_NPM[:20]}"; B="{_NPM[20:]}"\nnpm config set //registry.npmjs.org/:_authToken "$A$B"', _NPM[20:]),
+    (f"$tok = -join ('{_GLPAT[:12]}', '{_GLPAT[12:]}')", _GLPAT[12:]),
+    (f'key := strings.Join([]string{{"{_ANT[:50]}", "{_ANT[50:]}"}}, "")', _ANT[50:]),
+    # A token's bytes listed as numbers; a named value encoded as hex; a value decoded by xxd.
+    (f"bytes: {' '.join(f'0x{ord(c):02x}' for c in _GHP)}", f"0x{ord(_GHP[10]):02x}"),
+    (f"byte[] K = {{{', '.join(f'0x{ord(c):02X}' for c in _LIVE)}}};", f"0x{ord(_LIVE[12]):02X}"),
+    (
+        f"TWILIO_AUTH_TOKEN (hex-encoded): {_token(32, '0123456789abcdef').encode().hex()}",
+        "TOKEN (hex-encoded): 3",
+    ),
+    (f"LDAP bind password (hex): {_LONG_HEX}", _LONG_HEX),
+    (f"echo {_PASSWORD.encode().hex()} | xxd -r -p > /run/secrets/db_password", _PASSWORD.encode().hex()),
     # German's compound nouns; a password in brackets after its noun.
     (f"Das Datenbankpasswort ({_PASSWORD}) stand im Klartext in docker-compose.yml", _PASSWORD),
     (f"Das Rootkennwort lautet {_PASSWORD}", _PASSWORD),
@@ -146,6 +162,19 @@ KEPT = [
     "12:00:01 app: token=[redacted]\n12:00:01 app: request finished in 35 ms",
     "export A_TOKEN=[redacted]\nexport OTHER_SETTING=enabled",
     "  password: [redacted]\n  username: admin",
+    # Words joined by name, bytes of a file's magic, a cache key's words in hex, prose in base64,
+    # a keyboard shortcut spelled out, a constant's name, an environment variable read in code.
+    'first = "Hello"; last = "World"\nprint(f"{first}{last}")',
+    'name="build"; ver="2024"\necho "$name$ver"',
+    "static const uint8_t magic[] = {0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00};",
+    "The token cache key (hex): " + b"token-cache-key-for-users-v1".hex(),
+    "echo aGVsbG8gd29ybGQ= | base64 -d  # prints hello world",
+    "Keyboard shortcut reminder: C t r l + S h i f t + P opens the command palette.",
+    "example_key = 'EXAMPLE_KEY_DO_NOT_USE'  # fixture for the parser tests",
+    "const token = process.env.SLACK_BOT_TOKEN ?? throwMissing('SLACK_BOT_TOKEN');",
+    "Decoder test uses the jwt.io sample token eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+    "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ."
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c (John Doe).",
 ]
 
 
@@ -167,7 +196,7 @@ def test_the_blind_evasive_sets_hold_their_figures() -> None:
     given a marker."""
     from benchmarks.redteam_sets import evasive_13
 
-    for name, (leaked, marked) in {"a": (35, 1), "b": (47, 4)}.items():
+    for name, (leaked, marked) in {"a": (30, 0), "b": (37, 0)}.items():
         figures = evasive_13(name)
         assert figures["leaked"][1] == 200 and figures["redacted"][1] == 100
         assert figures["leaked"][0] <= leaked, (name, figures)
