@@ -22,6 +22,7 @@ from osmia.memory.secret_values import (
     code_value,
     codes_list,
     content_key,
+    decodes_to_secret,
     env_name,
     fragment_value,
     generated_value,
@@ -110,6 +111,16 @@ _MEMORABLE_GATE = (
 )
 
 
+# What every password label and "the password is …" in the languages the rules read holds: the
+# noun (for redaction's one scan: the words that may stand between a noun and its value, counted,
+# made that scan's program too large).
+_PASSWORD_NOUN_GATE = (
+    r"(?i)pass|pw|kennwort|contrase|senha|mot[ \t]+de|parola|has[łl]o|wachtwoord|l[öo]senord"
+    r"|adgangskode|salasana|heslo|jelsz|mật[ \t]+khẩu|kata[ \t]+sandi|sifre|şifre|пароль"
+    r"|密码|密碼|口令|パスワード|비밀번호|كلمة|סיסמה|पासवर्ड"
+)
+
+
 PROSE_RULES: tuple[Rule, ...] = (
     # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…", "my password's …", "DB_PASSWORD set to
     # …", "the API token is now …". Only values that are no plain word.
@@ -186,6 +197,16 @@ PROSE_RULES: tuple[Rule, ...] = (
         1,
         generated_value,
     ),
+    # ... or decoded where a template uses it (Ansible's and Jinja's ``{{ '…' | b64decode }}``) after
+    # a name of a password or key: a literal that decodes to a password or a generated value.
+    _rule(
+        "template-decoded",
+        r"(?i)\b[A-Za-z0-9_]*(?:pass|secret|token|key|pwd)[A-Za-z0-9_]*[\"']?[ \t]*[:=][ \t]*[\"']?"
+        r"\{\{[ \t]*[\"']([A-Za-z0-9+/=_-]{8,})[\"'][ \t]*\|[ \t]*b64decode",
+        1,
+        decodes_to_secret,
+        r"\|[ \t]*b64decode",
+    ),
     # ... a one-time-password generator given its seed (``pyotp.TOTP('JBSWY3DP…')``, ``oathtool
     # --totp -b JBSWY3DP…``): base32; an authenticator's export (``otpauth-migration://…?data=``).
     _rule("otp-constructor", r"\b(?:TOTP|HOTP)\([ \t]*[\"']([A-Z2-7]{16,}=*)[\"']", 1),
@@ -258,10 +279,11 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"|mot[ \t]+de[ \t]+passe|parola|has[łl]o|wachtwoord|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]"
         r"|mật[ \t]+khẩu|kata[ \t]+sandi|sifre)|şifre|пароль|密码|密碼|口令|パスワード|비밀번호"
         r"|كلمة[ \t]+المرور|סיסמה|पासवर्ड)[\"']?"
-        r"(?:[ \t]*(?:[:=：(]|=>|->|→|⇒)|[ \t]+[–—-]|(?:[ \t]+[^\s:=：]+){1,4}?[ \t]*[:：])[ \t]*"
+        r"(?:[ \t]*(?:[:=：(]|=>|->|→|⇒)|[ \t]+[–—-]|(?:[ \t]+[^\s:=：]+){1,7}?[ \t]*[:：])[ \t]*"
         r"(?:[\"'`“„‘]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;»”“()]{8,})",
         1,
         password_value,
+        _PASSWORD_NOUN_GATE,
     ),
     # ... or said to be one in prose, in the same languages ("das Passwort ist …", "la contraseña
     # es …", "le mot de passe est …", "密码是 …", "パスワードは …", and the English noun with their
@@ -272,20 +294,22 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?i)(?:(?:\b(?:[a-zäöüß]*(?:passwort|kennwort)|contrase[ñn]a|senha"
         r"|mot[ \t]+de[ \t]+passe|parola|has[łl]o"
         r"|wachtwoord|l[öo]senord(?:et)?|adgangskode(?:n)?|salasana|heslo|jelsz[óo]|mật[ \t]+khẩu"
-        r"|kata[ \t]+sandi|sifre)|şifre|пароль)[\"']?(?:[ \t]+[^\s:=]+){0,5}?[ \t]+"
-        r"(?:ist|lautet|heißt|heisst|es|est|é|è|is|jest|to|är|er|on|je|là|adalah|—|–)[ \t]+"
+        r"|kata[ \t]+sandi|sifre)|şifre|пароль)[\"']?(?:[ \t]+[^\s:=]+){0,8}?[ \t]+"
+        r"(?:ist|lautet|heißt|heisst|es|est|é|è|is|jest|to|är|er|on|je|là|adalah|—|–)[ \t]*:?[ \t]+"
         r"|\bpassword(?:[ \t]+[^\s:=]+){0,5}?[ \t]+(?:ist|lautet|es|est|é|è|jest|är|adalah)[ \t]+"
         r"|(?:密码|密碼|口令)(?:是|为|為)[ \t]*|パスワード(?:は|が)[ \t]*|비밀번호(?:는|가)[ \t]*)"
         r"(?:[\"'`「“„‘]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;」，、。»”“]{8,})",
         1,
         password_value,
+        _PASSWORD_NOUN_GATE,
     ),
-    # A key said to be one in the languages above ("der API-Schlüssel lautet …", "la clave de API
-    # es …", "la clé API est …", "API-ключ: …"): a value that looks generated.
+    # A key said to be one in the languages above ("der API-Schlüssel lautet …", German's compounds,
+    # "Zugriffsschlüssel: …", "la clave de API es …", "la clé API est …", "API-ключ: …"): a value
+    # that looks generated.
     _rule(
         "key-is",
-        r"(?i)(?:\b(?:api[ \t-]?)?(?:schlüssel|schluessel|clave|clé|cle|chave|chiave|klucz|sleutel"
-        r"|nyckel|nøgle|avain)|(?:api[ \t-]?)?(?:ключ|токен))"
+        r"(?i)(?:\b(?:api[ \t-]?)?(?:[a-zäöüß]*(?:schlüssel|schluessel)|clave|clé|cle|chave|chiave|klucz"
+        r"|sleutel|nyckel|nøgle|avain)|(?:api[ \t-]?)?(?:ключ|токен))"
         r"(?:[ \t]+(?:de|d'|du|da|do|del|della|la|l'|für|fur|para|per|pour|api|от|для)){0,3}"
         r"(?:[ \t]+api)?[\"']?(?:[ \t]*[:=：]|[ \t]+(?:ist|lautet|es|est|é|è|is|jest|to|är|er|on|je|—|–))"
         r"[ \t]*[\"'`]?([^\s\"'`;]{16,})",

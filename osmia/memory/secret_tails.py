@@ -49,9 +49,13 @@ __all__ = [
 
 # Between two pieces: a list's comma or semicolon, one or two blanks, a string closed and another
 # opened (``"…""…"``, ``"…" + "…"``, ``'…' . '…'``: a literal split to pass a scanner; ``"…" -> "…"``:
-# a plan's old value and its new one), or the
+# a plan's old value and its new one), code spans side by side, or the
 # brace that ends an empty expansion (``…${EMPTY}…``).
-_SEPARATOR = r"""(?:[ \t]*[,;][ \t]*|[ \t]{1,2}|["'][ \t]*(?:(?:[+.]|->|=>|→)[ \t]*)?["']|\})"""
+_SEPARATOR = (
+    r"""(?:[ \t]*[,;][ \t]*|[ \t]{1,2}|["'][ \t]*(?:(?:[+.]|->|=>|→)[ \t]*)?["']|\}"""
+    # ... or Markdown's code spans side by side, bold between them or not (```…` `…```, ```…`**`…```)
+    r"""|`\*{0,2}[ \t]?\*{0,2}`)"""
+)
 _RUN = r"[A-Za-z0-9+/_=-]+"
 # A redacted value, then runs of token characters after separators, then the character after the
 # last run (an ``@`` or ``:`` there makes it a user, a host or a label, not a piece of a secret).

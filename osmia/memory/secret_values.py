@@ -192,6 +192,16 @@ def url_password(value: str) -> bool:
     return not is_placeholder(value) and not (slash and port.isdigit())
 
 
+def decodes_to_secret(value: str) -> bool:
+    """Whether ``value`` is base64 of a password or of a generated value (a name of a secret said
+    it holds one)."""
+    try:
+        text = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("ascii")
+    except (binascii.Error, ValueError):
+        return False
+    return text.isprintable() and (password_value(text) or generated_value(text))
+
+
 def plain_words(value: str) -> bool:
     """Lower-case words joined by separators: ``stored``, ``test_token_refresh``, ``read-only``."""
     return all(c.islower() or c in "-_./" for c in value.rstrip(".,:;!?)"))

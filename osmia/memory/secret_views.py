@@ -253,8 +253,29 @@ def _unlisted_bytes(run: str) -> tuple[str, list[int]]:
     return "".join(chars), where
 
 
-_ENTITIES = {"lt": "<", "gt": ">", "quot": '"', "apos": "'", "amp": "&"}
-_ENTITY = linear(r"&(?:(lt|gt|quot|apos|amp)|#([0-9]{1,3})|#[xX]([0-9A-Fa-f]{1,2}));")
+# HTML's named references for the characters a token or a password holds; ``&shy;`` (a soft hyphen)
+# is nothing where it stands.
+_ENTITIES = {
+    "lt": "<",
+    "gt": ">",
+    "quot": '"',
+    "apos": "'",
+    "amp": "&",
+    "period": ".",
+    "lowbar": "_",
+    "hyphen": "-",
+    "colon": ":",
+    "sol": "/",
+    "plus": "+",
+    "equals": "=",
+    "commat": "@",
+    "num": "#",
+    "excl": "!",
+    "dollar": "$",
+    "percnt": "%",
+    "shy": "",
+}
+_ENTITY = linear(r"&(?:([a-z]{2,6})|#([0-9]{1,3})|#[xX]([0-9A-Fa-f]{1,2}));")
 
 
 def _unentitied(run: str) -> tuple[str, list[int]]:
@@ -265,13 +286,16 @@ def _unentitied(run: str) -> tuple[str, list[int]]:
     last = 0
     for m in _ENTITY.finditer(run):
         named, decimal, hexa = m.group(1), m.group(2), m.group(3)
-        code = ord(_ENTITIES[named]) if named else int(decimal, 10) if decimal else int(hexa or "0", 16)
-        if code >= 0x80 or code < 0x20:
+        if named is not None and named not in _ENTITIES:
+            continue  # a reference this view does not read (``&nbsp;``, ``&copy;``)
+        char = _ENTITIES[named] if named else chr(int(decimal, 10) if decimal else int(hexa or "0", 16))
+        if char and not 0x20 <= ord(char) < 0x80:
             continue  # left as written: not a character a rule reads
         chars.extend(run[last : m.start(0)])
         where.extend(range(last, m.start(0)))
-        chars.append(chr(code))
-        where.append(m.start(0))
+        if char:
+            chars.append(char)
+            where.append(m.start(0))
         last = m.end(0)
     chars.extend(run[last:])
     where.extend(range(last, len(run)))
@@ -376,7 +400,8 @@ VIEWS: tuple[View, ...] = (
         0,
         _unentitied,
         8,
-        r"&(?:lt|gt|quot|apos|amp|#[xX]?[0-9A-Fa-f]{1,3});",
+        r"&(?:lt|gt|quot|apos|amp|period|lowbar|hyphen|colon|sol|plus|equals|commat|num|excl|dollar|percnt"
+        r"|shy|#[xX]?[0-9A-Fa-f]{1,3});",
     ),
     # A line with byte escapes in it (``char pw[] = "\\x68\\x65…"``, ``"\\u0073\\u006b…"``): a
     # secret written so that no scanner reads it, the whole line (its name is before the literal).
@@ -497,15 +522,26 @@ def latin_tokens(text: str) -> str:
 
     Only tokens of 8 or more characters, at most a quarter of them not ASCII, with an ASCII letter
     or digit: a word of another script (``привет``), an accented word (``Größenordnung``) or a
-    unit (``10μs``) is left as written.
+    unit (``10μs``) is left as written. A token's full-width or mathematical letters and digits
+    (``ｇｈｐ＿…``, ``𝚐𝚑𝚙_…``) are written as ASCII (NFKC), however many they are, where the whole
+    token then reads as ASCII (``東京ＴＯＫＹＯ`` stays).
     """
     if text.isascii():
         return text
 
     def fold(m: Match) -> str:
         token = m.group(0) or ""
+        if len(token) < 8:
+            return token
+        # Full-width and mathematical letters and digits (``ｇｈｐ＿…``, ``𝚐𝚑𝚙_…``) are ASCII's in
+        # another form: NFKC writes them as ASCII, whatever their share of the token.
+        if any("\uff01" <= c <= "\uff5e" or "\U0001d400" <= c <= "\U0001d7ff" for c in token):
+            compatible = unicodedata.normalize("NFKC", token)
+            latin = latin_skeleton(compatible)
+            if latin.isascii() and sum(1 for c in latin if c in _ASCII_ALNUM) >= 8:
+                return latin  # (an ellipsis or a ligature alone is no such form: left as written)
         foreign = sum(1 for c in token if not c.isascii())
-        if len(token) < 8 or foreign * 4 > len(token) or not any(c in _ASCII_ALNUM for c in token):
+        if foreign * 4 > len(token) or not any(c in _ASCII_ALNUM for c in token):
             return token
         return latin_skeleton(token)
 

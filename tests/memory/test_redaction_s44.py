@@ -16,6 +16,7 @@ Every case is written here for its form, its values generated (none is a line of
 
 from __future__ import annotations
 
+import base64
 import random
 import string
 
@@ -39,6 +40,7 @@ _ANT = "sk-ant-api03-" + _token(93) + "AA"
 _PASSWORD = "Qx7!" + _token(6) + "#k2"
 _RANDOM = _token(24)
 _SG_REST = _token(29)
+_B64_PASSWORD = base64.b64encode(_PASSWORD.encode()).decode()
 _LONG_HEX = (_PASSWORD + "Zz9!").encode().hex().upper()  # 32 hex digits or more: an encoded run
 _PIECE_10 = f"4t{_token(2, string.ascii_letters)}9{_token(4, string.ascii_letters)}7"
 
@@ -117,6 +119,23 @@ SECRETS = [
     ),
     (f"LDAP bind password (hex): {_LONG_HEX}", _LONG_HEX),
     (f"echo {_PASSWORD.encode().hex()} | xxd -r -p > /run/secrets/db_password", _PASSWORD.encode().hex()),
+    # A password said to be one many words after its noun, in other languages.
+    (f"La contraseña del usuario root del servidor MySQL es: {_PASSWORD}", _PASSWORD),
+    (f"A senha do banco de dados de homologação é {_PASSWORD} para o app.", _PASSWORD),
+    (f"Voici le mot de passe SMTP pour l'envoi des factures : {_PASSWORD}", _PASSWORD),
+    (f"Hasło do bazy danych (użytkownik app_rw): {_PASSWORD}", _PASSWORD),
+    (f"Geheimer Zugriffsschlüssel: {_RANDOM}x9+Q{_RANDOM[:12]}", _RANDOM),
+    # Full-width and mathematical letters and digits.
+    (
+        f"トークン: {''.join(chr(ord(c) + 0xFEE0) for c in _GHP)}",
+        "".join(chr(ord(c) + 0xFEE0) for c in _GHP[4:]),
+    ),
+    # Code spans side by side; HTML's named references inside a token; a template's b64decode.
+    (f"Token is `{_GHP[:20]}` `{_GHP[20:]}` (two code spans)", _GHP[20:]),
+    (f"**Stripe key:** `{_LIVE[:20]}`**`{_LIVE[20:]}{_RANDOM[:8]}`**", _LIVE[20:]),
+    (f"<td>SENDGRID_API_KEY</td><td>SG&period;{_token(22)}&period;{_SG_REST}{_token(14)}</td>", _SG_REST),
+    (f"<p>Token: ghp&lowbar;{_GHP[4:]}</p>", _GHP[4:]),
+    (f"ansible_ssh_pass: \"{{{{ '{_B64_PASSWORD}' | b64decode }}}}\"", _B64_PASSWORD),
     # German's compound nouns; a password in brackets after its noun.
     (f"Das Datenbankpasswort ({_PASSWORD}) stand im Klartext in docker-compose.yml", _PASSWORD),
     (f"Das Rootkennwort lautet {_PASSWORD}", _PASSWORD),
@@ -175,6 +194,13 @@ KEPT = [
     "Decoder test uses the jwt.io sample token eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
     "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ."
     "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c (John Doe).",
+    # Full-width letters in a word of another script, an ellipsis in a masked key, references HTML
+    # writes in prose, code spans of commands, prose decoded in a template, a password's process.
+    "東京ＴＯＫＹＯ２０２４ and ＡＰＩキー, and the key ends in ...6oN7 (sk_live_…wN5o in the dashboard).",
+    "Use &lt;code&gt; and &copy; 2024 and &nbsp; and a&shy;b in the footer.",
+    "Run `npm test` `npm run lint` then `npm run build`.",
+    "greeting: \"{{ 'aGVsbG8gd29ybGQ=' | b64decode }}\"",
+    "The password reset flow for the admin users in staging is: documented in runbook v2.",
 ]
 
 
@@ -196,7 +222,7 @@ def test_the_blind_evasive_sets_hold_their_figures() -> None:
     given a marker."""
     from benchmarks.redteam_sets import evasive_13
 
-    for name, (leaked, marked) in {"a": (30, 0), "b": (37, 0)}.items():
+    for name, (leaked, marked) in {"a": (21, 0), "b": (30, 0)}.items():
         figures = evasive_13(name)
         assert figures["leaked"][1] == 200 and figures["redacted"][1] == 100
         assert figures["leaked"][0] <= leaked, (name, figures)
