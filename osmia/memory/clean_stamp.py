@@ -83,6 +83,7 @@ CLEANING_MODULES = (
     "osmia.memory.secret_rule",
     "osmia.memory.secret_tables",
     "osmia.memory.secret_tails",
+    "osmia.memory.secret_told",
     "osmia.memory.secret_values",
     "osmia.memory.secret_views",
     "osmia.memory.secret_web",

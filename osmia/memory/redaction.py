@@ -37,6 +37,7 @@ from osmia.memory.secret_tails import (
     rest_told_sub,
     tail_sub,
 )
+from osmia.memory.secret_told import TOLD_AFTER, told_after_sub
 from osmia.memory.secret_values import REDACTED, entropy, filler_token, looks_random, masked, password_value
 from osmia.memory.secret_views import VIEWS, joins, view_sub
 
@@ -242,6 +243,8 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (NEXT_LINE, next_line_sub()),
     # ... or assigned to variables that code joins where it uses them (``f"{p1}{p2}"``),
     (JOINED, joined_sub(lambda seen: redact(seen))),
+    # ... or said to be a secret after it, under a label that says otherwise ("… actually the key"),
+    (TOLD_AFTER, told_after_sub()),
     # ... and the rest of a secret told after its redacted start ("second half: …").
     (REST_TOLD, rest_told_sub()),
 )

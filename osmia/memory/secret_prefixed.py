@@ -236,24 +236,33 @@ def reversed_token(run: str) -> tuple[str, list[int]]:
 
 
 # A token whose prefix is written in another case than its format's (``GLPAT-…``, ``Sk_Live_…``,
-# ``XoXb-…``): one to three words of letters, each ended by a ``_`` or a ``-``, at least one of them
-# with a capital, then 16 or more token characters.
-RECASED = r"\b((?:[A-Za-z]{2,7}[_-]){1,3})[A-Za-z0-9][A-Za-z0-9_-]{15,}"
-RECASED_GATE = r"\b[A-Za-z]*[A-Z][A-Za-z]*[_-][A-Za-z0-9]{8}"
-_RECASED_HEAD = linear(r"(?:[A-Za-z]{2,7}[_-]){1,3}")
+# ``XoXb-…``, ``SK-ANT-API03-…``): one to three words of letters (and digits after the first),
+# each ended by a ``_`` or a ``-``, at least one of them with a capital, then 16 or more token
+# characters; or an AWS key id in lower or mixed case (``akia4n2a…``, ``aKiASR6M…``).
+RECASED = (
+    r"\b((?:[A-Za-z][A-Za-z0-9]{1,6}[_-]){1,3})[A-Za-z0-9][A-Za-z0-9_-]{15,}"
+    r"|\b(?i:akia|asia)[A-Za-z0-9]{16}\b"
+)
+RECASED_GATE = (
+    r"\b[A-Za-z]*[A-Z][A-Za-z0-9]*[_-](?:[A-Za-z][A-Za-z0-9]{1,6}[_-]){0,2}[A-Za-z0-9]{8}"
+    r"|\b(?i:akia|asia)[A-Za-z0-9]{16}\b"
+)
+_RECASED_HEAD = linear(r"(?:[A-Za-z][A-Za-z0-9]{1,6}[_-]){1,3}")
+_AWS_ID_HEADS = ("AKIA", "ASIA")
 
 
 def recased(run: str) -> tuple[str, list[int]]:
-    """The run with its prefix's words in lower case, when that is a format's prefix (``GLPAT-A0H7…``
-    → ``glpat-A0H7…``); the run itself otherwise (a prefix written as its format writes it)."""
+    """The run with its prefix's words in lower case (``GLPAT-A0H7…`` → ``glpat-A0H7…``), or an AWS
+    key id in capitals (``akia4n2a…`` → ``AKIA4N2A…``), when that is written otherwise; the run
+    itself when it is written as its format writes it. A rule must then take the view."""
     same = run, [*range(len(run)), len(run)]
+    where = [*range(len(run)), len(run)]
+    if run[:4].upper() in _AWS_ID_HEADS and len(run) == 20:
+        return (run.upper(), where) if run != run.upper() else same
     head = _RECASED_HEAD.match(run)
     if head is None or head.end(0) == 0:
         return same
     prefix = run[: head.end(0)]
-    if prefix.islower():
+    if prefix == prefix.lower():
         return same
-    seen = prefix.lower() + run[head.end(0) :]
-    if _A_PREFIX.match(seen) is None:
-        return same
-    return seen, [*range(len(run)), len(run)]
+    return prefix.lower() + run[head.end(0) :], where

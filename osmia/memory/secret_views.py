@@ -16,12 +16,14 @@ All patterns are RE2 (:mod:`osmia.memory.linear`): linear time on any input.
 
 from __future__ import annotations
 
+import itertools
 import string
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from osmia.memory.confusables import latin_skeleton
+from osmia.memory.english import common_words
 from osmia.memory.linear import LinearPattern, Match, linear
 from osmia.memory.secret_prefixed import (
     GAPPED,
@@ -151,6 +153,45 @@ def _every_other(run: str) -> tuple[str, list[int]]:
             i += 1
     where.append(end)
     return "".join(chars), where
+
+
+# A value read out in groups (``lW4t g3WO kuB6 41bO …``, ``V1W h=F JeB …``): five or more groups of
+# two to six token characters, each after a blank or a colon.
+_GROUP_CHARS = r"A-Za-z0-9+/=_.!@#$%^&*~-"
+_GROUP = linear(rf"[{_GROUP_CHARS}]+")
+_GROUP_OF = rf"[{_GROUP_CHARS}]{{2,6}}"
+
+
+def _scrambled(group: str) -> bool:
+    """A group no word or name is written as: mixed case past the first letter (``kuB6``), a sign
+    other than a dot (``h=F``), or letters and digits alternating twice (``g3WO``; not ``rc2``,
+    ``v1.0``, ``py310``, ``ab12``)."""
+    letters = [c for c in group if c.isalpha()]
+    if any(c.isupper() for c in letters[1:]) and any(c.islower() for c in letters):
+        return True
+    if any(not c.isalnum() and c != "." for c in group):
+        return True
+    kinds = [c.isdigit() for c in group if c.isalnum()]
+    return sum(1 for a, b in itertools.pairwise(kinds) if a != b) >= 2
+
+
+def _ungrouped(run: str) -> tuple[str, list[int]]:
+    """The run's groups joined, when they read as a generated value's: no common English word
+    among them, half or more of them scrambled (:func:`_scrambled`: ``kuB6``, ``h=F``, ``g3WO``), and
+    two or more with a digit; the run itself otherwise (prose of short words, a list of versions or
+    of ids)."""
+    groups = [(m.start(0), m.group(0) or "") for m in _GROUP.finditer(run)]
+    words = [g for _at, g in groups]
+    if len(words) < 5 or any(w.isalpha() and w.lower() in common_words() for w in words):
+        return run, [*range(len(run)), len(run)]
+    if all(set(w.strip(".")) <= _HEX for w in words):
+        return run, [*range(len(run)), len(run)]  # a fingerprint, an address, a digest in groups
+    odd = sum(1 for w in words if _scrambled(w))
+    digits = sum(1 for w in words if any(c.isdigit() for c in w))
+    if 2 * odd < len(words) or digits < 2:
+        return run, [*range(len(run)), len(run)]
+    where = [at + k for at, g in groups for k in range(len(g))]
+    return "".join(words), [*where, len(run)]
 
 
 _unmarked = _keeping(linear(r"[^*`|]+"))
@@ -358,6 +399,17 @@ VIEWS: tuple[View, ...] = (
         r"[A-Za-z0-9][ \t]*[-./_:][ \t]*" * 3 + r"\S[ \t]*[-./_:]",
         spelled=True,
     ),
+    # Five or more groups of two to six characters, each after a blank or a colon: a value read out
+    # in groups (``lW4t g3WO kuB6 41bO …``); taken whole when they join into a generated value.
+    View(
+        "grouped",
+        linear(rf"(?:^|[\s(=])((?:{_GROUP_OF}[ \t:]){{4,}}{_GROUP_OF})(?:[\s,;).]|$)"),
+        1,
+        _ungrouped,
+        16,
+        rf"[A-Za-z]*[0-9][A-Za-z0-9]*[ \t:][{_GROUP_CHARS}]{{2}}[{_GROUP_CHARS}]*[ \t:][{_GROUP_CHARS}]{{2}}",
+        spelled=True,
+    ),
     # A token with emphasis or code marks inside it (``**``, a backtick, a table's bar).
     View("marked", linear(rf"[{_T}]{{2,}}(?:[*`|]+[{_T}]{{2,}})+"), 0, _unmarked, 16, rf"[{_T}][*`|]+[{_T}]"),
     # A token with Markdown's escapes in it (``sk\_live\_…``, ``ghp\_…``): a backslash before each
@@ -391,7 +443,7 @@ VIEWS: tuple[View, ...] = (
     # A token of a prefixed format written backwards (``…R7fM_phg``): the run read backwards.
     View("reversed", linear(REVERSED), 0, reversed_token, 20, REVERSED_GATE, whole=True),
     # A token whose prefix is in another case than its format's (``GLPAT-…``, ``Sk_Live_…``).
-    View("recased", linear(RECASED), 0, recased, 20, RECASED_GATE),
+    View("recased", linear(RECASED), 0, recased, 16, RECASED_GATE),
     # A line with an HTML character reference (``&lt;password&gt;…``, ``&quot;``): a form or a config
     # pasted from a web page or an HTML report, the whole line (a name and its value may be apart).
     View(
@@ -444,7 +496,11 @@ def spelled_secret(value: str) -> bool:
     joined by signs are no secret spelled out: a keyboard shortcut, ``Ctrl+Shift+P``)."""
     if not any(c.isdigit() for c in value):
         return False  # letters and signs: words, a shortcut, an acronym
-    return password_value(value) or (looks_random(value, 12) and not set(value) <= _HEX)
+    if password_value(value):
+        return True
+    # Random: and not hex alone, nor capitals and digits under 16 (a label, ``RACK07SLOT12``).
+    short_label = len(value) < 16 and not any(c.islower() for c in value)
+    return looks_random(value, 12) and not set(value) <= _HEX and not short_label
 
 
 def view_sub(
@@ -470,10 +526,13 @@ def view_sub(
         if len(run) <= view.shortest:
             return whole  # its view is shorter still
         seen, where = view.undo(run)
-        if seen == run or len(seen) > len(run) or len(seen) < view.shortest or not news(seen, run, where):
-            return whole  # nothing undone, too short, or no match the run as written lacked
+        if seen == run or len(seen) > len(run) or len(seen) < view.shortest:
+            return whole  # nothing undone, or too short
+        spelled = view.spelled and spelled_secret(seen)
+        if not spelled and not news(seen, run, where):
+            return whole  # no match the run as written lacked
         out = redact(seen)
-        if out == seen and view.spelled and spelled_secret(seen):
+        if out == seen and spelled:
             out = redacted
         if out == seen:
             return whole

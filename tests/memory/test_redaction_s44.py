@@ -40,6 +40,12 @@ _ANT = "sk-ant-api03-" + _token(93) + "AA"
 _PASSWORD = "Qx7!" + _token(6) + "#k2"
 _RANDOM = _token(24)
 _SG_REST = _token(29)
+_AWS_ID = "AKIA" + _token(16, string.ascii_uppercase + "234567")
+_AWS_SECRET = "kuB6" + _token(32) + "v1/M"
+_MD5 = _token(32, "0123456789abcdef")
+_SHA = _token(40, "0123456789abcdef")
+_TWILIO_HEX = _token(32, "0123456789abcdef").encode().hex()
+_GROUPED = "V1Wh=FJeB7EF8iWaKU"
 _B64_PASSWORD = base64.b64encode(_PASSWORD.encode()).decode()
 _LONG_HEX = (_PASSWORD + "Zz9!").encode().hex().upper()  # 32 hex digits or more: an encoded run
 _PIECE_10 = f"4t{_token(2, string.ascii_letters)}9{_token(4, string.ascii_letters)}7"
@@ -113,10 +119,7 @@ SECRETS = [
     # A token's bytes listed as numbers; a named value encoded as hex; a value decoded by xxd.
     (f"bytes: {' '.join(f'0x{ord(c):02x}' for c in _GHP)}", f"0x{ord(_GHP[10]):02x}"),
     (f"byte[] K = {{{', '.join(f'0x{ord(c):02X}' for c in _LIVE)}}};", f"0x{ord(_LIVE[12]):02X}"),
-    (
-        f"TWILIO_AUTH_TOKEN (hex-encoded): {_token(32, '0123456789abcdef').encode().hex()}",
-        "TOKEN (hex-encoded): 3",
-    ),
+    (f"TWILIO_AUTH_TOKEN (hex-encoded): {_TWILIO_HEX}", _TWILIO_HEX),
     (f"LDAP bind password (hex): {_LONG_HEX}", _LONG_HEX),
     (f"echo {_PASSWORD.encode().hex()} | xxd -r -p > /run/secrets/db_password", _PASSWORD.encode().hex()),
     # A password said to be one many words after its noun, in other languages.
@@ -136,6 +139,20 @@ SECRETS = [
     (f"<td>SENDGRID_API_KEY</td><td>SG&period;{_token(22)}&period;{_SG_REST}{_token(14)}</td>", _SG_REST),
     (f"<p>Token: ghp&lowbar;{_GHP[4:]}</p>", _GHP[4:]),
     (f"ansible_ssh_pass: \"{{{{ '{_B64_PASSWORD}' | b64decode }}}}\"", _B64_PASSWORD),
+    # An AWS key id in lower or mixed case; a prefix with digits in capitals.
+    (f"aws configure set aws_access_key_id {_AWS_ID.lower()} --profile ops", _AWS_ID.lower()),
+    (f"aws_access_key_id = aK{_AWS_ID[2:]}  ; the pair is in the vault", _AWS_ID[4:]),
+    (f"exported {_ANT.upper()[:14]}{_ANT[14:]} as the key", _ANT[14:]),
+    # A value told to be a secret after it, under a label that says otherwise.
+    (f"git_sha: {_SHA}   <- actually the Datadog application key", _SHA),
+    (f"md5sum: {_MD5}  (that's the Twilio auth token, not a hash)", _MD5),
+    (f"build_number={_RANDOM}x{_RANDOM[:8]}  # real key for the metrics API", _RANDOM),
+    # A value read out in groups.
+    (f"read out in threes: {' '.join(_GROUPED[i : i + 3] for i in range(0, 18, 3))}", _GROUPED[3:6]),
+    (
+        f"key, in blocks of four:\n{' '.join(_AWS_SECRET[i : i + 4] for i in range(0, 40, 4))}",
+        _AWS_SECRET[8:12],
+    ),
     # German's compound nouns; a password in brackets after its noun.
     (f"Das Datenbankpasswort ({_PASSWORD}) stand im Klartext in docker-compose.yml", _PASSWORD),
     (f"Das Rootkennwort lautet {_PASSWORD}", _PASSWORD),
@@ -201,6 +218,14 @@ KEPT = [
     "Run `npm test` `npm run lint` then `npm run build`.",
     "greeting: \"{{ 'aGVsbG8gd29ybGQ=' | b64decode }}\"",
     "The password reset flow for the admin users in staging is: documented in runbook v2.",
+    # Groups that are no value read out: a fingerprint, versions, ids, a label spelled out, an
+    # address; a hash near a sentence that says no value is a key.
+    "Imported the maintainer's public key, fingerprint 49FF 0A63 1103 3E5E E18C E66A 6F8E 6D9B 92D8 90A2.",
+    "tags: v1.0 v1.1 rc2 rc3 beta4, ids: ab12 cd34 ef56 gh78 ij90, matrix: py38 py39 py310 py311 py312",
+    "Rack label reads R-A-C-K-0-7 / S-L-O-T-1-2; the new node goes in that slot.",
+    "IPv6 2001:0db8:85a3:0000:0000:8a2e:0370:7334 and we had 10 of 20 in the box",
+    "Commit 3f9a2b1c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f90 fixed it; the real problem was the token cache.",
+    "Set CI_PUSH_TOKEN_FOR_DEPLOY and X-Request-Id-Header-Value-2024 and akiamazingstuff1234 here.",
 ]
 
 
@@ -222,7 +247,7 @@ def test_the_blind_evasive_sets_hold_their_figures() -> None:
     given a marker."""
     from benchmarks.redteam_sets import evasive_13
 
-    for name, (leaked, marked) in {"a": (21, 0), "b": (30, 0)}.items():
+    for name, (leaked, marked) in {"a": (14, 0), "b": (22, 0)}.items():
         figures = evasive_13(name)
         assert figures["leaked"][1] == 200 and figures["redacted"][1] == 100
         assert figures["leaked"][0] <= leaked, (name, figures)
