@@ -24,6 +24,8 @@ Each set was written before its author read any rule, then measured against the 
   percent-encoding, a misleading label, another language) and 100 look-alikes each, by two more
   helpers who read nothing else. A's misses shaped that session's rules; B was measured once
   before and after them (64 -> 47 of 200 leaked, 6 -> 6 ordinary lines changed), then read too.
+  ``data/evasive13c.jsonl``: 160 and 80 more by a third helper, measured once after A's and B's
+  rounds (60 -> 34 of 160 leaked, 3 -> 2 ordinary lines given a marker), then read too.
 
     .venv/bin/python -m benchmarks.redteam_sets
 
@@ -1757,9 +1759,10 @@ def secrets_12(name: str) -> dict[str, list[int]]:
 
 
 def evasive_13(name: str) -> dict[str, list[int]]:
-    """A forty-fourth session set's figures (``data/evasive13a.jsonl`` or ``…b``: 200 texts holding
-    a secret written to evade a scanner, in fifteen kinds of disguise, with the values that must
-    not survive, and 100 ordinary look-alikes, by a helper who read nothing else): secrets leaked,
+    """A forty-fourth session set's figures (``data/evasive13a.jsonl``, ``…b`` or ``…c``: 200, 200
+    and 160 texts holding a secret written to evade a scanner, in fifteen kinds of disguise, with
+    the values that must not survive, and 100, 100 and 80 ordinary look-alikes, each by a helper
+    who read nothing else): secrets leaked,
     and ordinary lines given a marker (the cleaning's own changes, a zero-width joiner dropped, are
     not counted), each [count, of]."""
     from osmia.memory.redaction import REDACTED
@@ -1781,7 +1784,7 @@ def evaluate() -> dict[str, Any]:
     from osmia.memory.sanitize import redacted
 
     twelve = {name: secrets_12(name) for name in ("a", "b")}
-    thirteen = {name: evasive_13(name) for name in ("a", "b")}
+    thirteen = {name: evasive_13(name) for name in ("a", "b", "c")}
     return {
         **{f"evasive 13{name}: leaked": figures["leaked"] for name, figures in thirteen.items()},
         **{

@@ -121,6 +121,21 @@ _PASSWORD_NOUN_GATE = (
 )
 
 
+def _key_value(value: str) -> bool:
+    """A value said to be a key: generated, or hex of 32 digits or more (an API key's shape,
+    whatever its entropy happens to be)."""
+    bare = value.rstrip(".,;:")
+    hexadecimal = len(bare) >= 32 and all(c in "0123456789abcdefABCDEF" for c in bare)
+    return generated_value(value) or (hexadecimal and any(c.isalpha() for c in bare))
+
+
+# ... and every key said to be one in those languages ("key-is"), for the same reason.
+_KEY_NOUN_GATE = (
+    r"(?i)schl(?:ü|ue)ssel|clave|cl[ée]|chave|chiave|klucz|sleutel|nyckel|n[øo]gle|avain|token|ключ|токен"
+    r"|密钥|秘钥|令牌|キー|トークン|키|토큰"
+)
+
+
 PROSE_RULES: tuple[Rule, ...] = (
     # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…", "my password's …", "DB_PASSWORD set to
     # …", "the API token is now …". Only values that are no plain word.
@@ -304,17 +319,21 @@ PROSE_RULES: tuple[Rule, ...] = (
         _PASSWORD_NOUN_GATE,
     ),
     # A key said to be one in the languages above ("der API-Schlüssel lautet …", German's compounds,
-    # "Zugriffsschlüssel: …", "la clave de API es …", "la clé API est …", "API-ключ: …"): a value
-    # that looks generated.
+    # "Zugriffsschlüssel: …", "la clave de API es …", "la clé API est …", "API-ключ: …", "o token
+    # de autenticação da conta é …"), up to eight words after the noun: a value that looks generated.
     _rule(
         "key-is",
-        r"(?i)(?:\b(?:api[ \t-]?)?(?:[a-zäöüß]*(?:schlüssel|schluessel)|clave|clé|cle|chave|chiave|klucz"
-        r"|sleutel|nyckel|nøgle|avain)|(?:api[ \t-]?)?(?:ключ|токен))"
-        r"(?:[ \t]+(?:de|d'|du|da|do|del|della|la|l'|für|fur|para|per|pour|api|от|для)){0,3}"
-        r"(?:[ \t]+api)?[\"']?(?:[ \t]*[:=：]|[ \t]+(?:ist|lautet|es|est|é|è|is|jest|to|är|er|on|je|—|–))"
-        r"[ \t]*[\"'`]?([^\s\"'`;]{16,})",
+        r"(?i)(?:(?:\b(?:api[ \t-]?)?(?:[a-zäöüß]*(?:schlüssel|schluessel)|clave|clé|cle|chave|chiave"
+        r"|klucz|sleutel|nyckel|nøgle|avain|token[ \t]+(?:de|da|do|del|di|für))"
+        r"|(?:api[ \t-]?)?(?:ключ|токен))"
+        r"(?:[ \t]+[^\s:=：]+){0,8}?[\"']?"
+        r"(?:[ \t]*[:=：]|[ \t]+(?:ist|lautet|es|est|é|è|is|jest|to|är|er|on|je|—|–)(?:[ \t]*:)?)"
+        # ... and in Chinese, Japanese and Korean, with no blank after the noun ("访问密钥：…", "키는 …")
+        r"|(?:密钥|秘钥|令牌|キー|トークン|키|토큰)(?:[:：]|(?:는|은|가|は|が|是|为)[ \t]*))"
+        r"[ \t]*[\"'`]?([^\s\"'`;（）。，、]{16,})",
         1,
-        generated_value,
+        _key_value,
+        _KEY_NOUN_GATE,
     ),
     # A web form's password field with its value, in either order of the attributes.
     _rule(

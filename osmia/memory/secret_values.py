@@ -178,12 +178,15 @@ def not_placeholder(value: str) -> bool:
 
 
 def basic_credentials(value: str) -> bool:
-    """An HTTP Basic value: base64 of ``user:password``."""
+    """An HTTP Basic value: base64 of ``user:password``; not of a documentation's placeholder pair
+    (``user:password``, ``username:secret``: the password one of the words that stand for one)."""
     try:
         decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
     except (binascii.Error, ValueError):
         return False
-    return b":" in decoded and all(32 <= b < 127 for b in decoded)
+    if b":" not in decoded or not all(32 <= b < 127 for b in decoded):
+        return False
+    return not is_placeholder(decoded.decode("ascii").partition(":")[2])
 
 
 def url_password(value: str) -> bool:

@@ -101,15 +101,16 @@ def _keeping(kept: LinearPattern) -> Callable[[str], tuple[str, list[int]]]:
 # A line of a run of token characters, and an assignment in one (``LOG_LEVEL=info``: an ``=`` with
 # more after it, where base64 has ``=`` only as its last characters).
 _LINE = linear(r"[^ \t\r\n\\]+")  # a shell's ``\`` before a break is no part of the token
-_ASSIGNED = linear(r"=[^=]")
+_ASSIGNED = linear(r"=[^=]|^[A-Za-z_][A-Za-z0-9_.-]*=$")
 
 
 def _unwrapped(run: str) -> tuple[str, list[int]]:
     """Line breaks (and the indentation around them) inside a run of token characters dropped, as
     far as a token can go on: not past a line that ends with ``=`` (base64's padding ends a token;
-    ``SENTRY_DSN=`` is an empty value), and from the last line that assigns (``NAME=…`` starts a
-    value: the lines before it are not part of it, and it is no rest of the value before it); not
-    onto a line that names a key (``channel:``, ``Error:``)."""
+    ``SENTRY_DSN=`` is an empty value), and from a line that assigns (``NAME=…`` or ``NAME=``
+    starts a value: the line before it is not part of it, and it is no rest of the value before
+    it), or up to it where lines were joined already; not onto a line that names a key
+    (``channel:``, ``Error:``)."""
     parts: list[str] = []
     where: list[int] = []
     end = 0
@@ -118,6 +119,8 @@ def _unwrapped(run: str) -> tuple[str, list[int]]:
         if parts and (parts[-1].endswith("=") or piece.endswith(":")):
             break
         if parts and _ASSIGNED.search(piece) is not None:
+            if len(parts) >= 2:
+                break  # a token wrapped over lines, then the next assignment: the token is the view
             parts, where = [], []
         parts.append(piece)
         where.extend(range(m.start(0), m.end(0)))

@@ -153,6 +153,12 @@ SECRETS = [
         f"key, in blocks of four:\n{' '.join(_AWS_SECRET[i : i + 4] for i in range(0, 40, 4))}",
         _AWS_SECRET[8:12],
     ),
+    # A key said to be one in Chinese, Korean, Russian, German and Portuguese, words after its noun.
+    (f"存储账户的访问密钥：{_RANDOM}x9Q（请勿转发）", _RANDOM),
+    (f"S3 업로드용 비밀 액세스 키는 {_RANDOM}x9Q 입니다.", _RANDOM),
+    (f"Ключ доступа к внутреннему API биллинга: {_SHA} — не публикуйте.", _SHA),
+    (f"der Schlüssel für den Monitoring-Agenten (Datadog) lautet {_MD5}, bitte rotieren.", _MD5),
+    (f"o token de autenticação da conta de SMS é {_MD5}, já configurei.", _MD5),
     # German's compound nouns; a password in brackets after its noun.
     (f"Das Datenbankpasswort ({_PASSWORD}) stand im Klartext in docker-compose.yml", _PASSWORD),
     (f"Das Rootkennwort lautet {_PASSWORD}", _PASSWORD),
@@ -226,6 +232,9 @@ KEPT = [
     "IPv6 2001:0db8:85a3:0000:0000:8a2e:0370:7334 and we had 10 of 20 in the box",
     "Commit 3f9a2b1c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f90 fixed it; the real problem was the token cache.",
     "Set CI_PUSH_TOKEN_FOR_DEPLOY and X-Request-Id-Header-Value-2024 and akiamazingstuff1234 here.",
+    # A wrapped placeholder before the next assignment; a token's schedule in prose.
+    "OPENAI_API_KEY=sk-your-key-here\nANTHROPIC_API_KEY=<your-anthropic-key>",
+    "The token is refreshed every hour and the token is: a JWT signed with RS256, valid for an hour.",
 ]
 
 
@@ -242,13 +251,13 @@ def test_ordinary_text_of_this_session_is_kept(text: str) -> None:
 
 
 def test_the_blind_evasive_sets_hold_their_figures() -> None:
-    """benchmarks/data/evasive13a.jsonl and …b (docs/security.md, forty-fourth session): secrets
+    """benchmarks/data/evasive13a.jsonl, …b and …c (docs/security.md, forty-fourth session): secrets
     written to evade a scanner leak no more than the session left, and no more ordinary lines are
     given a marker."""
     from benchmarks.redteam_sets import evasive_13
 
-    for name, (leaked, marked) in {"a": (14, 0), "b": (22, 0)}.items():
+    for name, (leaked, marked, size) in {"a": (14, 0, 200), "b": (22, 0, 200), "c": (28, 1, 160)}.items():
         figures = evasive_13(name)
-        assert figures["leaked"][1] == 200 and figures["redacted"][1] == 100
+        assert figures["leaked"][1] == size and figures["redacted"][1] == size // 2
         assert figures["leaked"][0] <= leaked, (name, figures)
         assert figures["redacted"][0] <= marked, (name, figures)
