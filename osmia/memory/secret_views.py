@@ -16,15 +16,21 @@ All patterns are RE2 (:mod:`osmia.memory.linear`): linear time on any input.
 
 from __future__ import annotations
 
-import itertools
-import string
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from osmia.memory.confusables import latin_skeleton
-from osmia.memory.english import common_words
 from osmia.memory.linear import LinearPattern, Match, linear
+from osmia.memory.secret_escapes import (
+    ACCENTED,
+    MARKS,
+    unaccented,
+    unbyted,
+    unentitied,
+    unescaped,
+    unlisted_bytes,
+)
 from osmia.memory.secret_prefixed import (
     GAPPED,
     GAPPED_GATE,
@@ -43,8 +49,8 @@ from osmia.memory.secret_prefixed import (
     unseparated,
     unspaced_token,
 )
+from osmia.memory.secret_spelled import GROUP_CHARS, GROUP_OF, every_other, spelled_secret, ungrouped
 from osmia.memory.secret_tails import word_shape
-from osmia.memory.secret_values import looks_random, password_value
 
 __all__ = ["VIEWS", "View", "joins", "latin_tokens", "view_sub"]
 
@@ -134,217 +140,9 @@ _unspaced = _keeping(linear(r"[^ \t]+"))
 # ``s, k, _, l, i, v, e`` (a list's commas, semicolons or bars, and blanks) read as ``sk_live``.
 _unlisted = _keeping(linear(r"[^ \t,;|]+"))
 # Emphasis and code marks inside a token dropped (``ghp_ab**cd`` → ``ghp_abcd``).
-# What may stand between the characters of a token spelled out with marks (``s-k-_-l-…``,
-# ``N . . . H . ! …``): one mark, blanks around it or not. The token may hold the mark itself.
-_MARK_BETWEEN = frozenset("-./_:")
-
-
-def _every_other(run: str) -> tuple[str, list[int]]:
-    """The run's characters with the mark (and blanks) after each dropped: ``s-k-_-l`` → ``sk_l``."""
-    chars: list[str] = []
-    where: list[int] = []
-    i, end = 0, len(run)
-    while i < end:
-        chars.append(run[i])
-        where.append(i)
-        i += 1
-        while i < end and run[i] in " \t":
-            i += 1
-        if i < end and run[i] in _MARK_BETWEEN:
-            i += 1
-        while i < end and run[i] in " \t":
-            i += 1
-    where.append(end)
-    return "".join(chars), where
-
-
-# A value read out in groups (``lW4t g3WO kuB6 41bO …``, ``V1W h=F JeB …``): five or more groups of
-# two to six token characters, each after a blank or a colon.
-_GROUP_CHARS = r"A-Za-z0-9+/=_.!@#$%^&*~-"
-_GROUP = linear(rf"[{_GROUP_CHARS}]+")
-_GROUP_OF = rf"[{_GROUP_CHARS}]{{2,6}}"
-
-
-def _scrambled(group: str) -> bool:
-    """A group no word or name is written as: mixed case past the first letter (``kuB6``), a sign
-    other than a dot (``h=F``), or letters and digits alternating twice (``g3WO``; not ``rc2``,
-    ``v1.0``, ``py310``, ``ab12``)."""
-    letters = [c for c in group if c.isalpha()]
-    if any(c.isupper() for c in letters[1:]) and any(c.islower() for c in letters):
-        return True
-    if any(not c.isalnum() and c != "." for c in group):
-        return True
-    kinds = [c.isdigit() for c in group if c.isalnum()]
-    return sum(1 for a, b in itertools.pairwise(kinds) if a != b) >= 2
-
-
-def _ungrouped(run: str) -> tuple[str, list[int]]:
-    """The run's groups joined, when they read as a generated value's: no common English word
-    among them, half or more of them scrambled (:func:`_scrambled`: ``kuB6``, ``h=F``, ``g3WO``), and
-    two or more with a digit; the run itself otherwise (prose of short words, a list of versions or
-    of ids)."""
-    groups = [(m.start(0), m.group(0) or "") for m in _GROUP.finditer(run)]
-    words = [g for _at, g in groups]
-    if len(words) < 5 or any(w.isalpha() and w.lower() in common_words() for w in words):
-        return run, [*range(len(run)), len(run)]
-    if all(set(w.strip(".")) <= _HEX for w in words):
-        return run, [*range(len(run)), len(run)]  # a fingerprint, an address, a digest in groups
-    odd = sum(1 for w in words if _scrambled(w))
-    digits = sum(1 for w in words if any(c.isdigit() for c in w))
-    if 2 * odd < len(words) or digits < 2:
-        return run, [*range(len(run)), len(run)]
-    where = [at + k for at, g in groups for k in range(len(g))]
-    return "".join(words), [*where, len(run)]
-
-
 _unmarked = _keeping(linear(r"[^*`|]+"))
 # Markdown's escapes dropped (``sk\_live\_…`` → ``sk_live_…``: a table cell or prose escaped for it).
 _unbackslashed = _keeping(linear(r"[^\\]+"))
-
-
-_HEX = frozenset(string.hexdigits)
-
-# The combining marks that accent a letter (U+0300-036F and the supplements).
-_MARKS = r"\x{0300}-\x{036F}\x{1AB0}-\x{1AFF}\x{1DC0}-\x{1DFF}\x{20D0}-\x{20FF}\x{FE20}-\x{FE2F}"
-# Latin letters with an accent of their own (Latin-1 Supplement and Extended-A/B letters).
-_ACCENTED = r"\x{00C0}-\x{00D6}\x{00D8}-\x{00F6}\x{00F8}-\x{024F}"
-
-
-def _unaccented(run: str) -> tuple[str, list[int]]:
-    """Accents dropped (``ghp_…Nc`` + U+0301 + ``P1…`` → ``ghp_…NcP1…``): a combining mark goes, a letter
-    with its own accent is written as its base letter when that is an ASCII one."""
-    chars: list[str] = []
-    where: list[int] = []
-    for i, char in enumerate(run):
-        if char.isascii():
-            chars.append(char)
-        elif unicodedata.combining(char):
-            continue
-        else:
-            base = unicodedata.normalize("NFKD", char)[:1]
-            chars.append(base if base.isascii() else char)
-        where.append(i)
-    where.append(len(run))
-    return "".join(chars), where
-
-
-def _unescaped(run: str) -> tuple[str, list[int]]:
-    """Percent-escapes of ASCII characters decoded (``redis%3A%2F%2F%3Apw%40host`` → ``redis://:pw@host``)."""
-    chars: list[str] = []
-    where: list[int] = []
-    i = 0
-    while i < len(run):
-        hexa = run[i + 1 : i + 3]
-        if run[i] == "%" and len(hexa) == 2 and set(hexa) <= _HEX and int(hexa, 16) < 0x80:
-            chars.append(chr(int(hexa, 16)))
-            where.append(i)
-            i += 3
-            continue
-        chars.append(run[i])
-        where.append(i)
-        i += 1
-    where.append(len(run))
-    return "".join(chars), where
-
-
-# A character written as a byte escape in a string literal: ``\x68`` (C, Python, JavaScript, a
-# shell's ``$'…'``) or ``\u0068`` (JSON, Java); only printable ASCII is decoded.
-_BYTE_ESCAPE = linear(r"\\(?:x|u00)([0-9A-Fa-f]{2})")
-
-
-def _unbyted(run: str) -> tuple[str, list[int]]:
-    """A line's byte escapes of printable ASCII decoded (``pw[] = "\\x68\\x65…"`` →
-    ``pw[] = "he…"``), when it holds four or more; the run itself otherwise (one escape is a
-    newline or a quote in ordinary code)."""
-    chars: list[str] = []
-    where: list[int] = []
-    last = decoded = 0
-    for m in _BYTE_ESCAPE.finditer(run):
-        code = int(m.group(1) or "0", 16)
-        if not 0x20 <= code < 0x7F:
-            continue
-        chars.append(run[last : m.start(0)])
-        where.extend(range(last, m.start(0)))
-        chars.append(chr(code))
-        where.append(m.start(0))
-        last = m.end(0)
-        decoded += 1
-    if decoded < 4:
-        return run, [*range(len(run)), len(run)]
-    chars.append(run[last:])
-    where.extend(range(last, len(run)))
-    where.append(len(run))
-    return "".join(chars), where
-
-
-# A byte written as a number in a list (``{0x68, 0x66, …}``, ``0x78 0x6f …``): a token's bytes in
-# code or a debug log; only printable ASCII is decoded.
-_BYTE_NUMBER = linear(r"0[xX]([0-9A-Fa-f]{2})(?:[ \t]*,)?[ \t]*")
-
-
-def _unlisted_bytes(run: str) -> tuple[str, list[int]]:
-    """A list of eight or more byte numbers read as the text they spell (``0x68, 0x66, 0x5F`` →
-    ``hf_``); the run itself when a byte is no printable character."""
-    chars: list[str] = []
-    where: list[int] = []
-    for m in _BYTE_NUMBER.finditer(run):
-        code = int(m.group(1) or "0", 16)
-        if not 0x20 <= code < 0x7F:
-            return run, [*range(len(run)), len(run)]
-        chars.append(chr(code))
-        where.append(m.start(0))
-    where.append(len(run))
-    return "".join(chars), where
-
-
-# HTML's named references for the characters a token or a password holds; ``&shy;`` (a soft hyphen)
-# is nothing where it stands.
-_ENTITIES = {
-    "lt": "<",
-    "gt": ">",
-    "quot": '"',
-    "apos": "'",
-    "amp": "&",
-    "period": ".",
-    "lowbar": "_",
-    "hyphen": "-",
-    "colon": ":",
-    "sol": "/",
-    "plus": "+",
-    "equals": "=",
-    "commat": "@",
-    "num": "#",
-    "excl": "!",
-    "dollar": "$",
-    "percnt": "%",
-    "shy": "",
-}
-_ENTITY = linear(r"&(?:([a-z]{2,6})|#([0-9]{1,3})|#[xX]([0-9A-Fa-f]{1,2}));")
-
-
-def _unentitied(run: str) -> tuple[str, list[int]]:
-    """HTML's character references of ASCII characters decoded (``&lt;password&gt;`` → ``<password>``,
-    ``&quot;`` and ``&#34;`` → ``"``): a config or a form pasted from a web page or an HTML report."""
-    chars: list[str] = []
-    where: list[int] = []
-    last = 0
-    for m in _ENTITY.finditer(run):
-        named, decimal, hexa = m.group(1), m.group(2), m.group(3)
-        if named is not None and named not in _ENTITIES:
-            continue  # a reference this view does not read (``&nbsp;``, ``&copy;``)
-        char = _ENTITIES[named] if named else chr(int(decimal, 10) if decimal else int(hexa or "0", 16))
-        if char and not 0x20 <= ord(char) < 0x80:
-            continue  # left as written: not a character a rule reads
-        chars.extend(run[last : m.start(0)])
-        where.extend(range(last, m.start(0)))
-        if char:
-            chars.append(char)
-            where.append(m.start(0))
-        last = m.end(0)
-    chars.extend(run[last:])
-    where.extend(range(last, len(run)))
-    where.append(len(run))
-    return "".join(chars), where
 
 
 # A token cut by a line break: one side of the first break 8 characters or more (most prose words
@@ -397,7 +195,7 @@ VIEWS: tuple[View, ...] = (
         "dashed",
         linear(r"(?:^|[\s(\[:=])((?:[^\s][ \t]*[-./_:][ \t]*){11,}[^\s])(?:[\s,;)\]]|$)"),
         1,
-        _every_other,
+        every_other,
         12,
         r"[A-Za-z0-9][ \t]*[-./_:][ \t]*" * 3 + r"\S[ \t]*[-./_:]",
         spelled=True,
@@ -406,11 +204,11 @@ VIEWS: tuple[View, ...] = (
     # in groups (``lW4t g3WO kuB6 41bO …``); taken whole when they join into a generated value.
     View(
         "grouped",
-        linear(rf"(?:^|[\s(=])((?:{_GROUP_OF}[ \t:]){{4,}}{_GROUP_OF})(?:[\s,;).]|$)"),
+        linear(rf"(?:^|[\s(=])((?:{GROUP_OF}[ \t:]){{4,}}{GROUP_OF})(?:[\s,;).]|$)"),
         1,
-        _ungrouped,
+        ungrouped,
         16,
-        rf"[A-Za-z]*[0-9][A-Za-z0-9]*[ \t:][{_GROUP_CHARS}]{{2}}[{_GROUP_CHARS}]*[ \t:][{_GROUP_CHARS}]{{2}}",
+        rf"[A-Za-z]*[0-9][A-Za-z0-9]*[ \t:][{GROUP_CHARS}]{{2}}[{GROUP_CHARS}]*[ \t:][{GROUP_CHARS}]{{2}}",
         spelled=True,
     ),
     # A token with emphasis or code marks inside it (``**``, a backtick, a table's bar).
@@ -430,11 +228,11 @@ VIEWS: tuple[View, ...] = (
     # longer one is redacted only where a rule matches its unaccented form.
     View(
         "accented",
-        linear(rf"[{_T}{_ACCENTED}{_MARKS}]*[{_ACCENTED}{_MARKS}][{_T}{_ACCENTED}{_MARKS}]*"),
+        linear(rf"[{_T}{ACCENTED}{MARKS}]*[{ACCENTED}{MARKS}][{_T}{ACCENTED}{MARKS}]*"),
         0,
-        _unaccented,
+        unaccented,
         16,
-        rf"[{_T}][{_ACCENTED}{_MARKS}]",
+        rf"[{_T}][{ACCENTED}{MARKS}]",
     ),
     # A token of a prefixed format cut inside its prefix: the prefix joined, then as below.
     View("gapped", linear(GAPPED), 0, ungapped, 20, GAPPED_GATE),
@@ -453,7 +251,7 @@ VIEWS: tuple[View, ...] = (
         "entities",
         linear(r"[^\r\n&]*(?:&#?[A-Za-z0-9]{1,6};[^\r\n&]*)+"),
         0,
-        _unentitied,
+        unentitied,
         8,
         r"&(?:lt|gt|quot|apos|amp|period|lowbar|hyphen|colon|sol|plus|equals|commat|num|excl|dollar|percnt"
         r"|shy|#[xX]?[0-9A-Fa-f]{1,3});",
@@ -464,7 +262,7 @@ VIEWS: tuple[View, ...] = (
         "byte-escaped",
         linear(r"[^\r\n\\]*(?:\\(?:x|u00)[0-9A-Fa-f]{2}[^\r\n\\]*)+"),
         0,
-        _unbyted,
+        unbyted,
         8,
         r"\\(?:x|u00)[0-9A-Fa-f]{2}\\(?:x|u00)[0-9A-Fa-f]{2}",
     ),
@@ -474,7 +272,7 @@ VIEWS: tuple[View, ...] = (
         "byte-listed",
         linear(r"(?:0[xX][0-9A-Fa-f]{2}(?:[ \t]*,)?[ \t]*){7,}0[xX][0-9A-Fa-f]{2}"),
         0,
-        _unlisted_bytes,
+        unlisted_bytes,
         8,
         r"0[xX][0-9A-Fa-f]{2},?[ \t]*0[xX][0-9A-Fa-f]{2},?[ \t]*0[xX][0-9A-Fa-f]{2}",
     ),
@@ -486,24 +284,11 @@ VIEWS: tuple[View, ...] = (
         "escaped",
         linear(r"[^\s%&]*(?:%[0-9A-Fa-f]{2}[^\s%&]*)+"),
         0,
-        _unescaped,
+        unescaped,
         8,
         r"%[0-9A-Fa-f]{2}",
     ),
 )
-
-
-def spelled_secret(value: str) -> bool:
-    """A spelled-out value that is a secret by its shape: random (not hex alone: a digest or bytes
-    read out) or a password's mix of letters with digits; with a digit in it either way (words
-    joined by signs are no secret spelled out: a keyboard shortcut, ``Ctrl+Shift+P``)."""
-    if not any(c.isdigit() for c in value):
-        return False  # letters and signs: words, a shortcut, an acronym
-    if password_value(value):
-        return True
-    # Random: and not hex alone, nor capitals and digits under 16 (a label, ``RACK07SLOT12``).
-    short_label = len(value) < 16 and not any(c.islower() for c in value)
-    return looks_random(value, 12) and not set(value) <= _HEX and not short_label
 
 
 def view_sub(
