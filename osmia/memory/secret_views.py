@@ -208,7 +208,9 @@ VIEWS: tuple[View, ...] = (
         1,
         ungrouped,
         16,
-        rf"[A-Za-z]*[0-9][A-Za-z0-9]*[ \t:][{GROUP_CHARS}]{{2}}[{GROUP_CHARS}]*[ \t:][{GROUP_CHARS}]{{2}}",
+        # (five groups side by side, each with a capital, a digit or a sign: prose's words are lower
+        # case; a group of four random characters is all lower case three times in a hundred)
+        rf"(?:[a-z]*[^\sa-z][{GROUP_CHARS}]*[ \t:]){{4}}[a-z]*[A-Z0-9+/=_.!@#$%^&*~-]",
         spelled=True,
     ),
     # A token with emphasis or code marks inside it (``**``, a backtick, a table's bar).
