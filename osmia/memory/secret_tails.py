@@ -216,9 +216,9 @@ def _continued_at(before: str, line: str) -> int:
     if same == 0 or same >= len(theirs):
         return -1
     at = 0
-    for word in theirs[: same + 1]:
-        at = line.index(word, at) + (len(word) if word is not theirs[same] else 0)
-    return at
+    for word in theirs[:same]:
+        at = line.index(word, at) + len(word)
+    return line.index(theirs[same], at)
 
 
 def next_line_sub() -> Callable[[str], str]:

@@ -103,6 +103,8 @@ SECRETS = [
     ),
     (f"│ STRIPE_KEY │ {_LIVE[:28]} │\n│            │ {_LIVE[28:]}{_RANDOM} │", _RANDOM),
     (f"> the token is {_GHP[:20]}\n> {_GHP[20:]} - please don't forward", _GHP[20:]),
+    # ... a prefix of one-letter words, repeated on the next line.
+    (f"> x token is {_GHP[:20]}\n> x {_GHP[20:]} for it", _GHP[20:]),
     (f'export GITLAB_TOKEN="{_GLPAT[:14]}\\\n{_GLPAT[14:]}"', _GLPAT[14:]),
     # A secret told in parts: a prefix and ten characters, then "pt2", "… ends", "and finally".
     (f"[10:41] dana: hf token pt1 hf_{_RANDOM[:14]}\n[10:42] dana: pt2 {_RANDOM[14:]}x9Q", _RANDOM[14:]),
