@@ -1742,16 +1742,22 @@ def _leaks(text: str, values: tuple[str, ...]) -> bool:
     return any(v[i : i + 8] in out for v in values for i in range(max(1, len(v) - 7)))
 
 
+def _labelled(file: str) -> tuple[list[tuple[str, tuple[str, ...]]], list[str]]:
+    """A blind set's secret texts with the values that must not survive, and its ordinary texts."""
+    path = Path(__file__).with_name("data") / file
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    secret = [(r["text"], tuple(r["values"])) for r in rows if r["label"] == "secret"]
+    clean = [r["text"] for r in rows if r["label"] == "clean"]
+    return secret, clean
+
+
 def secrets_12(name: str) -> dict[str, list[int]]:
     """A forty-third session secret set's figures (``data/secrets12a.jsonl`` or ``…b``: 250 texts
     holding secrets with the values that must not survive, 150 ordinary look-alikes, by a helper
     who read nothing else): secrets leaked and ordinary lines changed, each [count, of]."""
     from osmia.memory.sanitize import redacted
 
-    path = Path(__file__).with_name("data") / f"secrets12{name}.jsonl"
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    secret = [(r["text"], tuple(r["values"])) for r in rows if r["label"] == "secret"]
-    clean = [r["text"] for r in rows if r["label"] == "clean"]
+    secret, clean = _labelled(f"secrets12{name}.jsonl")
     return {
         "leaked": [sum(_leaks(t, vs) for t, vs in secret), len(secret)],
         "changed": [sum(redacted(t) != t for t in clean), len(clean)],
@@ -1768,10 +1774,7 @@ def evasive_13(name: str) -> dict[str, list[int]]:
     from osmia.memory.redaction import REDACTED
     from osmia.memory.sanitize import redacted
 
-    path = Path(__file__).with_name("data") / f"evasive13{name}.jsonl"
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    secret = [(r["text"], tuple(r["values"])) for r in rows if r["label"] == "secret"]
-    clean = [r["text"] for r in rows if r["label"] == "clean"]
+    secret, clean = _labelled(f"evasive13{name}.jsonl")
     return {
         "leaked": [sum(_leaks(t, vs) for t, vs in secret), len(secret)],
         "redacted": [sum(REDACTED in redacted(t) and REDACTED not in t for t in clean), len(clean)],

@@ -13,7 +13,7 @@ import binascii
 
 from osmia.memory.english import common_words
 from osmia.memory.linear import linear
-from osmia.memory.secret_decoding import decoded_text
+from osmia.memory.secret_decoding import HEX_DIGITS, decoded_text
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
@@ -44,7 +44,7 @@ def _stdin_value(value: str) -> bool:
 def _decoded_short(value: str) -> str:
     """What ``value`` decodes to as hex or base64, when that is ASCII text; else ""."""
     try:
-        raw = bytes.fromhex(value) if set(value) <= _HEX_DIGITS else base64.b64decode(value, validate=True)
+        raw = bytes.fromhex(value) if set(value) <= HEX_DIGITS else base64.b64decode(value, validate=True)
         return raw.decode("ascii")
     except (ValueError, binascii.Error, UnicodeDecodeError):
         return ""
@@ -57,9 +57,6 @@ def _prose(text: str) -> bool:
     if len(words) < 2 or not all(word.isalpha() for word in words):
         return False
     return 4 * sum(word.lower() in common_words() for word in words) >= 3 * len(words)
-
-
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 __all__ = ["COMMAND_RULES"]

@@ -28,7 +28,7 @@ def decoded_text(run: str) -> str | None:
     PKCS#8, SEC1; OpenSSH's ``openssh-key-v1``) decodes to :data:`KEY_BODY`.
     """
     compact = "".join(run.split()).rstrip("=")
-    if len(compact) >= 32 and len(compact) % 2 == 0 and set(compact) <= _HEX_DIGITS:
+    if len(compact) >= 32 and len(compact) % 2 == 0 and set(compact) <= HEX_DIGITS:
         raw = bytes.fromhex(compact)
         if _is_text(raw):
             return raw.decode("ascii")
@@ -70,7 +70,7 @@ def _decoded_base64(compact: str) -> str | None:
 # What :func:`decoded_text` gives for a private key's binary body: a key header, as the caller
 # checks for one (:func:`private_key_head`).
 KEY_BODY = "-----BEGIN PRIVATE KEY----- (a key's binary body)"
-_HEX_DIGITS = frozenset(string.hexdigits)
+HEX_DIGITS = frozenset(string.hexdigits)  # either case
 
 
 def _is_text(raw: bytes) -> bool:

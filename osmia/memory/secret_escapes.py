@@ -12,14 +12,13 @@ All patterns are RE2 (:mod:`osmia.memory.linear`): linear time on any input.
 
 from __future__ import annotations
 
-import string
 import unicodedata
 
 from osmia.memory.linear import linear
+from osmia.memory.secret_decoding import HEX_DIGITS
 
 __all__ = ["ACCENTED", "MARKS", "unaccented", "unbyted", "unentitied", "unescaped", "unlisted_bytes"]
 
-_HEX = frozenset(string.hexdigits)
 
 # The combining marks that accent a letter (U+0300-036F and the supplements).
 MARKS = r"\x{0300}-\x{036F}\x{1AB0}-\x{1AFF}\x{1DC0}-\x{1DFF}\x{20D0}-\x{20FF}\x{FE20}-\x{FE2F}"
@@ -52,7 +51,7 @@ def unescaped(run: str) -> tuple[str, list[int]]:
     i = 0
     while i < len(run):
         hexa = run[i + 1 : i + 3]
-        if run[i] == "%" and len(hexa) == 2 and set(hexa) <= _HEX and int(hexa, 16) < 0x80:
+        if run[i] == "%" and len(hexa) == 2 and set(hexa) <= HEX_DIGITS and int(hexa, 16) < 0x80:
             chars.append(chr(int(hexa, 16)))
             where.append(i)
             i += 3

@@ -14,6 +14,7 @@ credentials and before the command lines and files.
 from __future__ import annotations
 
 from osmia.memory.linear import linear
+from osmia.memory.secret_decoding import HEX_DIGITS
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
@@ -133,7 +134,7 @@ def _key_value(value: str) -> bool:
     """A value said to be a key: generated, or hex of 32 digits or more (an API key's shape,
     whatever its entropy happens to be)."""
     bare = value.rstrip(".,;:")
-    hexadecimal = len(bare) >= 32 and all(c in "0123456789abcdefABCDEF" for c in bare)
+    hexadecimal = len(bare) >= 32 and set(bare) <= HEX_DIGITS
     return generated_value(value) or (hexadecimal and any(c.isalpha() for c in bare))
 
 

@@ -12,15 +12,14 @@ All patterns are RE2 (:mod:`osmia.memory.linear`): linear time on any input.
 from __future__ import annotations
 
 import itertools
-import string
 
 from osmia.memory.english import common_words
 from osmia.memory.linear import linear
+from osmia.memory.secret_decoding import HEX_DIGITS
 from osmia.memory.secret_values import looks_random, password_value
 
 __all__ = ["GROUP_CHARS", "GROUP_OF", "every_other", "spelled_secret", "ungrouped"]
 
-_HEX = frozenset(string.hexdigits)
 
 # What may stand between the characters of a token spelled out with marks (``s-k-_-l-…``,
 # ``N . . . H . ! …``): one mark, blanks around it or not. The token may hold the mark itself.
@@ -75,7 +74,7 @@ def ungrouped(run: str) -> tuple[str, list[int]]:
     words = [g for _at, g in groups]
     if len(words) < 5 or any(w.isalpha() and w.lower() in common_words() for w in words):
         return run, [*range(len(run)), len(run)]
-    if all(set(w.strip(".")) <= _HEX for w in words):
+    if all(set(w.strip(".")) <= HEX_DIGITS for w in words):
         return run, [*range(len(run)), len(run)]  # a fingerprint, an address, a digest in groups
     odd = sum(1 for w in words if _scrambled(w))
     digits = sum(1 for w in words if any(c.isdigit() for c in w))
@@ -95,4 +94,4 @@ def spelled_secret(value: str) -> bool:
         return True
     # Random: and not hex alone, nor capitals and digits under 16 (a label, ``RACK07SLOT12``).
     short_label = len(value) < 16 and not any(c.islower() for c in value)
-    return looks_random(value, 12) and not set(value) <= _HEX and not short_label
+    return looks_random(value, 12) and not set(value) <= HEX_DIGITS and not short_label

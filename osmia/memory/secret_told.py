@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from osmia.memory.english import holds_common_word
 from osmia.memory.linear import linear
+from osmia.memory.secret_decoding import HEX_DIGITS
 from osmia.memory.secret_values import REDACTED, looks_random, uuid_shaped
 
 __all__ = ["TOLD_AFTER", "told_after_sub"]
@@ -29,12 +30,11 @@ TOLD_AFTER = (
 )
 _TOLD_AFTER = linear(TOLD_AFTER)
 _RUN = linear(r"[A-Za-z0-9+/_-]{16,}={0,2}")
-_HEX = frozenset("0123456789abcdefABCDEF")
 
 
 def _generated(run: str) -> bool:
     """Hex of 16 digits or more, a UUID, or a random run with no common word in it."""
-    hexadecimal = set(run) <= _HEX and any(c.isdigit() for c in run) and any(c.isalpha() for c in run)
+    hexadecimal = set(run) <= HEX_DIGITS and any(c.isdigit() for c in run) and any(c.isalpha() for c in run)
     if uuid_shaped(run) or hexadecimal:
         return True
     return looks_random(run, 16) and not holds_common_word(run)
