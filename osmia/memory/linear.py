@@ -341,18 +341,29 @@ class AnyOf:
 
 
 class PatternSet:
-    """Which of several patterns match somewhere in a text, found in one scan (RE2's ``Set``).
+    """Which of several patterns match somewhere in a text, found in a few scans (RE2's ``Set``).
 
     Searching each pattern in turn costs one RE2 call apiece (~2 µs each, however short the
-    text); a set answers for all of them at once. The patterns whose indices are in ``apart``
-    are searched on their own instead, for the reason :class:`AnyOf` gives. RE2's set gives no
-    answer when its automaton runs out of memory on some input, which looks like no pattern
-    matching: an empty answer is checked against the union of the set's patterns, and when that
-    matches, every pattern of the set is named (a superset, never fewer than match). ``by_case``
-    is :class:`AnyOf`'s, for that union.
+    text); a set answers for many of them at once. The patterns whose indices are in ``apart``
+    are searched on their own instead, for the reason :class:`AnyOf` gives.
+
+    The others are split into sets of at most ``most`` patterns, each its own automaton, those
+    that ignore case (``(?i)…``) apart from those that do not, in their order (a family's related
+    patterns stay together). One automaton's state holds every pattern's threads at once: text
+    it has not seen makes it build a state for each new combination of them, and with hundreds of
+    patterns nearly every line of a new text is one. Five automata of ~60 patterns build fewer
+    such states than one of ~280: redaction's first pass over an unseen run takes half the time at
+    the tail, for one more call a text per set (docs/performance.md §52). ``max_mem`` is each
+    automaton's budget: its program and the states it keeps.
+
+    Once compiled, RE2's set does not give up on a text (it rebuilds its states when they outgrow
+    the budget: a set has no slower engine to hand over to), but an empty answer cannot tell "no
+    match" from a failure; so an empty answer is checked against the union of the set's patterns,
+    and when that matches, every pattern of the set is named (a superset, never fewer than
+    match). ``by_case`` is :class:`AnyOf`'s, for that union.
     """
 
-    __slots__ = ("_apart", "_indices", "_set", "prefilter")
+    __slots__ = ("_apart", "_indices", "_sets", "prefilter")
 
     def __init__(
         self,
@@ -361,6 +372,7 @@ class PatternSet:
         apart: Iterable[int] = (),
         max_mem: int = 64 << 20,
         by_case: bool = False,
+        most: int | None = None,
     ) -> None:
         listed = list(patterns)
         self._apart = sorted(set(apart))
@@ -371,19 +383,18 @@ class PatternSet:
             apart=(listed[index] for index in self._apart),
             by_case=by_case,
         )
-        options = re2.Options()
-        options.log_errors = False
-        options.max_mem = max_mem
-        self._set = re2.Set.SearchSet(options)
-        for index in self._indices:
-            self._set.Add(listed[index])
-        self._set.Compile()
+        groups = [self._indices]
+        if most is not None:
+            groups = [[i for i in self._indices if listed[i].startswith("(?i")]]
+            groups.append([i for i in self._indices if not listed[i].startswith("(?i")])
+            groups = [group[k : k + most] for group in groups for k in range(0, len(group), most)]
+        self._sets = tuple((_compiled_set(listed, group, max_mem), group) for group in groups if group)
 
     def matching(self, text: str) -> list[int]:
         """The indices of the patterns that match somewhere in ``text``, ascending (all of the
         set's when RE2 could not tell which)."""
         text = encodable(text)
-        found = [self._indices[k] for k in self._set.Match(text) or ()] if self._indices else []
+        found = [group[k] for automaton, group in self._sets for k in automaton.Match(text) or ()]
         if not found and self.prefilter.union_search(text) is not None:
             found = list(self._indices)  # the automaton ran out of memory: any of them may match
         found.extend(
@@ -392,3 +403,16 @@ class PatternSet:
             if pattern.search(text) is not None
         )
         return sorted(found)
+
+
+def _compiled_set(listed: list[str], group: list[int], max_mem: int) -> re2.Set:
+    """RE2's set of the patterns of ``listed`` at ``group``'s indices (the set's own numbers are
+    positions in ``group``), within ``max_mem``."""
+    options = re2.Options()
+    options.log_errors = False
+    options.max_mem = max_mem
+    automaton = re2.Set.SearchSet(options)
+    for index in group:
+        automaton.Add(listed[index])
+    automaton.Compile()
+    return automaton

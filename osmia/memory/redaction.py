@@ -263,18 +263,21 @@ _MAX_PASSES = 4
 
 # Which steps' patterns match a text, in one scan: a text that matches one (most engineering text
 # that names a token, a password, a key or an auth service) is given to those steps only, not to
-# all of them, each an RE2 call (docs/performance.md §23: 75 → 16 µs a line of such text). The set's
-# automaton is kept to 8 MB, ample for ordinary text; text that needs more states (many secret
+# all of them, each an RE2 call (docs/performance.md §23: 75 → 16 µs a line of such text). Each of the
+# set's automata is kept to 8 MB, ample for ordinary text; text that needs more states (many secret
 # formats at once) has them rebuilt as it is scanned, slower, and should RE2 give up, every step
 # runs. The base64 run is searched apart from the others (linear.AnyOf: a long identifier in a
 # union cost 2-4 ms the first time, docs/performance.md §31), and the union is two, the steps that
 # ignore case and the others (linear.AnyOf's ``by_case``: a new text's states cost a third less to
-# build, with less than half of the memory, docs/performance.md §46).
+# build, with less than half of the memory, docs/performance.md §46). The set itself is five, of at
+# most 64 steps each, for the same reason: half the time at the tail of a first pass over new runs,
+# ~5 MB more once their states are built (docs/performance.md §52).
 _STEP_SET = PatternSet(
     (pattern for pattern, _step in _STEPS),
     apart=[index for index, (pattern, _step) in enumerate(_STEPS) if pattern == _ENCODED],
     max_mem=8 << 20,
     by_case=True,
+    most=64,
 )
 # ... and whether any matches at all: most text matches none, and then one search decides.
 CANDIDATES = _STEP_SET.prefilter

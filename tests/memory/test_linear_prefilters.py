@@ -21,17 +21,33 @@ _TEXTS = st.text(alphabet="abcKEYkey=x0123456789y#_/+- \n", max_size=60)
 
 
 @settings(max_examples=400, deadline=None)
-@given(_TEXTS, st.sets(st.integers(0, len(_PATTERNS) - 1)), st.booleans())
+@given(
+    _TEXTS,
+    st.sets(st.integers(0, len(_PATTERNS) - 1)),
+    st.booleans(),
+    st.one_of(st.none(), st.integers(1, len(_PATTERNS))),
+)
 def test_any_of_agrees_with_each_pattern_whichever_are_apart(
-    text: str, apart: set[int], by_case: bool
+    text: str, apart: set[int], by_case: bool, most: int | None
 ) -> None:
+    """... and the set's answer, however many automata its patterns are split into."""
     joined = [p for i, p in enumerate(_PATTERNS) if i not in apart]
     alone = [p for i, p in enumerate(_PATTERNS) if i in apart]
     prefilter = AnyOf(joined, apart=alone, by_case=by_case)
     expected = [i for i, p in enumerate(_PATTERNS) if re.search(p, text) is not None]
     assert (prefilter.search(text) is not None) == bool(expected)
-    found = PatternSet(_PATTERNS, apart=apart, by_case=by_case).matching(text)
+    found = PatternSet(_PATTERNS, apart=apart, by_case=by_case, most=most).matching(text)
     assert found == expected
+
+
+def test_a_set_split_by_case_and_size_keeps_each_family_together() -> None:
+    """``most`` splits the patterns that ignore case from the others, then into runs of at most
+    ``most`` in their order: here two automata for the three (?i) patterns and two for the others."""
+    patterns = [r"a1", r"(?i)b1", r"a2", r"(?i)b2", r"a3", r"(?i)b3", r"a4"]
+    split = PatternSet(patterns, most=2)
+    assert [group for _automaton, group in split._sets] == [[1, 3], [5], [0, 2], [4, 6]]
+    assert split.matching("A1 a3 B2 b3") == [3, 4, 5]
+    assert [group for _automaton, group in PatternSet(patterns)._sets] == [list(range(7))]
 
 
 # Parts with required words (some only in one case, some in alternatives, one in Cyrillic letters
