@@ -26,7 +26,16 @@ from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_joined import JOINED, joined_sub
 from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
 from osmia.memory.secret_rule import Rule
-from osmia.memory.secret_tables import CSV_GATE, ROW_GATE, TABLE_GATE, csv_sub, row_sub, table_sub
+from osmia.memory.secret_tables import (
+    CSV_GATE,
+    HTML_GATE,
+    ROW_GATE,
+    TABLE_GATE,
+    csv_sub,
+    html_sub,
+    row_sub,
+    table_sub,
+)
 from osmia.memory.secret_tails import (
     GLUED,
     NEXT_LINE,
@@ -233,6 +242,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (TABLE_GATE, table_sub),
     (ROW_GATE, row_sub),
     (CSV_GATE, csv_sub),
+    (HTML_GATE, html_sub),
     *NAMED_STEPS,
     (_ENCODED, _encoded_sub()),
     # Last: the rest of a value that a step above redacted only the start of (cut by a blank, or

@@ -16,6 +16,11 @@ A CSV or TSV file pasted with its header (``email,role,password`` then a row a l
 secrets the same way: :func:`csv_sub` redacts, in each column whose header names a secret, the
 cells of the rows below that have as many fields as the header, up to the first that has not.
 
+An HTML table (a report an agent rendered, ``<tr><td>password</td><td>…</td></tr>``) holds them
+both ways, and a definition list (``<dt>Password</dt><dd>…</dd>``) the second: :func:`html_sub`
+redacts a cell after a cell that names a secret, and the cells under a header cell that names one,
+up to the table's end.
+
 Linear in the text: one pass over its lines, each cut at its bars (or commas, or tabs) once.
 """
 
@@ -24,7 +29,7 @@ from __future__ import annotations
 from osmia.memory.linear import linear
 from osmia.memory.secret_values import REDACTED, generated_value, is_placeholder, password_value
 
-__all__ = ["CSV_GATE", "ROW_GATE", "TABLE_GATE", "csv_sub", "row_sub", "table_sub"]
+__all__ = ["CSV_GATE", "HTML_GATE", "ROW_GATE", "TABLE_GATE", "csv_sub", "html_sub", "row_sub", "table_sub"]
 
 # What redaction's one scan looks for: a secret's name in a row, then the next line a separator row.
 TABLE_GATE = r"(?i)(?:passw|passphrase|pwd|secret|token|key|credential)[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-"
@@ -177,3 +182,66 @@ def csv_sub(text: str) -> str:
             lines[i] = row
             i += 1
     return "\n".join(lines) if changed else text
+
+
+# What redaction's one scan looks for: a table cell or a defined term whose text names a secret
+# (after the opening tags of its emphasis, ``<td><b>Password``).
+HTML_GATE = (
+    r"(?i)<(?:t[hd]|dt)\b[^<>]*>(?:[^<]|<[a-z][^<>]*>)*(?:passw|passphrase|pwd|secret|token|key|credential)"
+)
+
+# A row's start, a table's end, a cell (its tag's name and what is inside), a term and its definition.
+_ROW_START = linear(r"(?i)<tr\b[^<>]*>|</table\s*>")
+_CELL = linear(r"(?is)<(t[hd])\b[^<>]*>(.*?)</t[hd]\s*>")
+_TERM = linear(r"(?is)<dt\b[^<>]*>(.*?)</dt\s*>\s*<dd\b[^<>]*>(.*?)</dd\s*>")
+_TAG = linear(r"<[^<>]*>")
+_HTML_MARKS = _MARKS + ":"
+
+
+def _html_text(inner: str) -> str:
+    """A cell's text: its tags dropped, the marks around it stripped."""
+    return _TAG.sub("", inner).strip(_HTML_MARKS)
+
+
+def _value_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where in ``text[start:end]`` (a cell's inside) its value is written whole, when it holds a
+    secret: a value split by tags inside it (``ab<i>cd``) is read by cleaning's markup step first."""
+    value = _html_text(text[start:end])
+    at = text.find(value, start, end) if value and _secret_cell(value) else -1
+    return None if at < 0 else (at, at + len(value))
+
+
+def html_sub(text: str) -> str:
+    """Redact the secret cells of HTML tables and definition lists in ``text`` (a redaction step)."""
+    spans: list[tuple[int, int]] = []
+    starts = [m.start(0) for m in _ROW_START.finditer(text)] + [len(text)]
+    columns: set[int] = set()
+    for k, start in enumerate(starts[:-1]):
+        if text.startswith("</", start):
+            columns = set()  # a table's end: its header's columns end with it
+            continue
+        cells = [
+            (m.group(1) or "", m.start(2), m.end(2)) for m in _CELL.finditer(text[start : starts[k + 1]])
+        ]
+        named = [
+            _SECRET_HEADER.search(_html_text(text[start + a : start + b])) is not None for _t, a, b in cells
+        ]
+        if cells and all(tag.lower() == "th" for tag, _a, _b in cells):
+            columns = {j for j, is_named in enumerate(named) if is_named}
+            continue
+        for j, (_tag, a, b) in enumerate(cells):
+            if j in columns or (j > 0 and named[j - 1]):
+                found = _value_span(text, start + a, start + b)
+                if found is not None:
+                    spans.append(found)
+    for m in _TERM.finditer(text):
+        if _SECRET_HEADER.search(_html_text(m.group(1) or "")) is not None:
+            found = _value_span(text, m.start(2), m.end(2))
+            if found is not None:
+                spans.append(found)
+    out, last = [], 0
+    for a, b in sorted(set(spans)):
+        if a >= last:
+            out.append(text[last:a] + REDACTED)
+            last = b
+    return "".join(out) + text[last:] if out else text

@@ -1,0 +1,83 @@
+"""Forty-fifth session: secrets in HTML tables and definition lists (docs/security.md).
+
+Secrets: a cell after a cell that names a secret (``<td>password</td><td>…</td>``), the cells
+under a header cell that names one (``<th>API key</th>``), inside their own tags (``<code>``), and
+a definition of a term that names one (``<dt>Token:</dt><dd>…</dd>``).
+
+Ordinary text: words, numbers and placeholders in such cells, a secret's name as a value, cells
+under other headers, a header's columns after its table ends, and a cell named alone.
+
+Every case is written here for its form, its values generated.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+from osmia.memory.secret_tables import html_sub
+from tests.memory.redaction_checks import assert_kept, assert_redacted
+
+_RNG = random.Random(45)
+_ALNUM = string.ascii_letters + string.digits
+
+
+def _token(n: int) -> str:
+    return "".join(_RNG.choice(_ALNUM) for _ in range(n))
+
+
+_PASSWORD = "Rw3!" + _token(6) + "#p8"
+_KEY = _token(32)
+_SECRET = "s3cr3t-" + _token(18)
+
+SECRETS = [
+    (
+        f"<table><tr><td>user</td><td>deploy</td></tr><tr><td>password</td><td>{_PASSWORD}</td></tr></table>",
+        _PASSWORD,
+    ),
+    (f"<tr>\n  <td><b>Password:</b></td>\n  <td>{_PASSWORD}</td>\n</tr>", _PASSWORD),
+    (
+        "<table>\n<tr><th>Service</th><th>Login</th><th>API key</th></tr>\n"
+        f"<tr><td>metrics</td><td>svc</td><td><code>{_KEY}</code></td></tr>\n</table>",
+        _KEY,
+    ),
+    (
+        '<TABLE border="1"><TR><TH>Name</TH><TH>Client secret</TH></TR>'
+        f"<TR><TD>ci</TD><TD>{_SECRET}</TD></TR>",
+        _SECRET,
+    ),
+    (f"<dl><dt>Region</dt><dd>eu-west-1</dd><dt>Access token:</dt>\n<dd>{_KEY}</dd></dl>", _KEY),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SECRETS)
+def test_a_secret_in_an_html_table_is_redacted(text: str, secret: str) -> None:
+    assert_redacted(text, secret)
+
+
+KEPT = [
+    "<table><tr><td>password</td><td>stored in vault</td></tr><tr><td>token</td><td>3600</td></tr></table>",
+    "<tr><td>api key</td><td>YOUR_API_KEY_HERE</td></tr><tr><td>secret</td><td>required</td></tr>",
+    "<table><tr><th>Setting</th><th>Value</th></tr><tr><td>token_ttl</td><td>3600</td></tr></table>",
+    "<table><tr><th>Name</th><th>Password</th></tr><tr><td>admin</td><td>see runbook</td></tr></table>"
+    "<table><tr><td>build</td><td>a1b2c3d4e5f6a7b8c9d0</td></tr></table>",
+    "<dl><dt>Password policy</dt><dd>twelve characters or more</dd></dl>",
+    "<td>password</td>",
+    "<td>DB_PASSWORD</td><td>DB_PASSWORD_FILE</td>",
+]
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_ordinary_html_tables_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
+def test_a_header_names_columns_only_up_to_its_tables_end() -> None:
+    """The second table's first column is under no header of its own: its value stays."""
+    value = "Tz8!" + _token(10)
+    text = f"<table><tr><th>Password</th></tr></table><table><tr><td>{value}</td></tr></table>"
+    assert html_sub(text) == text
+    inside = f"<table><tr><th>Password</th></tr><tr><td>{value}</td></tr></table>"
+    assert value not in html_sub(inside)
