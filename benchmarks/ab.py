@@ -16,7 +16,7 @@ with its heap (:class:`benchmarks.stats.OperatorHeap`) → 20 warm-up tickets �
 ``--queries`` timed tickets (wall-clock latencies, and the process's CPU time per ticket, which a
 busy machine inflates far less; their injected ids are compared between the two sides: a speed
 change must inject the same facts) → ``--ingest`` timed extractions after 10 warm-up
-ones, with ``Memory.maintain()`` every 15 simulated seconds if that engine has
+ones (wall-clock and CPU time each), with ``Memory.maintain()`` every 15 simulated seconds if that engine has
 it (timed apart, as the serve step does) → three ``decay(cycles=1)`` passes. With
 ``--read-only`` only the queries, on ``STORE`` itself opened read-only (a store too
 large to copy per round, such as the 1M-node one).
@@ -98,8 +98,12 @@ async def _child(db: Path, queries: int, ingest: int, seed: int, read_only: bool
             out["injected"] = injected  # the golden comparison: the same tickets, the same facts?
             if read_only:
                 return out
-            latencies, _upkeep = await timed_extractions(memory, more, clock, MAINTENANCE_SECONDS, heap)
+            cpu_times: list[float] = []
+            latencies, _upkeep = await timed_extractions(
+                memory, more, clock, MAINTENANCE_SECONDS, heap, cpu=cpu_times
+            )
             out["extraction_ms"] = summary_ms(latencies[EXTRACTION_WARMUP:])
+            out["extraction_cpu_ms"] = summary_ms(cpu_times[EXTRACTION_WARMUP:])
             decays = []
             for _ in range(DECAY_PASSES):
                 started = time.perf_counter()
@@ -220,10 +224,11 @@ def main(argv: list[str] | None = None) -> int:
             "query p50 / p95 / p99 ms",
             "query CPU ms/ticket",
             "extraction p50 / p95 / p99 ms",
+            "extraction CPU p50 / p95 / p99 ms",
             "decay pass p50 / max ms",
         )
         print("| " + " | ".join(cols) + " |")
-        print("| --- | --- | --- | --- | --- | --- |")
+        print("|" + " --- |" * len(cols))
         injected: dict[str, list[list[str]]] = {}  # first round's injected ids per side
         try:
             for i in range(1, args.rounds + 1):
@@ -234,12 +239,14 @@ def main(argv: list[str] | None = None) -> int:
                     store = args.db if args.read_only else _copy_store(args.db, work / "store.db")
                     r = _round(path, store, args)
                     extraction, d = r.get("extraction_ms"), r.get("decay_ms")
+                    extraction_cpu = r.get("extraction_cpu_ms")
                     cells = (
                         str(i),
                         f"{side} ({names[side]})",
                         _fmt(r["query_ms"]),
                         f"{r['query_cpu_ms']:.2f}",
                         _fmt(extraction) if extraction else "–",
+                        _fmt(extraction_cpu) if extraction_cpu else "–",
                         f"{d['p50']:.2f} / {d['max']:.2f}" if d else "–",
                     )
                     print("| " + " | ".join(cells) + " |", flush=True)

@@ -153,6 +153,7 @@ async def timed_extractions(
     clock: Any,
     maintenance_seconds: float,
     heap: OperatorHeap | None = None,
+    cpu: list[float] | None = None,
 ) -> tuple[list[float], list[float]]:
     """Ingest ``runs`` as the operator would, returning extraction and maintenance durations (s).
 
@@ -161,7 +162,9 @@ async def timed_extractions(
     that simulated clock have passed, and is timed apart from them, followed, as in
     the operator's maintenance loop, by the cyclic collector's full pass (``heap``:
     when the engine's operator runs it there; timed with the maintenance, and also
-    kept in ``heap.pauses``).
+    kept in ``heap.pauses``). ``cpu``, if given, gets each extraction's CPU time (s, every
+    thread's: the SQL runs on the store's worker), which a busy machine inflates far less than
+    the wall time.
     """
     from osmia.taskrun import parse_taskrun
 
@@ -179,9 +182,11 @@ async def timed_extractions(
             upkeep.append(time.perf_counter() - started)
             maintained_at = at
         run = parse_taskrun(doc)
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         result = await memory.ingest(run, finished_at=at)
         extractions.append(time.perf_counter() - started)
+        if cpu is not None:
+            cpu.append(time.process_time() - cpu_started)
         if heap is not None:
             heap.after_work()
         if getattr(result, "state", "done") != "done":  # an old engine's result may not say

@@ -112,7 +112,8 @@ _LITERAL = r"""(?:"[^"\\\r\n]*"|'[^'\\\r\n]*')"""
 # (``.append("…").append("…")``, ``"…".concat("…")``); or a list of
 # literals joined by an empty one (``"".join(["xoxb-", "…"])``, JavaScript's
 # ``["xoxb-", "…"].join("")``, over lines too) or given to a concatenating call
-# (``CONCAT('sk_live_', '…')``, ``"".concat("…", "…")``, PowerShell's ``-join``, Go's ``strings.Join``).
+# (``CONCAT('sk_live_', '…')``, Rust's ``concat!``, ``"".concat("…", "…")``, PowerShell's ``-join``, Go's
+# ``strings.Join``, Terraform's ``join("", […])``).
 # A comment may sit in the join (``"xoxb-…" /* split for the scanner */ + "…"``, Python's
 # ``"sk-…"  # split for line length`` before the next line's literal): a block comment on the line,
 # a line comment before the break.
@@ -127,9 +128,12 @@ _ITEMS = rf"[ \t]*(?:\r?\n[ \t]*)?{_LITERAL}(?:{_NEXT_ITEM}{_LITERAL})+"
 _LISTED = (
     rf"""(?:""|'')\.join\([\[(]{_ITEMS}"""
     rf"""|\[{_ITEMS},?\s*\]\.join\([ \t]*(?:""|'')[ \t]*\)"""
-    rf"""|(?i:concat)\({_ITEMS}"""
+    rf"""|(?i:concat)!?\({_ITEMS}"""
     # ... PowerShell's ``-join ('…', '…')`` and ``-join @("…", "…")``, Go's ``strings.Join([]string{…}, "")``
     rf"""|-join[ \t]*@?\({_ITEMS}|strings\.Join\(\[\]string\{{{_ITEMS}"""
+    # ... and a join whose separator comes first: Terraform's ``join("", ["…", "…"])``, Java's and
+    # C#'s ``String.join("", "…", "…")``
+    rf"""|\bjoin\([ \t]*(?:""|'')[ \t]*,[ \t]*\[?{_ITEMS}"""
 )
 # The name may carry its type in words (``Dim pwd As String = "…" & "…"``, Go's ``var pwd string =``),
 # and the literals may open a bracket (Python's ``KEY = ("…" "…")``).
@@ -142,8 +146,8 @@ _PIECE = linear(_LITERAL)
 # What every concatenation holds, for redaction's one scan: a closing quote, a join and an opening
 # quote, or the list join (the whole pattern's optional name in front cost that scan ~20 % more).
 _CONCAT_GATE = (
-    rf"""["']{_JOIN}["']|\.join\([\[(]|["']\s*\]\.join\(|(?i:concat)\([ \t]*["']|-join[ \t]*@?\("""
-    r"""|strings\.Join\("""
+    rf"""["']{_JOIN}["']|\.join\([\[(]|["']\s*\]\.join\(|(?i:concat)!?\([ \t]*["']|-join[ \t]*@?\("""
+    r"""|strings\.Join\(|\bjoin\([ \t]*(?:""|'')[ \t]*,"""
 )
 
 

@@ -30,6 +30,8 @@ __all__ = [
     "RECASED_GATE",
     "REVERSED",
     "REVERSED_GATE",
+    "REVERSED_URL",
+    "REVERSED_URL_GATE",
     "SEPARATED",
     "SEPARATED_GATE",
     "SPACED",
@@ -37,6 +39,7 @@ __all__ = [
     "joins",
     "recased",
     "reversed_token",
+    "reversed_url",
     "ungapped",
     "unseparated",
     "unspaced_token",
@@ -233,6 +236,18 @@ def reversed_token(run: str) -> tuple[str, list[int]]:
     if _A_PREFIX.match(backwards) is None:
         return run, [*range(len(run)), len(run)]
     return backwards, [*range(len(run)), len(run)]
+
+
+# A URL written backwards (``…/secivres/moc.kcals.skooh//:sptth``, ``…@bd:ppa//:lqsergtsop``): a run
+# that ends in a scheme read backwards after ``//:``, which nothing but a reversed URL ends in.
+REVERSED_URL = r"[^\s\"'`<>]{8,}//:[A-Za-z][A-Za-z0-9+.-]{0,14}[A-Za-z]\b"
+REVERSED_URL_GATE = r"//:[A-Za-z][A-Za-z0-9+.-]*[A-Za-z]"
+
+
+def reversed_url(run: str) -> tuple[str, list[int]]:
+    """The run read backwards: a URL whose rules (a webhook's, a password in it) read it as written.
+    Its characters map to the run's in reverse; where a rule takes the view, the whole run goes."""
+    return run[::-1], [*range(len(run)), len(run)]
 
 
 # A token whose prefix is written in another case than its format's (``GLPAT-…``, ``Sk_Live_…``,

@@ -66,7 +66,7 @@ def is_placeholder(value: str) -> bool:
         return True
     if v.endswith(("...", "\u2026")) and v.rstrip(".\u2026").endswith(("_", "-")):
         return True  # a format's prefix and an ellipsis: ``sk_test_...``, ``ghp_…``
-    if v[0] in "$<{%" or v.lower().startswith("[redact"):
+    if v[0] in "$<{" or v.lower().startswith("[redact") or _PERCENT_TEMPLATE.match(v) is not None:
         return True
     mask = v.strip("[]").replace("_", "")
     if v[0] == "[" and mask.isalpha() and mask.isupper():
@@ -82,6 +82,16 @@ def is_placeholder(value: str) -> bool:
     if v[0] == "!" and v[1:].isalpha():
         return True  # a YAML tag: the value is elsewhere (``password: !vault |``, ``!Ref DbPassword``)
     return v.lower() in _NOT_VALUES or _FILL_IN.search(v) is not None or filler_token(v)
+
+
+# What a value that starts with ``%`` starts with when it is a template: a format's conversion
+# (``%s``, ``%-8.2f``), a named one (``%(password)s``), a substitution (``%{DB_PASSWORD}``) or a
+# Windows variable (``%APPDATA%``, ``%DB_PASS%\…``). A password may start with ``%`` too
+# (``%iN99BTN5…``, ``%3Fhunter2``): a conversion runs on into more letters and digits there.
+_PERCENT_TEMPLATE = linear(
+    r"^%(?:[-+ #0]*[0-9]*(?:\.[0-9]+)?[A-Za-z](?:[^A-Za-z0-9]|$)|\([A-Za-z_][\w.-]*\)|\{"
+    r"|[A-Za-z_][\w.()-]*%(?:[^A-Za-z0-9]|$)|%|$)"
+)
 
 
 # A format's prefix (up to 12 characters) and then only a mask of 8 or more: no value is written so.

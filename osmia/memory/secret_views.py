@@ -38,6 +38,8 @@ from osmia.memory.secret_prefixed import (
     RECASED_GATE,
     REVERSED,
     REVERSED_GATE,
+    REVERSED_URL,
+    REVERSED_URL_GATE,
     SEPARATED,
     SEPARATED_GATE,
     SPACED,
@@ -45,6 +47,7 @@ from osmia.memory.secret_prefixed import (
     joins,
     recased,
     reversed_token,
+    reversed_url,
     ungapped,
     unseparated,
     unspaced_token,
@@ -245,6 +248,8 @@ VIEWS: tuple[View, ...] = (
     View("separated", linear(SEPARATED), 0, unseparated, 20, SEPARATED_GATE),
     # A token of a prefixed format written backwards (``…R7fM_phg``): the run read backwards.
     View("reversed", linear(REVERSED), 0, reversed_token, 20, REVERSED_GATE, whole=True),
+    # A URL written backwards (``…moc.kcals.skooh//:sptth``): the run read backwards.
+    View("reversed-url", linear(REVERSED_URL), 0, reversed_url, 16, REVERSED_URL_GATE, whole=True),
     # A token whose prefix is in another case than its format's (``GLPAT-…``, ``Sk_Live_…``).
     View("recased", linear(RECASED), 0, recased, 16, RECASED_GATE),
     # A line with an HTML character reference (``&lt;password&gt;…``, ``&quot;``): a form or a config

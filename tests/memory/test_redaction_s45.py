@@ -1,11 +1,17 @@
-"""Forty-fifth session: secrets in HTML tables and definition lists (docs/security.md).
+"""Forty-fifth session: secrets in HTML tables and definition lists, URLs written backwards,
+literals joined by Rust's ``concat!`` or a join whose separator comes first, and passwords that
+start with ``%`` (docs/security.md).
 
 Secrets: a cell after a cell that names a secret (``<td>password</td><td>…</td>``), the cells
 under a header cell that names one (``<th>API key</th>``), inside their own tags (``<code>``), and
-a definition of a term that names one (``<dt>Token:</dt><dd>…</dd>``).
+a definition of a term that names one (``<dt>Token:</dt><dd>…</dd>``); a webhook's or a database's
+URL read backwards; ``concat!("…", "…")``, ``join("", ["…", "…"])``, ``String.join("", "…", "…")``;
+``password: %iN99…``.
 
 Ordinary text: words, numbers and placeholders in such cells, a secret's name as a value, cells
-under other headers, a header's columns after its table ends, and a cell named alone.
+under other headers, a header's columns after its table ends, and a cell named alone; a URL with
+no secret read backwards; words joined with a separator or into a word; ``%s``, ``%(password)s``,
+``%{DB_PASSWORD}`` and ``%APPDATA%`` given as values.
 
 Every case is written here for its form, its values generated.
 """
@@ -81,3 +87,46 @@ def test_a_header_names_columns_only_up_to_its_tables_end() -> None:
     assert html_sub(text) == text
     inside = f"<table><tr><th>Password</th></tr><tr><td>{value}</td></tr></table>"
     assert value not in html_sub(inside)
+
+
+_HOOK = f"T{_token(10).upper()}/B{_token(10).upper()}/{_token(24)}"
+_DB_PASSWORD = "xZ" + _token(10) + "9q"
+_GHP = "ghp_" + _token(36)
+_LIVE = "sk_live_" + _token(24)
+_PERCENT = "%" + _token(12) + "%" + _token(4)
+
+LATER_SECRETS = [
+    (f"alert_sink (stored reversed) = {('https://hooks.slack.com/services/' + _HOOK)[::-1]}",
+     _HOOK[::-1][:12]),
+    (f"DATABASE_URL_REV={('postgresql://svc:' + _DB_PASSWORD + '@db.prod.internal:5432/app')[::-1]}",
+     _DB_PASSWORD[::-1]),
+    (f'const HUB: &str = concat!("{_GHP[:14]}", "{_GHP[14:28]}", "{_GHP[28:]}");', _GHP[14:28]),
+    (f'token = join("", ["{_LIVE[:12]}", "{_LIVE[12:22]}", "{_LIVE[22:]}"])', _LIVE[12:22]),
+    (f'String key = String.join("", "{_LIVE[:16]}", "{_LIVE[16:]}");', _LIVE[16:]),
+    (f"password: {_PERCENT}", _PERCENT[1:]),
+    (f"DB_PASSWORD={_PERCENT}", _PERCENT[1:]),
+    (f"Le mot de passe de la base (utilisateur app_rw) est {_PERCENT} pour la prod.", _PERCENT[1:]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "secret"), LATER_SECRETS)
+def test_a_later_form_of_this_session_is_redacted(text: str, secret: str) -> None:
+    assert_redacted(text, secret)
+
+
+LATER_KEPT = [
+    "The docs mirror is at moc.elpmaxe.scod//:sptth when read backwards (a puzzle for the demo).",
+    'names = join(", ", ["alpha", "beta", "gamma"])',
+    'greeting = join("", ["Hello", "World"])',
+    'let banner: &str = concat!("release-", "notes");',
+    "password: %s",
+    "DB_PASSWORD=%(password)s",
+    "password: %{DB_PASSWORD}",
+    "token_file: %APPDATA%\\tokens\\ci.json",
+    "the password is %d characters long",
+]
+
+
+@pytest.mark.parametrize("text", LATER_KEPT)
+def test_a_later_ordinary_form_is_kept(text: str) -> None:
+    assert_kept(text)
