@@ -75,6 +75,11 @@ SHAPES: dict[str, str] = {
     "table-rows": "| password | token |\n|---|---|\n| Tr0ub4dor3x | a1B2c3D4e5F6g7H8 |\n",
     "html-entities": "&lt;password&gt;a1B2c3&amp;",
     "device-configs": "username a privilege 1 secret ",
+    # Forty-fifth session: encoded runs on one long line (each looked back over the whole line for a
+    # name: quadratic until the look was bounded), bytes as hex pairs, URLs written backwards.
+    "decoded-literals": 'x = bytes.fromhex("' + "41" * 20 + '") ',
+    "hex-pairs": "6e:70:6d:5f:74:79:32:62:4d:49:37:41:55:48 ",
+    "reversed-urls": "x/aaaaaaaaaa//:sptth ",
 }
 
 

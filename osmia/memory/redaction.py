@@ -87,12 +87,27 @@ def _encoded_sub() -> Callable[[str], str]:
     return lambda text: pattern.sub(lambda m: replace(m, text), text)
 
 
+# A literal given to a decoding call (``bytes.fromhex("…")``, ``Hex.decodeHex("…")``, ``atob('…')``,
+# ``Buffer.from("…", "base64")``): code that decodes a constant into text it uses.
+_DECODING_CALL = linear(
+    r"(?i)(?:fromhex|decodehex|unhexlify|hex2bin|hexdecode|b64decode|atob|decodestring|frombase64string"
+    r"|decode64|base64decode|buffer\.from)\([ \t]*[bru]?[\"'`]$"
+)
+
+
+_NAME_REACH = 160
+
+
 def _named_value(text: str, start: int, decoded: str) -> bool:
     """Whether the run at ``start`` decodes to a value shaped as a secret (random, or a password's
     mix) after a name of one earlier on its line (``TWILIO_AUTH_TOKEN (hex-encoded): 6565…``,
-    ``LDAP bind password (hex): 414B…``): a secret encoded once, with its name beside it."""
-    line = text[max(text.rfind("\n", 0, start), 0) : start]
-    if STRONG_NAME.search(line) is None:
+    ``LDAP bind password (hex): 414B…``): a secret encoded once, with its name beside it; or given
+    to a call that decodes it (``new String(Hex.decodeHex("4367…"))``): nobody encodes a constant
+    that decodes to a random or password-like value in code but to keep a scanner from reading it."""
+    # The line before the run, up to a few words' length: a long line of many runs is read once per
+    # run, and a name or a call further back is no longer this run's.
+    line = text[max(text.rfind("\n", 0, start), start - _NAME_REACH, 0) : start]
+    if STRONG_NAME.search(line) is None and _DECODING_CALL.search(line) is None:
         return False
     value = decoded.strip()
     words = value.replace("_", "-").replace(".", "-").split("-")

@@ -17,7 +17,18 @@ import unicodedata
 from osmia.memory.linear import linear
 from osmia.memory.secret_decoding import HEX_DIGITS
 
-__all__ = ["ACCENTED", "MARKS", "unaccented", "unbyted", "unentitied", "unescaped", "unlisted_bytes"]
+__all__ = [
+    "ACCENTED",
+    "MARKS",
+    "PAIRED_BYTES",
+    "PAIRED_BYTES_GATE",
+    "unaccented",
+    "unbyted",
+    "unentitied",
+    "unescaped",
+    "unlisted_bytes",
+    "unpaired_bytes",
+]
 
 
 # The combining marks that accent a letter (U+0300-036F and the supplements).
@@ -108,6 +119,28 @@ def unlisted_bytes(run: str) -> tuple[str, list[int]]:
         if not 0x20 <= code < 0x7F:
             return run, [*range(len(run)), len(run)]
         chars.append(chr(code))
+        where.append(m.start(0))
+    where.append(len(run))
+    return "".join(chars), where
+
+
+# Twelve or more printable bytes as pairs of hex digits, one mark between them throughout
+# (``6e:70:6d:5f:…``, ``67 68 70 5f …``, ``6e-70-6d-…``): a token's bytes as a debug log or a hex
+# viewer prints them. A fingerprint's or a MAC address's bytes are not all printable, or too few.
+_PAIR = r"[2-7][0-9A-Fa-f]"
+PAIRED_BYTES = "|".join(rf"(?:{_PAIR}{mark}){{11,}}{_PAIR}" for mark in (":", " ", "-"))
+PAIRED_BYTES_GATE = "|".join(
+    rf"{_PAIR}{mark}{_PAIR}{mark}{_PAIR}{mark}{_PAIR}{mark}{_PAIR}" for mark in (":", " ", "-")
+)
+_HEX_PAIR = linear(r"[0-9A-Fa-f]{2}")
+
+
+def unpaired_bytes(run: str) -> tuple[str, list[int]]:
+    """Pairs of hex digits read as the text they spell (``6e:70:6d:5f`` → ``npm_``)."""
+    chars: list[str] = []
+    where: list[int] = []
+    for m in _HEX_PAIR.finditer(run):
+        chars.append(chr(int(m.group(0) or "0", 16)))
         where.append(m.start(0))
     where.append(len(run))
     return "".join(chars), where

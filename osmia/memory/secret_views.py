@@ -25,11 +25,14 @@ from osmia.memory.linear import LinearPattern, Match, linear
 from osmia.memory.secret_escapes import (
     ACCENTED,
     MARKS,
+    PAIRED_BYTES,
+    PAIRED_BYTES_GATE,
     unaccented,
     unbyted,
     unentitied,
     unescaped,
     unlisted_bytes,
+    unpaired_bytes,
 )
 from osmia.memory.secret_prefixed import (
     GAPPED,
@@ -283,6 +286,9 @@ VIEWS: tuple[View, ...] = (
         8,
         r"0[xX][0-9A-Fa-f]{2},?[ \t]*0[xX][0-9A-Fa-f]{2},?[ \t]*0[xX][0-9A-Fa-f]{2}",
     ),
+    # Twelve or more printable bytes as pairs of hex digits with one mark between them
+    # (``6e:70:6d:5f:…``, ``67 68 70 5f …``): a token's bytes as a debug log prints them.
+    View("byte-paired", linear(PAIRED_BYTES), 0, unpaired_bytes, 12, PAIRED_BYTES_GATE),
     # A run with a percent-escape: a URL or a value encoded for one (``password%3D…``, a form's one
     # field, has a single escape), up to a query's ``&``: each parameter is a run of its own, so that
     # a credential's redaction does not run on to the last escape of the URL (a signed URL's date and

@@ -94,6 +94,7 @@ _DB_PASSWORD = "xZ" + _token(10) + "9q"
 _GHP = "ghp_" + _token(36)
 _LIVE = "sk_live_" + _token(24)
 _PERCENT = "%" + _token(12) + "%" + _token(4)
+_HEXED = _PASSWORD.encode().hex()
 
 LATER_SECRETS = [
     (f"alert_sink (stored reversed) = {('https://hooks.slack.com/services/' + _HOOK)[::-1]}",
@@ -106,6 +107,11 @@ LATER_SECRETS = [
     (f"password: {_PERCENT}", _PERCENT[1:]),
     (f"DB_PASSWORD={_PERCENT}", _PERCENT[1:]),
     (f"Le mot de passe de la base (utilisateur app_rw) est {_PERCENT} pour la prod.", _PERCENT[1:]),
+    # A token's bytes as pairs of hex digits; a literal given to a decoding call.
+    (f"decoded NODE_AUTH_TOKEN bytes: {_GHP.encode().hex(':')}", _GHP[4:12].encode().hex(":")),
+    (f"dump: {_LIVE.encode().hex(' ').upper()}", _LIVE[8:14].encode().hex(" ").upper()),
+    (f'String dbPass = new String(Hex.decodeHex("{_HEXED * 2}"), UTF_8);', _HEXED),
+    (f'pw = bytes.fromhex("{_HEXED}{_PASSWORD[::-1].encode().hex()}").decode()', _HEXED),
 ]  # fmt: skip
 
 
@@ -124,6 +130,10 @@ LATER_KEPT = [
     "password: %{DB_PASSWORD}",
     "token_file: %APPDATA%\\tokens\\ci.json",
     "the password is %d characters long",
+    # Bytes that are not all printable, or too few; a decoded constant that is words.
+    "MAC 3c:22:fb:4a:5b:6c, fingerprint SHA256 43:51:43:a1:b5:fc:8b:b7:0a:3a:a9:b1:0f:66:73:a8",
+    "values 20 30 40 50 60 70 20 30 40 50 60 70 are the thresholds",
+    f'greeting = bytes.fromhex("{b"Hello from the build farm".hex()}").decode()',
 ]
 
 
