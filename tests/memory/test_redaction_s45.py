@@ -58,11 +58,6 @@ SECRETS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), SECRETS)
-def test_a_secret_in_an_html_table_is_redacted(text: str, secret: str) -> None:
-    assert_redacted(text, secret)
-
-
 KEPT = [
     "<table><tr><td>password</td><td>stored in vault</td></tr><tr><td>token</td><td>3600</td></tr></table>",
     "<tr><td>api key</td><td>YOUR_API_KEY_HERE</td></tr><tr><td>secret</td><td>required</td></tr>",
@@ -73,11 +68,6 @@ KEPT = [
     "<td>password</td>",
     "<td>DB_PASSWORD</td><td>DB_PASSWORD_FILE</td>",
 ]
-
-
-@pytest.mark.parametrize("text", KEPT)
-def test_ordinary_html_tables_are_kept(text: str) -> None:
-    assert_kept(text)
 
 
 def test_a_header_names_columns_only_up_to_its_tables_end() -> None:
@@ -115,11 +105,6 @@ LATER_SECRETS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("text", "secret"), LATER_SECRETS)
-def test_a_later_form_of_this_session_is_redacted(text: str, secret: str) -> None:
-    assert_redacted(text, secret)
-
-
 LATER_KEPT = [
     "The docs mirror is at moc.elpmaxe.scod//:sptth when read backwards (a puzzle for the demo).",
     'names = join(", ", ["alpha", "beta", "gamma"])',
@@ -137,6 +122,11 @@ LATER_KEPT = [
 ]
 
 
-@pytest.mark.parametrize("text", LATER_KEPT)
-def test_a_later_ordinary_form_is_kept(text: str) -> None:
+@pytest.mark.parametrize(("text", "secret"), [*SECRETS, *LATER_SECRETS])
+def test_a_secret_of_this_session_is_redacted(text: str, secret: str) -> None:
+    assert_redacted(text, secret)
+
+
+@pytest.mark.parametrize("text", [*KEPT, *LATER_KEPT])
+def test_ordinary_text_of_this_session_is_kept(text: str) -> None:
     assert_kept(text)
