@@ -21,7 +21,8 @@ both ways, and a definition list (``<dt>Password</dt><dd>…</dd>``) the second:
 redacts a cell after a cell that names a secret, and the cells under a header cell that names one,
 up to the table's end.
 
-Linear in the text: one pass over its lines, each cut at its bars (or commas, or tabs) once.
+Linear in the text: one pass over its lines, each cut at its bars (or commas, or tabs) once; an
+HTML text is cut at its rows' tags once, and each row read for its cells once.
 """
 
 from __future__ import annotations
@@ -214,7 +215,8 @@ def _value_span(text: str, start: int, end: int) -> tuple[int, int] | None:
 def html_sub(text: str) -> str:
     """Redact the secret cells of HTML tables and definition lists in ``text`` (a redaction step)."""
     spans: list[tuple[int, int]] = []
-    starts = [m.start(0) for m in _ROW_START.finditer(text)] + [len(text)]
+    # Rows from each ``<tr>`` (and cells before the first: a row pasted without its tag).
+    starts = [*sorted({0, *(m.start(0) for m in _ROW_START.finditer(text))}), len(text)]
     columns: set[int] = set()
     for k, start in enumerate(starts[:-1]):
         if text.startswith("</", start):

@@ -55,6 +55,7 @@ SECRETS = [
         _SECRET,
     ),
     (f"<dl><dt>Region</dt><dd>eu-west-1</dd><dt>Access token:</dt>\n<dd>{_KEY}</dd></dl>", _KEY),
+    (f"<td>SMTP password</td><td>{_PASSWORD}</td>", _PASSWORD),
 ]
 
 
