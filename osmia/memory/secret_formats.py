@@ -38,10 +38,11 @@ RULES: tuple[Rule, ...] = (
     # unterminated block is redacted to the end of the text.
     # The dashes may be set apart by spaces (``----- BEGIN RSA PRIVATE KEY -----``). A block starts
     # its body (base64, or an encrypted key's headers) or ends right after its header: a header
-    # named in prose ("accepts '-----BEGIN PRIVATE KEY-----' and …") took the rest of the text.
+    # named in prose ("accepts '-----BEGIN PRIVATE KEY-----' and …") took the rest of the text. Its
+    # lines may be quoted (``> ``) or commented out (``# ``, ``// ``, `` * ``).
     _rule(
         "private-key",
-        rf"(?is)-{{3,}}[ \t]*BEGIN[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}(?:\s|\\[nr])*"
+        rf"(?is)-{{3,}}[ \t]*BEGIN[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}(?:\s|\\[nr]|[>#*]|//)*"
         rf"(?:-{{3,}}[ \t]*END[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}"
         r"|(?:[A-Za-z0-9+/=]{8}|Proc-Type:|DEK-Info:|Comment:|Version:)"
         rf".*?(?:-{{3,}}[ \t]*END[ \t]+{_BLOCK_KEY}[ \t]*-{{3,}}|$))",

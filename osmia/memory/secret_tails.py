@@ -187,11 +187,14 @@ def rest_told_sub() -> Callable[[str], str]:
 # wrapped the value (``… using token [redacted]`` then ``2024-05-14T09:31:07Z app: OJWOd…``). The
 # next line's piece is found where the wrap put it: at the marker's column under blanks or a
 # table's bars (``│            │ nfKp…``), or after the words that repeat the line's own prefix
-# (a timestamp, a host, a process, a quote's ``>``: the same words, or the same with other digits).
+# (a timestamp, a host, a process, a quote's ``>``: the same words, or the same with other digits),
+# or as the whole next line when that is 24 token characters or more and nothing else (a value
+# wrapped at a fixed width, quoted-printable's ``=`` at the end of each line or not).
 NEXT_LINE = r"\[redacted\][ \t]*(?:[│|\"'`\\][ \t]*)?\r?\n"
 _MARKER_AT_END = linear(r"\[redacted\][ \t]*(?:[│|\"'`\\][ \t]*)?$")
 _CONTINUED = linear(r"[A-Za-z0-9+/_=.-]+")
 _DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+_BARE_REST = 24  # a line of token characters this long and nothing else is the rest of the value
 _BARS = " \t│|┃>"
 
 
@@ -209,6 +212,9 @@ def _continued_at(before: str, line: str) -> int:
         while start < len(line) and start - column < 2 and line[start] in " \t":
             start += 1
         return start
+    bare = _CONTINUED.match(line)
+    if bare is not None and len(bare.group(0) or "") >= _BARE_REST and not line[bare.end(0) :].strip():
+        return 0  # a whole line of token characters: a value wrapped at a fixed width (mail, a pager)
     mine, theirs = before.split(), line.split()
     same = 0
     while same < min(len(mine), len(theirs)) and word_shape(mine[same]) == word_shape(theirs[same]):

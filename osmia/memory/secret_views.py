@@ -119,17 +119,22 @@ _ASSIGNED = linear(r"=[^=]|^[A-Za-z_][A-Za-z0-9_.-]*=$")
 def _unwrapped(run: str) -> tuple[str, list[int]]:
     """Line breaks (and the indentation around them) inside a run of token characters dropped, as
     far as a token can go on: not past a line that ends with ``=`` (base64's padding ends a token;
-    ``SENTRY_DSN=`` is an empty value), and from a line that assigns (``NAME=…`` or ``NAME=``
-    starts a value: the line before it is not part of it, and it is no rest of the value before
-    it), or up to it where lines were joined already; not onto a line that names a key
-    (``channel:``, ``Error:``)."""
+    ``SENTRY_DSN=`` is an empty value) unless that is quoted-printable's soft break, and from a
+    line that assigns (``NAME=…`` or ``NAME=`` starts a value: the line before it is not part of
+    it, and it is no rest of the value before it), or up to it where lines were joined already;
+    not onto a line that names a key (``channel:``, ``Error:``)."""
     parts: list[str] = []
     where: list[int] = []
     end = 0
     for m in _LINE.finditer(run):
         piece = m.group(0) or ""
-        if parts and (parts[-1].endswith("=") or piece.endswith(":")):
+        if parts and piece.endswith(":"):
             break
+        if parts and parts[-1].endswith("="):
+            if not _soft_break(parts[-1]):
+                break
+            parts[-1] = parts[-1][:-1]  # quoted-printable's ``=`` before a break is no part of it
+            del where[-1]
         if parts and _ASSIGNED.search(piece) is not None:
             if len(parts) >= 2:
                 break  # a token wrapped over lines, then the next assignment: the token is the view
@@ -139,6 +144,13 @@ def _unwrapped(run: str) -> tuple[str, list[int]]:
         end = m.end(0)
     where.append(end)
     return "".join(parts), where
+
+
+def _soft_break(line: str) -> bool:
+    """Whether ``line`` ends in quoted-printable's soft break (one ``=`` after a full line of 60
+    characters or more, as mail and some log shippers wrap at 76): base64's padding ends a
+    token of any length, and a value of 60 characters and more is rarely followed by another."""
+    return len(line) >= 60 and line.endswith("=") and not line.endswith("==")
 
 
 # ``s k _ l i v e`` read as ``sk_live``.

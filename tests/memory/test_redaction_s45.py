@@ -86,6 +86,8 @@ _GHP = "ghp_" + _token(36)
 _LIVE = "sk_live_" + _token(24)
 _PERCENT = "%" + _token(12) + "%" + _token(4)
 _HEXED = _PASSWORD.encode().hex()
+_JWT = "eyJhbGciOiJIUzI1NiJ9." + _token(120) + "." + _token(43)
+_B64 = _token(100) + "=="
 
 LATER_SECRETS = [
     (f"alert_sink (stored reversed) = {('https://hooks.slack.com/services/' + _HOOK)[::-1]}",
@@ -103,6 +105,10 @@ LATER_SECRETS = [
     (f"dump: {_LIVE.encode().hex(' ').upper()}", _LIVE[8:14].encode().hex(" ").upper()),
     (f'String dbPass = new String(Hex.decodeHex("{_HEXED * 2}"), UTF_8);', _HEXED),
     (f'pw = bytes.fromhex("{_HEXED}{_PASSWORD[::-1].encode().hex()}").decode()', _HEXED),
+    # A value wrapped at a fixed width (quoted-printable's soft breaks, or none), and a quoted key.
+    (f"Authorization: Bearer {_JWT[:70]}=\n{_JWT[70:140]}=\n{_JWT[140:]}", _JWT[80:120]),
+    (f"SIGNING_KEY={_B64[:40]}\n{_B64[40:]}", _B64[44:76]),
+    (f"> -----BEGIN PGP PRIVATE KEY BLOCK-----\n>\n> {_B64[:64]}\n> {_B64[64:]}", _B64[8:40]),
 ]  # fmt: skip
 
 
@@ -120,6 +126,9 @@ LATER_KEPT = [
     "MAC 3c:22:fb:4a:5b:6c, fingerprint SHA256 43:51:43:a1:b5:fc:8b:b7:0a:3a:a9:b1:0f:66:73:a8",
     "values 20 30 40 50 60 70 20 30 40 50 60 70 are the thresholds",
     f'greeting = bytes.fromhex("{b"Hello from the build farm".hex()}").decode()',
+    # After a marker at a line's end: a line of words, or of an identifier's words.
+    "api_key: [redacted]\ncheck_the_rotation_schedule_in_the_vault_policy",
+    "token: [redacted]\nThe next step rotates it every ninety days.",
 ]
 
 
