@@ -124,13 +124,15 @@ def unlisted_bytes(run: str) -> tuple[str, list[int]]:
     return "".join(chars), where
 
 
-# Twelve or more printable bytes as pairs of hex digits, one mark between them throughout
-# (``6e:70:6d:5f:…``, ``67 68 70 5f …``, ``6e-70-6d-…``): a token's bytes as a debug log or a hex
-# viewer prints them. A fingerprint's or a MAC address's bytes are not all printable, or too few.
+# Twelve or more printable bytes as pairs of hex digits, a colon or a dash between them throughout
+# (``6e:70:6d:5f:…``, ``6e-70-6d-…``): a token's bytes as a debug log prints them. A fingerprint's
+# or a MAC address's bytes are not all printable, or too few. Not pairs between blanks (a hex
+# viewer's ``67 68 70 5f …``): their gate made redaction's scan build states on every text with
+# numbers in it (a first pass over new runs 10-40 % slower, docs/performance.md §52).
 _PAIR = r"[2-7][0-9A-Fa-f]"
-PAIRED_BYTES = "|".join(rf"(?:{_PAIR}{mark}){{11,}}{_PAIR}" for mark in (":", " ", "-"))
+PAIRED_BYTES = "|".join(rf"(?:{_PAIR}{mark}){{11,}}{_PAIR}" for mark in (":", "-"))
 PAIRED_BYTES_GATE = "|".join(
-    rf"{_PAIR}{mark}{_PAIR}{mark}{_PAIR}{mark}{_PAIR}{mark}{_PAIR}" for mark in (":", " ", "-")
+    rf"{_PAIR}{mark}{_PAIR}{mark}{_PAIR}{mark}{_PAIR}{mark}{_PAIR}" for mark in (":", "-")
 )
 _HEX_PAIR = linear(r"[0-9A-Fa-f]{2}")
 

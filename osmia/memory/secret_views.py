@@ -298,8 +298,8 @@ VIEWS: tuple[View, ...] = (
         8,
         r"0[xX][0-9A-Fa-f]{2},?[ \t]*0[xX][0-9A-Fa-f]{2},?[ \t]*0[xX][0-9A-Fa-f]{2}",
     ),
-    # Twelve or more printable bytes as pairs of hex digits with one mark between them
-    # (``6e:70:6d:5f:…``, ``67 68 70 5f …``): a token's bytes as a debug log prints them.
+    # Twelve or more printable bytes as pairs of hex digits with a colon or a dash between them
+    # (``6e:70:6d:5f:…``, ``6e-70-6d-…``): a token's bytes as a debug log prints them.
     View("byte-paired", linear(PAIRED_BYTES), 0, unpaired_bytes, 12, PAIRED_BYTES_GATE),
     # A run with a percent-escape: a URL or a value encoded for one (``password%3D…``, a form's one
     # field, has a single escape), up to a query's ``&``: each parameter is a run of its own, so that

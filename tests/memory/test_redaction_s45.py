@@ -102,7 +102,7 @@ LATER_SECRETS = [
     (f"Le mot de passe de la base (utilisateur app_rw) est {_PERCENT} pour la prod.", _PERCENT[1:]),
     # A token's bytes as pairs of hex digits; a literal given to a decoding call.
     (f"decoded NODE_AUTH_TOKEN bytes: {_GHP.encode().hex(':')}", _GHP[4:12].encode().hex(":")),
-    (f"dump: {_LIVE.encode().hex(' ').upper()}", _LIVE[8:14].encode().hex(" ").upper()),
+    (f"dump: {_LIVE.encode().hex('-').upper()}", _LIVE[8:14].encode().hex("-").upper()),
     (f'String dbPass = new String(Hex.decodeHex("{_HEXED * 2}"), UTF_8);', _HEXED),
     (f'pw = bytes.fromhex("{_HEXED}{_PASSWORD[::-1].encode().hex()}").decode()', _HEXED),
     # A value wrapped at a fixed width (quoted-printable's soft breaks, or none), and a quoted key.
