@@ -293,18 +293,19 @@ _MAX_PASSES = 4
 # Which steps' patterns match a text, in one scan: a text that matches one (most engineering text
 # that names a token, a password, a key or an auth service) is given to those steps only, not to
 # all of them, each an RE2 call (docs/performance.md §23: 75 → 16 µs a line of such text). Each of the
-# set's automata is kept to 8 MB, ample for ordinary text; text that needs more states (many secret
+# set's automata is kept to a budget (below); text that needs more states (many secret
 # formats at once) has them rebuilt as it is scanned, slower, and should RE2 give up, every step
 # runs. The base64 run is searched apart from the others (linear.AnyOf: a long identifier in a
 # union cost 2-4 ms the first time, docs/performance.md §31), and the union is two, the steps that
 # ignore case and the others (linear.AnyOf's ``by_case``: a new text's states cost a third less to
 # build, with less than half of the memory, docs/performance.md §46). The set itself is five, of at
-# most 64 steps each, for the same reason: half the time at the tail of a first pass over new runs,
-# ~5 MB more once their states are built (docs/performance.md §52).
+# most 64 steps each, for the same reason: half the time at the tail of a first pass over new runs.
+# Each keeps 3 MB (its program ~1-1.5 MB, the rest for states): at 8 MB each, a serving process
+# held ~10 MB more than with one set, at 3 MB ~5 MB more (docs/performance.md §52).
 _STEP_SET = PatternSet(
     (pattern for pattern, _step in _STEPS),
     apart=[index for index, (pattern, _step) in enumerate(_STEPS) if pattern == _ENCODED],
-    max_mem=8 << 20,
+    max_mem=3 << 20,
     by_case=True,
     most=64,
 )
