@@ -291,6 +291,11 @@ def any_of(patterns: Iterable[str]) -> LinearPattern:
     return LinearPattern("|".join(parts), capture=False, max_mem=64 << 20)
 
 
+def _ignores_case(pattern: str) -> bool:
+    """Whether ``pattern`` ignores case throughout (its leading flags: ``(?i)…``, ``(?is)…``)."""
+    return pattern.startswith("(?i")
+
+
 class AnyOf:
     """Whether any of several patterns matches somewhere in a text: a prefilter.
 
@@ -316,8 +321,8 @@ class AnyOf:
         groups = [self.joined]
         if by_case:
             groups = [
-                tuple(p for p in self.joined if p.startswith("(?i")),
-                tuple(p for p in self.joined if not p.startswith("(?i")),
+                tuple(p for p in self.joined if _ignores_case(p)),
+                tuple(p for p in self.joined if not _ignores_case(p)),
             ]
         self._unions = tuple(any_of(group) for group in groups if group)
         self.alone = tuple(LinearPattern(pattern, capture=False) for pattern in self.apart)
@@ -385,8 +390,8 @@ class PatternSet:
         )
         groups = [self._indices]
         if most is not None:
-            groups = [[i for i in self._indices if listed[i].startswith("(?i")]]
-            groups.append([i for i in self._indices if not listed[i].startswith("(?i")])
+            groups = [[i for i in self._indices if _ignores_case(listed[i])]]
+            groups.append([i for i in self._indices if not _ignores_case(listed[i])])
             groups = [group[k : k + most] for group in groups for k in range(0, len(group), most)]
         self._sets = tuple((_compiled_set(listed, group, max_mem), group) for group in groups if group)
 

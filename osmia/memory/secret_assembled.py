@@ -30,6 +30,7 @@ from osmia.memory.secret_values import (
     looks_random,
     number_like,
     plain_words,
+    spans_redacted,
     uuid_shaped,
 )
 
@@ -64,16 +65,6 @@ def _lit(m: Match, first: int) -> tuple[int, int] | None:
         if m.group(g) is not None:
             return m.start(g), m.end(g)
     return None
-
-
-def _rewritten(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` with each span's text replaced by the marker (spans in order, apart)."""
-    out, last = [], 0
-    for a, b in spans:
-        out.append(text[last:a] + REDACTED)
-        last = b
-    out.append(text[last:])
-    return "".join(out)
 
 
 def _gone(pieces: list[str], seen: str, redact: Callable[[str], str]) -> list[bool]:
@@ -114,7 +105,7 @@ def _interpolated_sub(redact: Callable[[str], str]) -> Callable[[str], str]:
             for (_a, _b, span), piece, lost in zip(found, pieces, gone, strict=True)
             if REDACTED not in piece and (lost or random_literal(piece))
         ]
-        return _rewritten(run, spans) if spans else run
+        return spans_redacted(run, spans) if spans else run
 
     return lambda text: line.sub(replace, text)
 
@@ -193,7 +184,7 @@ def _format_sub(redact: Callable[[str], str]) -> Callable[[str], str]:
             for (arg, span), lost in zip(literal, gone, strict=True)
             if REDACTED not in arg and (lost or random_literal(arg))
         ]
-        return _rewritten(whole, out) if out else whole
+        return spans_redacted(whole, out) if out else whole
 
     return lambda text: pattern.sub(replace, text)
 
@@ -293,7 +284,7 @@ def _list_sub(pattern: str, yaml: bool, redact: Callable[[str], str]) -> Callabl
                 spans.append((offset + span[0], offset + span[1]))
         if not _pieces_secret([whole[a:b] for a, b in spans], redact, known):
             return whole
-        return _rewritten(whole, spans)
+        return spans_redacted(whole, spans)
 
     return lambda text: compiled.sub(replace, text)
 

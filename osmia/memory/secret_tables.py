@@ -28,7 +28,13 @@ HTML text is cut at its rows' tags once, and each row read for its cells once.
 from __future__ import annotations
 
 from osmia.memory.linear import linear
-from osmia.memory.secret_values import REDACTED, generated_value, is_placeholder, password_value
+from osmia.memory.secret_values import (
+    REDACTED,
+    generated_value,
+    is_placeholder,
+    password_value,
+    spans_redacted,
+)
 
 __all__ = ["CSV_GATE", "HTML_GATE", "ROW_GATE", "TABLE_GATE", "csv_sub", "html_sub", "row_sub", "table_sub"]
 
@@ -241,9 +247,4 @@ def html_sub(text: str) -> str:
             found = _value_span(text, m.start(2), m.end(2))
             if found is not None:
                 spans.append(found)
-    out, last = [], 0
-    for a, b in sorted(set(spans)):
-        if a >= last:
-            out.append(text[last:a] + REDACTED)
-            last = b
-    return "".join(out) + text[last:] if out else text
+    return spans_redacted(text, spans) if spans else text

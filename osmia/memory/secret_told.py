@@ -18,7 +18,7 @@ from collections.abc import Callable
 from osmia.memory.english import holds_common_word
 from osmia.memory.linear import linear
 from osmia.memory.secret_decoding import HEX_DIGITS
-from osmia.memory.secret_values import REDACTED, looks_random, uuid_shaped
+from osmia.memory.secret_values import looks_random, spans_redacted, uuid_shaped
 
 __all__ = ["TOLD_AFTER", "told_after_sub"]
 
@@ -59,14 +59,6 @@ def told_after_sub() -> Callable[[str], str]:
                 for m in _RUN.finditer(window)
                 if _generated(m.group(0) or "")
             ]
-        if not spans:
-            return text
-        out, last = [], 0
-        for a, b in sorted(set(spans)):
-            if a < last:
-                continue
-            out += [text[last:a], REDACTED]
-            last = b
-        return "".join(out) + text[last:]
+        return spans_redacted(text, spans) if spans else text
 
     return step

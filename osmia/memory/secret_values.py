@@ -19,6 +19,18 @@ from osmia.memory.linear import linear
 REDACTED = "[redacted]"
 
 
+def spans_redacted(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the text of each span replaced by the marker; a span that overlaps one before
+    it (in order of start) is part of that one's."""
+    out, last = [], 0
+    for a, b in sorted(set(spans)):
+        if a < last:
+            continue
+        out += [text[last:a], REDACTED]
+        last = b
+    return "".join(out) + text[last:]
+
+
 def entropy(text: str) -> float:
     """Shannon entropy of ``text`` in bits per character."""
     if not text:
