@@ -2,9 +2,9 @@
 
 What an engineer writes in a sentence rather than in a file or on a command line: a password
 said to be one (in English and in the languages the hostility check reads), a value right after
-its noun, a key with a note on its encoding, key material decoded from a literal, one-time-password
-seeds and recovery codes, a passphrase of words, a PIN, a user and password pair, a password
-changed from one value to another. Each rule asks a check of its value
+its noun, a key with a note on its encoding, key material decoded from a literal, a passphrase of
+words, a PIN, a user and password pair, a password changed from one value to another, and, spliced
+in from :mod:`osmia.memory.secret_codes`, one-time-password seeds and recovery codes. Each rule asks a check of its value
 (:mod:`osmia.memory.secret_values`): prose names many things a value would stand where ("the
 password is stored in Vault", "pin the version to 3.2"), so only a value shaped as a secret is one.
 :data:`PROSE_RULES` are applied where :mod:`osmia.memory.secret_formats` lists them, after the web
@@ -14,6 +14,7 @@ credentials and before the command lines and files.
 from __future__ import annotations
 
 from osmia.memory.linear import linear
+from osmia.memory.secret_codes import CODE_RULES
 from osmia.memory.secret_decoding import HEX_DIGITS
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
 from osmia.memory.secret_rule import rule as _rule
@@ -21,13 +22,11 @@ from osmia.memory.secret_values import (
     SSH_KEY_TYPES,
     camel_word,
     code_value,
-    codes_list,
     content_key,
     decodes_to_secret,
     env_name,
     fragment_value,
     generated_value,
-    letters_seed,
     looks_random,
     memorable_password,
     mixed_value,
@@ -42,10 +41,6 @@ from osmia.memory.secret_values import (
 
 __all__ = ["PROSE_RULES"]
 
-# One recovery code: letters, digits and dashes with a digit in it (a word ends a list of codes).
-_CODE = r"[A-Za-z-]*\d[A-Za-z0-9-]*"
-# A list's mark before an item, if any: ``-``, ``*``, ``1.``, ``2)``.
-_BULLET = r"(?:(?:[-*]|\d{1,2}[.)])[ \t]+)?"
 # A name where prose would give a value: a word in camel case (``True``, ``Punctuation``) or a
 # dotted attribute (``Name.Variable``): "if previous_token is Name.Variable" is code.
 _ATTRIBUTE = linear(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
@@ -231,49 +226,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         decodes_to_secret,
         r"\|[ \t]*b64decode",
     ),
-    # ... a one-time-password generator given its seed (``pyotp.TOTP('JBSWY3DP…')``, ``oathtool
-    # --totp -b JBSWY3DP…``): base32; an authenticator's export (``otpauth-migration://…?data=``).
-    _rule("otp-constructor", r"\b(?:TOTP|HOTP)\([ \t]*[\"']([A-Z2-7]{16,}=*)[\"']", 1),
-    # ... in any library's call (``ROTP::TOTP.new("…")``, ``totp.GenerateCode("…", now)``,
-    # ``gotp.NewDefaultTOTP("…")``,
-    # ``authenticator.generate('…')``, OtpNet's ``Base32Encoding.ToBytes("…")``, ``b32decode("…")``):
-    # base32 with a digit among its letters.
-    _rule(
-        "otp-call",
-        r"(?:(?:\b(?i:[th]otp)|TOTP|HOTP|Totp|Hotp)\w*(?:(?:\.|::)(?i:new|now|at|generate\w*|verify\w*"
-        r"|validate\w*))?|(?i:\bauthenticator\.(?:generate|check|verify)|\bbase32\w*\.(?:decode\w*|tobytes)"
-        r"|\bb32decode))[ \t]*\([ \t]*(?:(?i:secret)[ \t]*[:=][ \t]*)?[\"']([A-Za-z2-7]{16,}=*)[\"']",
-        1,
-        mixed_value,
-        r"(?i)(?:otp|authenticator\.|base32|b32decode)",
-    ),
-    _rule("oathtool-seed", r"\boathtool(?:[ \t]+-[-\w=]+)*[ \t]+[\"']?([A-Za-z2-7]{16,}=*)", 1, mixed_value),
-    _rule("otp-migration", r"(?i)\botpauth-migration://[^\s?]*\?data=([A-Za-z0-9%+/=_-]{16,})", 1),
-    # ... a Vault unseal or recovery key as ``vault operator init`` prints it ("Unseal Key 1: …").
-    _rule(
-        "unseal-key",
-        r"(?i)\b(?:unseal|recovery)[ \t]+key(?:[ \t]+\d{1,2})?[ \t]*:[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
-        1,
-    ),
-    # ... one-time-password seeds ("totp seed JBSWY3DP…") and recovery codes, the whole list ("backup
-    # codes: a1b2-c3d4, e5f6-…", "recovery codes are 83920174 27364519", "recovery codes for the
-    # bot account: …"): each code has a digit, so the list ends at the first word.
-    _rule(
-        "otp-secret",
-        r"(?i)\b(?:t?otp|mfa|2fa|authenticator)[ _-]?(?:seed|secret|key)(?:[ \t]+(?:is|was))?"
-        r"[ \t]*[:=]?[ \t]*[\"'`]?([A-Za-z0-9_+/=-]{8,}(?:[ ](?-i:[A-Z2-7]{4,8})\b)*"
-        r"|[A-Za-z2-7]{4}(?:[ ][A-Za-z2-7]{4}){3,})",
-        1,
-        lambda value: mixed_value(value.replace(" ", "")) or letters_seed(value),  # in groups, perhaps
-    ),
-    _rule(
-        "recovery-codes",
-        r"(?i)\b(?:recovery|backup|scratch|emergency)[ _-]codes?(?:(?:[ \t]+(?:are|were|is))?[ \t]*[:=]?"
-        rf"|(?:[ \t]+[^\s:=]+){{1,5}}?[ \t]*[:=])[ \t]*(?:\r?\n[ \t]*{_BULLET})?[\"'`]?"
-        rf"({_CODE}(?:(?:[ \t]*[,;][ \t]*|[ \t]+|[ \t]*\r?\n[ \t]*{_BULLET}){_CODE})*)",
-        1,
-        codes_list,
-    ),
+    *CODE_RULES,
     # ... or quoted: "with password 'Tr0ub4dor&3'" (a password-like value, not "the password reset
     # email says 'Reset your password'"), "the passphrase for the GPG key is 'correct horse battery
     # staple'" (a passphrase is words).
