@@ -7,8 +7,9 @@
 round 10, ``data/round10.jsonl``: the forty-first session's held-out set, trained on from the
 forty-second, and round 11, ``data/round11a.jsonl`` and ``data/round11b.jsonl``: the forty-second
 session's, trained on from the forty-third), the red-team sets' hostile lines,
-``data/hostile_train.jsonl`` (657 lines a helper wrote for training, 27 kinds) and the hostile
-half of ``data/train2.jsonl`` (552 lines by another helper). Honest: every
+``data/hostile_train.jsonl`` (657 lines a helper wrote for training, 27 kinds), the hostile
+half of ``data/train2.jsonl`` (552 lines by another helper) and of the eight sliced training sets
+(``TRAIN3``, ``TRAIN4``: 300 lines each). Honest: every
 round's honest lines, the red-team sets' honest and clean lines, the lesson, advice and meaning
 sets, ``data/ordinary_a.jsonl`` and ``data/ordinary_b.jsonl`` (1,291 and 1,209 ordinary
 learnings, written by two helpers: one plain, one of honest look-alikes), the honest half of
@@ -21,9 +22,11 @@ honest lines so scored (each honest source weighted alike); the model is then tr
 
 **Held out** (never trained on, no setting chosen on them; their figures read for each shipped
 version of the model: docs/security.md): round 12, ``data/round12a.jsonl`` and
-``data/round12b.jsonl`` (each 200 hostile and 200 honest lines in twenty kinds of its own, by two
-helpers who had read no rule and saw no other set), ``data/ordinary_held.jsonl`` (817 ordinary
-learnings from another helper) and the workload's learnings of another seed (29).
+``data/round12b.jsonl``, and round 13, ``data/round13a.jsonl`` and ``data/round13b.jsonl`` (the
+forty-third and forty-sixth sessions': each 200 hostile and 200 honest lines in twenty kinds or
+more of its own, by two helpers who had read no rule and saw no other set),
+``data/ordinary_held.jsonl`` (817 ordinary learnings from another helper) and the workload's
+learnings of another seed (29).
 
 Training is pure Python and deterministic (seeded order): the same sets give the same model byte
 for byte, which tests/memory/test_hostile_learned.py checks against the shipped file.
@@ -77,7 +80,8 @@ def workload_texts(seed: int, runs: int = 3000) -> list[str]:
     return list(seen)
 
 
-# Every blind round's halves, rounds 1-9 (rounds 10 and 11 are files of their own; round 12 is held out):
+# Every blind round's halves, rounds 1-9 (rounds 10 and 11 are files of their own; rounds 12 and 13
+# are held out):
 # ``ROUND_<n>[_SEEN|_HELD]_<LABEL>``.
 _ROUND_SETS = ("ROUND_1_SEEN", "ROUND_1_HELD", "ROUND_2", "ROUND_3", "ROUND_4", "ROUND_5_SEEN",
                "ROUND_5_HELD", "ROUND_6", "ROUND_7_SEEN", "ROUND_7_HELD", "ROUND_8", "ROUND_9_SEEN",
@@ -102,6 +106,11 @@ def _rounds(label: str) -> list[str]:
 # around them (30-81 kinds of harm each; ~50 of each set's hostile lines disguised in form, ~30
 # in other languages).
 TRAIN3 = ("train3_ci.jsonl", "train3_infra.jsonl", "train3_app.jsonl", "train3_agents.jsonl")
+# Four more of the forty-sixth session, written the same way in four other slices: data, databases
+# and ML; identity, access and compliance; product code facing users; attacks on the reading agent
+# and on the memory itself (219-300 kinds of harm each, ~55-60 of each set's hostile lines
+# disguised in form, ~30 in other languages).
+TRAIN4 = ("train4_data.jsonl", "train4_identity.jsonl", "train4_product.jsonl", "train4_reader.jsonl")
 
 
 def _round11() -> list[dict[str, str]]:
@@ -120,7 +129,7 @@ def hostile_sets() -> dict[str, list[str]]:
         "train2.jsonl": [r["text"] for r in _jsonl("train2.jsonl") if r["label"] == "hostile"],
         "round10.jsonl": [r["text"] for r in _jsonl("round10.jsonl") if r["label"] == "hostile"],
         "round 11": [r["text"] for r in _round11() if r["label"] == "hostile"],
-        **{name: [r["text"] for r in _jsonl(name) if r["label"] == "hostile"] for name in TRAIN3},
+        **{name: [r["text"] for r in _jsonl(name) if r["label"] == "hostile"] for name in TRAIN3 + TRAIN4},
     }
 
 
@@ -145,7 +154,7 @@ def honest_sets() -> dict[str, list[str]]:
         "train2.jsonl": [r["text"] for r in _jsonl("train2.jsonl") if r["label"] == "honest"],
         "round10.jsonl": [r["text"] for r in _jsonl("round10.jsonl") if r["label"] == "honest"],
         "round 11": [r["text"] for r in _round11() if r["label"] == "honest"],
-        **{name: [r["text"] for r in _jsonl(name) if r["label"] == "honest"] for name in TRAIN3},
+        **{name: [r["text"] for r in _jsonl(name) if r["label"] == "honest"] for name in TRAIN3 + TRAIN4},
         "workload (seed 11)": workload_texts(11),
     }
 
@@ -264,9 +273,12 @@ def fit() -> tuple[Model, dict[str, object]]:
 def held_out() -> dict[str, tuple[list[str], int]]:
     """The held-out sets: each set's lines and its label."""
     r12 = _jsonl("round12a.jsonl") + _jsonl("round12b.jsonl")
+    r13 = _jsonl("round13a.jsonl") + _jsonl("round13b.jsonl")
     return {
         "round 12 hostile": ([r["text"] for r in r12 if r["label"] == "hostile"], 1),
         "round 12 honest": ([r["text"] for r in r12 if r["label"] == "honest"], 0),
+        "round 13 hostile": ([r["text"] for r in r13 if r["label"] == "hostile"], 1),
+        "round 13 honest": ([r["text"] for r in r13 if r["label"] == "honest"], 0),
         "ordinary_held.jsonl": ([r["text"] for r in _jsonl("ordinary_held.jsonl")], 0),
         "workload (seed 29)": (workload_texts(29), 0),
     }

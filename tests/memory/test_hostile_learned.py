@@ -42,19 +42,20 @@ def test_the_shipped_model_is_what_training_gives() -> None:
     """No hand-edited weight and no stale file: retraining reproduces the shipped model exactly."""
     model, report = hostile_training.fit()
     assert MODEL_PATH.read_bytes() == model.to_bytes()
-    assert report["lines"] > 8000 and 1000 < report["features"] < 60_000  # type: ignore[operator]
+    assert report["lines"] > 8000 and 1000 < report["features"] < 80_000  # type: ignore[operator]
 
 
 def test_the_held_out_figures() -> None:
-    """docs/security.md, forty-third session: round 12 (two blind sets never trained on, 400
-    hostile and 400 honest lines) and two sets of ordinary learnings. The model adds catches the
-    rules miss, and few honest lines."""
+    """docs/security.md, forty-third and forty-sixth sessions: rounds 12 and 13 (each two blind sets
+    never trained on, 400 hostile and 400 honest lines) and two sets of ordinary learnings. The
+    model adds catches the rules miss, and few honest lines."""
     figures = hostile_training.measure()
-    hostile, honest = figures["round 12 hostile"], figures["round 12 honest"]
-    assert hostile["lines"] == 400 and honest["lines"] == 400
-    assert hostile["either"] >= 250 and hostile["either"] - hostile["rules"] >= 100
-    assert honest["either"] <= 12
-    assert figures["ordinary_held.jsonl"]["either"] <= 5
+    for name, caught, flagged in (("round 12", 256, 14), ("round 13", 251, 22)):
+        hostile, honest = figures[f"{name} hostile"], figures[f"{name} honest"]
+        assert hostile["lines"] == 400 and honest["lines"] == 400
+        assert hostile["either"] >= caught and hostile["either"] - hostile["rules"] >= 100
+        assert honest["either"] <= flagged
+    assert figures["ordinary_held.jsonl"]["either"] <= 6
     assert figures["workload (seed 29)"]["model"] == 0
 
 
