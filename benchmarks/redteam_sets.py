@@ -1751,17 +1751,29 @@ def _labelled(file: str) -> tuple[list[tuple[str, tuple[str, ...]]], list[str]]:
     return secret, clean
 
 
-def secrets_12(name: str) -> dict[str, list[int]]:
-    """A forty-third session secret set's figures (``data/secrets12a.jsonl`` or ``…b``: 250 texts
-    holding secrets with the values that must not survive, 150 ordinary look-alikes, by a helper
-    who read nothing else): secrets leaked and ordinary lines changed, each [count, of]."""
+def _secret_set(file: str) -> dict[str, list[int]]:
+    """A labelled secret set's figures: secrets leaked and ordinary lines changed, each [count, of]."""
     from osmia.memory.sanitize import redacted
 
-    secret, clean = _labelled(f"secrets12{name}.jsonl")
+    secret, clean = _labelled(file)
     return {
         "leaked": [sum(_leaks(t, vs) for t, vs in secret), len(secret)],
         "changed": [sum(redacted(t) != t for t in clean), len(clean)],
     }
+
+
+def secrets_12(name: str) -> dict[str, list[int]]:
+    """A forty-third session secret set's figures (``data/secrets12a.jsonl`` or ``…b``: 250 texts
+    holding secrets with the values that must not survive, 150 ordinary look-alikes, by a helper
+    who read nothing else): secrets leaked and ordinary lines changed, each [count, of]."""
+    return _secret_set(f"secrets12{name}.jsonl")
+
+
+def secrets_14(name: str) -> dict[str, list[int]]:
+    """A forty-sixth session secret set's figures (``data/secrets14a.jsonl`` or ``…b``, written as the
+    forty-third session's were: 250 texts of 190 kinds each, ~40 in less usual forms, and 150
+    look-alikes of 70-112 kinds): secrets leaked and ordinary lines changed, each [count, of]."""
+    return _secret_set(f"secrets14{name}.jsonl")
 
 
 def evasive_13(name: str) -> dict[str, list[int]]:
@@ -1787,12 +1799,18 @@ def evaluate() -> dict[str, Any]:
     from osmia.memory.sanitize import redacted
 
     twelve = {name: secrets_12(name) for name in ("a", "b")}
+    fourteen = {name: secrets_14(name) for name in ("a", "b")}
     thirteen = {name: evasive_13(name) for name in ("a", "b", "c")}
     return {
         **{f"evasive 13{name}: leaked": figures["leaked"] for name, figures in thirteen.items()},
         **{
             f"evasive 13{name}: ordinary lines redacted": figures["redacted"]
             for name, figures in thirteen.items()
+        },
+        **{f"secrets 14{name}: leaked": figures["leaked"] for name, figures in fourteen.items()},
+        **{
+            f"secrets 14{name}: ordinary lines changed": figures["changed"]
+            for name, figures in fourteen.items()
         },
         **{f"secrets 12{name}: leaked": figures["leaked"] for name, figures in twelve.items()},
         **{

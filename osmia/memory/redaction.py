@@ -75,14 +75,30 @@ def _encoded_sub() -> Callable[[str], str]:
     """
     pattern = linear(_ENCODED)
 
-    def replace(m: Match, whole: str) -> str:
-        run = m.group(0) or ""
+    def secret(run: str, start: int, whole: str) -> bool:
         text = decoded_text(run)
         if text is None:
+            return False
+        return private_key_head(text) or redact(text) != text or _named_value(whole, start, text)
+
+    def replace(m: Match, whole: str) -> str:
+        run = m.group(0) or ""
+        if secret(run, m.start(0), whole):
+            return REDACTED + run[len(run.rstrip()) :]
+        if "\n" not in run:
             return run
-        if not private_key_head(text) and redact(text) == text and not _named_value(whole, m.start(0), text):
-            return run
-        return REDACTED + run[len(run.rstrip()) :]
+        # Lines read as one wrapped run that is none: a path over a dump (``$ xxd -p
+        # /run/secrets/api_token`` then its hex), each line is read as a run of its own.
+        out, at = [], m.start(0)
+        for line in run.splitlines(keepends=True):
+            body = line.strip()
+            lead = len(line) - len(line.lstrip())
+            if len(body) >= 32 and secret(body, at + lead, whole):
+                out.append(line[:lead] + REDACTED + line[lead + len(body) :])
+            else:
+                out.append(line)
+            at += len(line)
+        return "".join(out)
 
     return lambda text: pattern.sub(lambda m: replace(m, text), text)
 
@@ -105,8 +121,12 @@ def _named_value(text: str, start: int, decoded: str) -> bool:
     to a call that decodes it (``new String(Hex.decodeHex("4367…"))``): nobody encodes a constant
     that decodes to a random or password-like value in code but to keep a scanner from reading it."""
     # The line before the run, up to a few words' length: a long line of many runs is read once per
-    # run, and a name or a call further back is no longer this run's.
-    line = text[max(text.rfind("\n", 0, start), start - _NAME_REACH, 0) : start]
+    # run, and a name or a call further back is no longer this run's. A run that starts its line
+    # is read with the line above (``$ xxd -p /run/secrets/api_token`` over its dump).
+    begin = text.rfind("\n", 0, start)
+    if not text[begin + 1 : start].strip() and begin > 0:
+        begin = text.rfind("\n", 0, begin - 1)
+    line = text[max(begin, start - _NAME_REACH, 0) : start]
     if STRONG_NAME.search(line) is None and _DECODING_CALL.search(line) is None:
         return False
     value = decoded.strip()

@@ -172,6 +172,9 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"|(?:oc|crane|twine|helm[ \t]+registry)[ \t]+(?:login|upload|auth)\b[^\n|;&]*?"
         r"[ \t](?:-p|--password)(?:=|[ \t]+)"
         r"|sshpass[ \t]+-p[ \t]*"
+        r"|lftp\b[^\n|;&]*?[ \t]-u[ \t]+[\"']?[^\s,\"']+,"
+        r"|codecov\b[^\n|;&]*?[ \t](?:-t|--token)(?:=|[ \t]+)"
+        r"|\b(?:ro|rw)community6?[ \t]+"
         r"|\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+"
         r"|\brabbitmqctl\b[^\n|;&]*?[ \t](?:add_user|change_password)[ \t]+\S+[ \t]+"
         r"|\bopenssl[ \t]+passwd(?:[ \t]+-(?:salt[ \t]+\S+|\S+))*[ \t]+"
@@ -253,6 +256,15 @@ COMMAND_RULES: tuple[Rule, ...] = (
     _rule(
         "net-use-before-user",
         r"(?i)\bnet[ \t]+use\b[^\n|;&]*?[ \t]\\\\\S+[ \t]+[\"']?([^\s\"'/*][^\s\"']{3,})[\"']?[ \t]+/user:",
+        1,
+        not_placeholder,
+    ),
+    # An expect script's answer to a password prompt (``expect "password for ops:"`` then ``send
+    # "…\r"``): the string sent, not a variable (``send "$pw\r"``).
+    _rule(
+        "expect-send",
+        r"(?i)\bexpect[ \t]+[^\r\n]*(?:passw|passphrase|pin\b)[^\r\n]*\r?\n[ \t]*send[ \t]+(?:--[ \t]+)?"
+        r"[\"{]([^\"}\\\r\n$]{4,})(?:\\[rn])*[\"}]",
         1,
         not_placeholder,
     ),

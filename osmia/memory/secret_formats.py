@@ -114,10 +114,11 @@ RULES: tuple[Rule, ...] = (
     _rule("basic-auth", r"(?i)\bbasic[ \t]+([A-Za-z0-9+/]{8,}={0,2})", 1, basic_credentials),
     # scheme://user:password@host — the password may hold '/', the user may be empty; and '@' (the
     # last one before the host ends it, as clients read it: ``p@ss@host``, and ``p%40ss@host`` once
-    # its escape is read).
+    # its escape is read; after an '@', a '/' too, in a piece with no dot: ``Qz%40r7%2Fpl@host`` read,
+    # not a host and its path, ``p@host.io/a@b``).
     _rule(
         "url-password",
-        r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@?#]*:([^\s@]+(?:@[^\s@/?#]+)*)@[A-Za-z0-9\[]",
+        r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@?#]*:([^\s@]+(?:@[^\s@/?#]+|@[^\s@?#.]+)*)@[A-Za-z0-9\[]",
         1,
         url_password,
     ),

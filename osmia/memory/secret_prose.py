@@ -4,9 +4,10 @@ What an engineer writes in a sentence rather than in a file or on a command line
 said to be one (in English and in the languages the hostility check reads), a value right after
 its noun, a key with a note on its encoding, key material decoded from a literal, a passphrase of
 words, a PIN, a user and password pair, a password changed from one value to another, and, spliced
-in from :mod:`osmia.memory.secret_codes`, one-time-password seeds and recovery codes. Each rule asks a check of its value
-(:mod:`osmia.memory.secret_values`): prose names many things a value would stand where ("the
-password is stored in Vault", "pin the version to 3.2"), so only a value shaped as a secret is one.
+in from :mod:`osmia.memory.secret_codes`, one-time-password seeds and recovery codes. Each rule
+asks a check of its value (:mod:`osmia.memory.secret_values`): prose names many things a value
+would stand where ("the password is stored in Vault", "pin the version to 3.2"), so only a value
+shaped as a secret is one.
 :data:`PROSE_RULES` are applied where :mod:`osmia.memory.secret_formats` lists them, after the web
 credentials and before the command lines and files.
 """
@@ -48,8 +49,10 @@ _ATTRIBUTE = linear(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
 
 def _random_key(value: str) -> bool:
     """A bare key's value: random, and no UUID or content hash (an idempotency or cache key) or
-    placeholder."""
+    placeholder, nor a pair of its own (``kid=7d5d…``: a name, then its value)."""
     bare = value.rstrip(".,:;")
+    if "=" in bare.rstrip("="):
+        return False
     return (
         looks_random(bare, 20) and not uuid_shaped(bare) and not content_key(bare) and not_placeholder(value)
     )
@@ -119,6 +122,13 @@ _PASSWORD_NOUNS = (
 _PASSWORD_LABEL_GATE = (
     rf"(?i){_PASSWORD_NOUNS}[^\r\n]*(?:[:=：(→⇒]|[ \t][–—-])|密码|密碼|口令|パスワード|비밀번호"
 )
+# ... and every such noun before a blank, for the rule of a value right after it (these words are
+# rare in English text, so the gate passes little).
+_PASSWORD_NOUN_GATE = (
+    r"(?i)(?:passwort|kennwort|contrase|senha|mot[ \t]+de[ \t]+passe|parola|has[łl]o|wachtwoord|l[öo]senord"
+    r"|adgangskode|salasana|heslo|jelsz|mật[ \t]+khẩu|kata[ \t]+sandi|sifre|şifre|пароль|密码|密碼|口令"
+    r"|パスワード|비밀번호|كلمة[ \t]+المرور|סיסמה|पासवर्ड)[ \t\x{a0}]"
+)
 _PASSWORD_IS_GATE = (
     rf"(?i){_PASSWORD_NOUNS}[^\r\n]*[ \t](?:ist|lautet|heißt|heisst|es|est|é|è|is|jest|to|är|er|on|je|là"
     r"|adalah|—|–)[ \t]|密码|密碼|口令|パスワード|비밀번호"
@@ -157,6 +167,7 @@ PROSE_RULES: tuple[Rule, ...] = (
             and not number_like(value)
             and not plain_words(value)
             and not code_value(value)
+            and not value.endswith("(")  # a call's name (``[]byte(``): its literal is the assignments'
             and not _named_value(value.rstrip(".,:;!?)"))
             and not value.startswith(SSH_KEY_TYPES)  # "the deploy key is ssh-ed25519 …"
         ),
@@ -185,10 +196,13 @@ PROSE_RULES: tuple[Rule, ...] = (
         generated_value,
     ),
     # ... a bare "key" ("the key was …", "use key … to sign"): only a random value that is no UUID (an
-    # idempotency or cache key is one).
+    # idempotency or cache key is one). A key a word before it says is no secret ("cache key …",
+    # "partition key …": the first branch takes it, with no value) is passed over.
     _rule(
         "prose-key",
-        r"(?i)\bkey(?:[ \t]+(?:is|was))?[ \t]+[\"'`]?([A-Za-z0-9_+/=.~-]{20,})",
+        r"(?i)\b(?:(?:cache|idempotency|partition|sort|primary|foreign|object|routing|dedup\w*|lookup"
+        r"|row|composite|index|shard|hash|public|host|gpg|pgp)[ \t]+key\b"
+        r"|key(?:[ \t]+(?:is|was))?[ \t]+[\"'`]?([A-Za-z0-9_+/=.~-]{20,}))",
         1,
         _random_key,
     ),
@@ -261,6 +275,19 @@ PROSE_RULES: tuple[Rule, ...] = (
         1,
         password_value,
         _PASSWORD_LABEL_GATE,
+    ),
+    # ... or right after the noun in those languages, with no label's sign ("логін buh_test, пароль
+    # Kalyna_2023!", "パスワード sakura_2024_Kanri", "la contraseña `girasol_azul_58`", "le mot de passe
+    # « Lyon2019Nas! »"): a password's shape (English's "with password …" is the prose rules').
+    _rule(
+        "password-after-noun",
+        r"(?i)(?:\b(?:[a-zäöüß]*(?:passwort|kennwort)|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|parola"
+        r"|has[łl]o|wachtwoord|l[öo]senord(?:et)?|adgangskode(?:n)?|salasana|heslo|jelsz[óo]|mật[ \t]+khẩu"
+        r"|kata[ \t]+sandi|sifre)|şifre|пароль|密码|密碼|口令|パスワード|비밀번호|كلمة[ \t]+المرور|סיסמה"
+        r"|पासवर्ड)[ \t\x{a0}]+(?:[\"'`“„‘「]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;»”“()」，、。]{8,})",
+        1,
+        password_value,
+        _PASSWORD_NOUN_GATE,
     ),
     # ... or said to be one in prose, in the same languages ("das Passwort ist …", "la contraseña
     # es …", "le mot de passe est …", "密码是 …", "パスワードは …", and the English noun with their

@@ -32,6 +32,12 @@ __all__ = ["PROVIDER_RULES"]
 _AWS_ID = r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}"
 _AWS_GAP = r"(?:[^A-Za-z0-9+]{1,6}|[^A-Za-z0-9+\r\n]{1,4}(?:[A-Za-z]{1,16}[^A-Za-z0-9+\r\n]{1,4}){1,3})"
 
+
+def _bitlocker(value: str) -> bool:
+    """Every group of a BitLocker recovery password is a multiple of 11 (a checksum of the format)."""
+    return all(int(group) % 11 == 0 for group in value.split("-"))
+
+
 PROVIDER_RULES: tuple[Rule, ...] = (
     # Source hosts and registries.
     _rule("github", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}"),
@@ -238,4 +244,19 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("fernet", r"\bFernet\([ \t]*b?[\"']([A-Za-z0-9_-]{43}=)[\"']", 1),
     # Datadog's 32-hex API key written after the vendor's name and a colon ("Datadog: 5fe0…").
     _rule("datadog-named", r"(?i)\b(?:datadog|dd)\b[\"']?[ \t]*[:=][ \t]*[\"']?([a-f0-9]{32})\b", 1),
+    # Forty-sixth session: formats a blind set found unredacted.
+    # A BitLocker recovery password: eight groups of six digits, each a multiple of 11.
+    _rule("bitlocker-recovery", r"\b\d{6}(?:-\d{6}){7}\b", 0, _bitlocker),
+    # A Bitcoin private key in wallet import format: base58, 51 characters after ``5`` (uncompressed)
+    # or 52 after ``K`` or ``L`` (an address is 26-35 characters; a transaction id is hex).
+    _rule(
+        "bitcoin-wif", r"\b(?:5[1-9A-HJ-NP-Za-km-z]{50}|[KL][1-9A-HJ-NP-Za-km-z]{51})\b", 0, random_value(40)
+    ),
+    # An Alchemy node URL's key, a Sumo Logic HTTP source's URL token (the URL is the credential).
+    _rule("alchemy", r"(?i)\balchemy(?:api)?\.(?:com|io)/v2/([A-Za-z0-9_-]{32})\b", 1),
+    _rule(
+        "sumologic-source",
+        r"(?i)\bsumologic\.com/receiver/v1/(?:http|otlp|kinesis)/([A-Za-z0-9_=+/-]{20,})",
+        1,
+    ),
 )

@@ -255,10 +255,11 @@ def test_ordinary_text_of_this_session_is_kept(text: str) -> None:
 def test_the_blind_evasive_sets_hold_their_figures() -> None:
     """benchmarks/data/evasive13a.jsonl, …b and …c (docs/security.md, forty-fourth session): secrets
     written to evade a scanner leak no more than the session left, and no more ordinary lines are
-    given a marker (the forty-fifth session's steps took B from 22 to 20 and C from 28 to 19)."""
+    given a marker (the forty-fifth session's steps took B from 22 to 20 and C from 28 to 19, the
+    forty-sixth's C to 18)."""
     from benchmarks.redteam_sets import evasive_13
 
-    for name, (leaked, marked, size) in {"a": (14, 0, 200), "b": (20, 0, 200), "c": (19, 1, 160)}.items():
+    for name, (leaked, marked, size) in {"a": (14, 0, 200), "b": (20, 0, 200), "c": (18, 1, 160)}.items():
         figures = evasive_13(name)
         assert figures["leaked"][1] == size and figures["redacted"][1] == size // 2
         assert figures["leaked"][0] <= leaked, (name, figures)
