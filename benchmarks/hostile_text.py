@@ -80,6 +80,13 @@ SHAPES: dict[str, str] = {
     "decoded-literals": 'x = bytes.fromhex("' + "41" * 20 + '") ',
     "hex-pairs": "6e:70:6d:5f:74:79:32:62:4d:49:37:41:55:48 ",
     "reversed-urls": "x/aaaaaaaaaa//:sptth ",
+    # Forty-sixth session: calls given literals by position, fallbacks, byte lists, lines of a run
+    # read one by one, files printed at a prompt.
+    "credential-calls": 'connect("a", "b", ',
+    "fallbacks": "DB_PASSWORD = a ?? b || ",
+    "byte-lists": "0xab, ",
+    "run-lines": "abcdefghij/klmnopqrst/uvwxyz0123/456789ABCD\n",
+    "printed-files": "$ cat token\n",
 }
 
 

@@ -86,7 +86,7 @@ _READS_A_SECRET = (
     r"(?:--password-stdin|--with-token\b|--token-stdin|\bkeyring[ \t]+set\b|\bpasswd[ \t]+--stdin"
     r"|\bchpasswd\b|\bsudo[ \t]+-S\b|\bgh[ \t]+secret[ \t]+set\b|\bwrangler[ \t]+secret[ \t]+put\b"
     r"|\bsecrets[ \t]+(?:create|versions[ \t]+add)\b|\bbase64[ \t]+(?:-d|-D|--decode)\b|\bxxd[ \t]+-r\b"
-    r"|\bcircleci[ \t]+context[ \t]+store-secret\b)"
+    r"|\bcircleci[ \t]+context[ \t]+store-secret\b|--passphrase-fd\b|--passphrase-file[ \t]+/dev/stdin\b)"
 )
 
 # A JWT or HMAC algorithm's name, given where a key may be (``jwt.encode(payload, key, "HS256")``).
@@ -267,6 +267,24 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"[\"{]([^\"}\\\r\n$]{4,})(?:\\[rn])*[\"}]",
         1,
         not_placeholder,
+        r"(?i)\n[ \t]*send[ \t]",
+    ),
+    # What a shell printed under a command at its prompt that shows a secret's file (``$ cat
+    # .vault_pass``, ``PS C:\\> type token.txt``) or makes one (``openssl rand -base64 32``,
+    # ``pwgen``, Python's ``Fernet.generate_key()`` or ``secrets.token_hex(32)``): the next line,
+    # when it is one random or password-like value.
+    _rule(
+        "printed-secret",
+        r"(?im)^[ \t]*(?:[$%#]|>>>|PS[^>\r\n]{0,40}>)[ \t]*(?:sudo[ \t]+)?"
+        r"(?:(?:cat|type|more|head|tail|bat|Get-Content|gc)[ \t]+[^\r\n|;&]*?"
+        r"(?:pass|secret|token|key|cred|\.pem\b|htpasswd)[^\r\n|;&]*"
+        r"|openssl[ \t]+rand\b[^\r\n]*|pwgen\b[^\r\n]*|[^\r\n]*?\bgenerate_key\(\)[^\r\n]*"
+        r"|[^\r\n]*?\bsecrets\.token_(?:hex|urlsafe)\([^\r\n]*)\r?\n[ \t]*(?:b?[\"'])?"
+        r"([A-Za-z0-9+/=_!@#$%^&*.~-]{12,})[\"']?[ \t]*$",
+        1,
+        lambda value: looks_random(value, 12) or password_value(value),
+        r"(?im)^[ \t]*(?:[$%#]|>>>|PS[^>\r\n]{0,40}>)[ \t]*(?:sudo[ \t]+)?(?:cat|type|more|head|tail|bat"
+        r"|get-content|gc|openssl|pwgen|[^\r\n]*?generate_key\(|[^\r\n]*?secrets\.token_)",
     ),
     _rule("sqlplus", r"(?i)\bsqlplus[ \t]+(?:-\S+[ \t]+)*[^\s/@\"']+/([^\s@\"'/]{3,})", 1, not_placeholder),
     _rule(

@@ -50,7 +50,7 @@ _STRONG = (
 )
 _WEAK = (
     r"(?:key|auth|session|cookie|salt|pepper|seed|sig|signature|hmac|cert|license|pass|jwt|bearer"
-    r"|access[_.-]?code)"
+    r"|access[_.-]?code|plaintext)"
 )
 # What a name must not end with to be a secret itself: it names, counts or points at one.
 _NAME_ONLY = (
@@ -103,6 +103,18 @@ _NAME_ONLY = (
     "tokenized",
     "tokenization",
     "existingsecret",  # a Helm chart's name of a Kubernetes Secret (``auth.existingSecret: pg-auth``)
+    # Where a secret is used or kept, not what it is (``AUTH0_DOMAIN``, ``AUTH_ISSUER``), and a
+    # secret encrypted (``webhook_secret_enc``, a KMS ``ciphertext``).
+    "domain",
+    "host",
+    "hostname",
+    "issuer",
+    "audience",
+    "realm",
+    "region",
+    "enc",
+    "encrypted",
+    "ciphertext",
     # An error's or exception's class (``NoCredentialsError: Unable to locate credentials``): its
     # message follows, not a value.
     "error",
@@ -209,9 +221,14 @@ _HOLDERS = (
 # ``op://vault/item/field``, ``vault://…``, vals' ``ref+…``), a path in a store of secrets in words
 # (Vault's ``secret/data/app/prod/db:password``), a call that reads one
 # (``jsondecode(data.aws_secretsmanager_secret_version.db.secret_string``).
-_REFERENCE = linear(
+_POINTER = linear(
     r"^(?:(?:op|vault|ref\+[a-z0-9]+|sm|awssm|gcpsm|azurekeyvault|akv|doppler|infisical|bws)://\S+"
     r"|[a-z][a-z0-9_-]*(?:/[a-z0-9_.-]+){2,}(?::[a-z_]+)?"
+    # ... a credential's file (systemd's ``LoadCredential=api-token:/etc/credstore/…``), a build's
+    # secret mount (``--secret id=npmrc,src=$HOME/.npmrc``), an attribute of a resource (Terraform's
+    # ``random_password.db.result``), a call, its argument quoted (``std::env::var("TOKEN")``)
+    r"|[a-z][a-z0-9_.-]*:/[\w.-][\w./-]*|id=[\w.-]+(?:,(?:src|source|env|type|required|target)=\S+)+"
+    r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}|[A-Za-z_][\w.:]*\("
     r"|[A-Za-z_][\w.]*\([A-Za-z_][\w.]*(?:\)|$))$"
 )
 
@@ -225,7 +242,7 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
     ``password: "postgres"`` are leaked passwords, ``token: expired`` is prose and
     ``SECRET_BACKEND=vault`` names a service.
     """
-    if is_placeholder(value) or len(value) < 4 or _REFERENCE.match(value) is not None:
+    if is_placeholder(value) or len(value) < 4 or _POINTER.match(value) is not None:
         return False
     if _SECRET_KEY_NAME.match(value) is not None:
         return False  # the name of a key in a secret store (``adminPasswordKey: postgres-password``)
@@ -471,11 +488,14 @@ _CALL_PAIR = (
 # ... or given by position to a call that takes credentials (PHP's ``new PDO($dsn, 'user', '…')``,
 # Perl's ``DBI->connect($dsn, "user", "…")``, ``AuthTokens.basic("neo4j", "…")``,
 # ``new BasicAWSCredentials("AKIA…", "…")``, ``algoliasearch("APPID", "…")``, a requests ``auth=("",
-# "…")`` tuple): the literals after the first, each judged alone; the first is a DSN, host or user.
+# "…")`` tuple, Twilio's ``Client("SK…", "…", "AC…")``): the literals after the first, each judged
+# alone; the first is a DSN, host or user. (The login calls of :mod:`osmia.memory.secret_commands`
+# take any value but a placeholder; these callees, whose literals may be hosts, ports or buckets,
+# take only a secret's shape.)
 _LITERAL = r"""(?:"[^"\r\n]*"|'[^'\r\n]*')"""
 _CREDENTIAL_CALL = (
     r"""(?i)(?:\b(?:\w+(?:\.|->|::))*\w*(?:connect|credentials?|basic|auth|login|logon|signin|pdo"""
-    r"""|algoliasearch)\w*[ \t]*\(|\bauth["']?[ \t]*[:=][ \t]*[(\[])[ \t\r\n]*"""
+    r"""|algoliasearch|client)\w*[ \t]*\(|\bauth["']?[ \t]*[:=][ \t]*[(\[])[ \t\r\n]*"""
     rf"""({_LITERAL})[ \t]*,[ \t\r\n]*({_LITERAL})(?:[ \t]*,[ \t\r\n]*({_LITERAL}))?"""
 )
 # ... or written as a list of byte literals, as C, Rust and Go embed a key (``static const uint8_t
@@ -485,6 +505,13 @@ _BYTE_LIST = (
     rf"(?i)({_IDENT}(?:{_STRONG}|key|secret|seed|salt|psk|iv)[A-Za-z0-9_]*)[ \t]*(?:\[[^\]\r\n]*\])*"
     r"[ \t]*(?::[^=\r\n]*)?=[ \t]*(?:[\w:&!\[\]]*[ \t]*)?[{\[(][ \t\r\n]*"
     r"((?:0x[0-9A-Fa-f]{1,2}[ \t]*,[ \t\r\n]*){15,}0x[0-9A-Fa-f]{1,2})"
+)
+# What every match of the two steps above holds, for redaction's one scan: a fallback's operator
+# before a literal, a credential-taking call opened on a literal.
+_FALLBACK_GATE = r"""(?:\?\?|\|\||[ \t]or|\?:)[ \t]*["'`][^"'`\s]{6}"""
+_CREDENTIAL_CALL_GATE = (
+    r"""(?i)(?:connect|credential|basic|auth|login|logon|signin|pdo|algoliasearch|client)\w*[ \t]*\("""
+    r"""[ \t\r\n]*["']|\bauth["']?[ \t]*[:=][ \t]*[(\[][ \t\r\n]*["']"""
 )
 _BYTE_LIST_GATE = r"0x[0-9A-Fa-f]{1,2}[ \t]*,[ \t\r\n]*0x[0-9A-Fa-f]{1,2}[ \t]*,"
 # ... or the default a lookup falls back to (``process.env.JWT_SECRET ?? "…"``, ``os.getenv("X") or
@@ -625,7 +652,7 @@ NAMED_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_FLAG, _substitution(_FLAG, _flag_replace)),
     (_SET_VAR, _substitution(_SET_VAR, _set_var_replace)),
     (_CALL_PAIR, _substitution(_CALL_PAIR, _call_pair_replace)),
-    (_FALLBACK, _substitution(_FALLBACK, _fallback_replace)),
-    (_CREDENTIAL_CALL, _substitution(_CREDENTIAL_CALL, _credential_call_replace)),
+    (_FALLBACK_GATE, _substitution(_FALLBACK, _fallback_replace)),
+    (_CREDENTIAL_CALL_GATE, _substitution(_CREDENTIAL_CALL, _credential_call_replace)),
     (_BYTE_LIST_GATE, _substitution(_BYTE_LIST, _byte_list_replace)),
 )

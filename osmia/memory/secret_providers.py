@@ -252,6 +252,30 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule(
         "bitcoin-wif", r"\b(?:5[1-9A-HJ-NP-Za-km-z]{50}|[KL][1-9A-HJ-NP-Za-km-z]{51})\b", 0, random_value(40)
     ),
+    # Resend's API key; Bundler's credentials for a gem server, named for its host
+    # (``BUNDLE_GEMS__CONTRIBSYS__COM=user:password``).
+    _rule("resend", r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b"),
+    _rule(
+        "bundler-credentials",
+        r"\bBUNDLE_[A-Z0-9_]+__[A-Z]{2,10}[\"']?[ \t]*[:=][ \t]*[\"']?([^\s\"':]+:[^\s\"']+)",
+        1,
+    ),
+    # GitHub's recovery codes (five and five hex digits) on lines of their own, one or more a line.
+    _rule(
+        "github-recovery-codes",
+        r"(?m)^[ \t]*(?:[-*+][ \t]+)?((?:[0-9a-f]{5}-[0-9a-f]{5}[ \t,]+)*[0-9a-f]{5}-[0-9a-f]{5})[ \t]*$",
+        1,
+        lambda value: any(c.isdigit() for c in value) and any(c.isalpha() for c in value),
+        r"\b[0-9a-f]{5}-[0-9a-f]{5}\b",
+    ),
+    # A one-time link's token in its path (``/password/reset/<token>``, ``/invite/<token>``).
+    _rule(
+        "link-token",
+        r"(?i)/(?:reset|reset-password|password-reset|verify|verify-email|confirm|invite|invitation|magic-link"
+        r"|magic|activate|activation)/([A-Za-z0-9_-]{24,})",
+        1,
+        random_value(24),
+    ),
     # An Alchemy node URL's key, a Sumo Logic HTTP source's URL token (the URL is the credential).
     _rule("alchemy", r"(?i)\balchemy(?:api)?\.(?:com|io)/v2/([A-Za-z0-9_-]{32})\b", 1),
     _rule(

@@ -91,6 +91,8 @@ def is_placeholder(value: str) -> bool:
         return True  # AWS's documented example keys (``AKIAIOSFODNN7EXAMPLE``, ``…/bPxRfiCYEXAMPLEKEY``)
     if v[0] == "(" and v[1:].isalpha() and v[1:].islower():
         return True  # a note in place of a value: Terraform's ``(sensitive value)``, ``(known after apply)``
+    if v[0] == "[" and v.rstrip("]")[1:].isalpha() and v.rstrip("]")[1:].islower():
+        return True  # a note in place of a value: ``[hidden]``, ``[removed]``
     if v[0] == "!" and v[1:].isalpha():
         return True  # a YAML tag: the value is elsewhere (``password: !vault |``, ``!Ref DbPassword``)
     return v.lower() in _NOT_VALUES or _FILL_IN.search(v) is not None or filler_token(v)
@@ -145,7 +147,7 @@ def _sample_or_published(value: str) -> bool:
 # "changeme", "fill_me_in": words only (a generated value has digits or mixed case in it).
 _FILL_IN = linear(
     r"(?i)^(?:your|my|insert|paste|put|enter)[-_.]?[a-z]+(?:[-_.][a-z]+)*$|^[a-z]+(?:[-_.][a-z]+)*[-_.]here$"
-    r"|^(?:change|replace|fill)[-_.]?(?:me|it|this)(?:[-_.]?in)?(?:[-_.][a-z]+)*$"
+    r"|^(?:change|replace|fill)[-_.]?(?:me|it|this|with)(?:[-_.]?in)?(?:[-_.][a-z]+)*$"
 )
 
 
@@ -316,11 +318,16 @@ def key_path(value: str) -> bool:
     return bool(head) and last.isalpha() and last.islower() and last in common_words()
 
 
+# A name and its value taken for one value (``kid=b57c…``, ``Server=tcp:sql-…``): a rule that reads a
+# value after a noun took the pair that follows it.
+_PAIR = linear(r"^[A-Za-z][a-z]{1,20}(?:_[A-Za-z]{1,20}){0,3}=[^=]")
+
+
 def generated_value(value: str) -> bool:
     """A value shaped like a generated secret: random (:func:`looks_random`), or a UUID; not jwt.io's
-    sample token or a key published by design."""
+    sample token or a key published by design, nor a pair of a name and its value."""
     value = value.rstrip(".,:;!?)")
-    if _sample_or_published(value):
+    if _sample_or_published(value) or _PAIR.match(value) is not None:
         return False
     return looks_random(value, 16) or _UUID.search(value) is not None
 
@@ -384,7 +391,7 @@ def password_value(value: str) -> bool:
     (``GITHUB_TOKEN``, ``AUTH-1234``).
     """
     v = value.rstrip(".,:;)")
-    if len(v) < 8 or is_placeholder(v) or number_like(v) or plain_words(v):
+    if len(v) < 8 or is_placeholder(v) or number_like(v) or plain_words(v) or _PAIR.match(v) is not None:
         return False
     if "://" in v or v.startswith(("-", "/", "./", "../", "~", "\\")):
         return False

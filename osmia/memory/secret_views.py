@@ -114,6 +114,9 @@ def _keeping(kept: LinearPattern) -> Callable[[str], tuple[str, list[int]]]:
 # more after it, where base64 has ``=`` only as its last characters).
 _LINE = linear(r"[^ \t\r\n\\]+")  # a shell's ``\`` before a break is no part of the token
 _ASSIGNED = linear(r"=[^=]|^[A-Za-z_][A-Za-z0-9_.-]*=$")
+# A diff's added or removed line that starts with a name (``+aws_secret_access_key``): the next line
+# of a file, not the rest of the token on the line above it.
+_DIFF_NAME = linear(r"^[+-][A-Za-z]+(?:_[A-Za-z]+)+$")
 
 
 def _unwrapped(run: str) -> tuple[str, list[int]]:
@@ -128,7 +131,7 @@ def _unwrapped(run: str) -> tuple[str, list[int]]:
     end = 0
     for m in _LINE.finditer(run):
         piece = m.group(0) or ""
-        if parts and piece.endswith(":"):
+        if parts and (piece.endswith(":") or _DIFF_NAME.match(piece) is not None):
             break
         if parts and parts[-1].endswith("="):
             if not _soft_break(parts[-1]):

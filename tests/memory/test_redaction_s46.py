@@ -44,6 +44,8 @@ _BITLOCKER = "-".join(f"{11 * _RNG.randrange(9091, 59000):06d}" for _ in range(8
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _WIF = "K" + _token(51, _BASE58)
 _ALCHEMY = _token(32)
+_CODES = [f"{_token(5, '0123456789abcdef')}-{_token(5, '0123456789abcdef')}" for _ in range(4)]
+_RESET = _token(64, "0123456789abcdef")
 _HEX_DUMP = "".join(f"{ord(c):02x}" for c in _token(28)) + "0a"
 
 SECRETS = [
@@ -78,6 +80,25 @@ SECRETS = [
     (f"WIF: {_WIF}", _WIF),
     (f'new JsonRpcProvider("https://eth-mainnet.g.alchemy.com/v2/{_ALCHEMY}")', _ALCHEMY),
     (f"https://endpoint4.collection.eu.sumologic.com/receiver/v1/http/{_KEY}==", _KEY),
+    # Read after set A was measured held out (its misses, as forms).
+    (f"$ cat .vault_pass\n{_KEY}\n$ ansible-playbook site.yml --vault-password-file .vault_pass", _KEY),
+    (f"$ openssl rand -base64 32\n{_KEY}=\n", _KEY),
+    (f">>> Fernet.generate_key()\nb'{_KEY}='\n# put this into FERNET_KEY", _KEY),
+    (
+        f'echo "{_PASSWORD}" | gpg --batch --pinentry-mode loopback --passphrase-fd 0 --detach-sign x',
+        _PASSWORD,
+    ),
+    (
+        f"+[default]\n+aws_access_key_id = AKIA{_token(16, string.ascii_uppercase)}\n"
+        f"+aws_secret_access_key = {_KEY}",
+        _KEY,
+    ),
+    (f'client = Client("SK{_HEX}", "{_KEY}", "AC{_HEX}")', _KEY),
+    (f'{{"CiphertextBlob": "AQIDAHhq", "Plaintext": "{_KEY}="}}', _KEY),
+    (f"const resend = new Resend('re_{_token(8)}_{_KEY[:24]}');", _KEY[:24]),
+    (f"BUNDLE_GEMS__CONTRIBSYS__COM={_HEX[:8]}:{_HEX[8:16]}", _HEX[:16]),
+    ("recovery-codes.txt:\n" + "\n".join(_CODES), _CODES[2]),
+    (f"https://portal.example.com/password/reset/{_RESET}?email=qa", _RESET),
 ]
 
 
@@ -106,6 +127,17 @@ ORDINARY = [
     "SSL_BYPASS=true",
     'expect "Password:"\nsend "$pw\\r"',
     "Das Passwort wird im Vault gespeichert.",
+    "LoadCredential=api-token:/etc/credstore/metrics-exporter.api-token",
+    "docker buildx build --secret id=npmrc,src=$HOME/.npmrc --secret id=sentry,env=SENTRY_TOKEN .",
+    "  password       = random_password.db.result",
+    'let token = std::env::var("GITHUB_TOKEN").context("GITHUB_TOKEN must be set")?;',
+    "VITE_AUTH0_DOMAIN=acme-prod.eu.auth0.com",
+    "> x-api-key: [hidden]",
+    "SECRET_KEY=replace-with-output-of-the-command-above",
+    "rotation: created new signing key kid=b57cc862e652b4c6 alg=ES256",
+    "Connection string (password removed): Server=tcp:sql-wh.example.net,1433;Password=<removed>;",
+    "$ cat keys.txt\nsee the vault",
+    "$ openssl rand -hex 4\n1a2b",
 ]
 
 
@@ -117,10 +149,11 @@ def test_ordinary_text_of_this_session_is_kept(text: str) -> None:
 def test_the_sessions_blind_sets() -> None:
     """benchmarks/data/secrets14a.jsonl and …b (docs/security.md, forty-sixth session): B's misses
     were read and shaped this session's rules, A was held out while they were written (31 -> 23
-    leaked); what leaks and what ordinary lines change is no more than the session left."""
+    leaked), then read too; what leaks and what ordinary lines change is no more than the session
+    left."""
     from benchmarks.redteam_sets import secrets_14
 
-    for name, (leaked, changed) in {"a": (23, 18), "b": (11, 14)}.items():
+    for name, (leaked, changed) in {"a": (12, 11), "b": (9, 12)}.items():
         figures = secrets_14(name)
         assert figures["leaked"][1] == 250 and figures["changed"][1] == 150
         assert figures["leaked"][0] <= leaked, (name, figures)
