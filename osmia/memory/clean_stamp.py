@@ -70,6 +70,7 @@ CLEANING_MODULES = (
     "osmia.memory.prompt",
     "osmia.memory.redaction",
     "osmia.memory.secret_assembled",
+    "osmia.memory.secret_calls",
     "osmia.memory.secret_codes",
     "osmia.memory.secret_commands",
     "osmia.memory.secret_configs",

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from osmia.memory.linear import LinearPattern, Match, PatternSet, linear
 from osmia.memory.secret_assembled import assembled_steps, random_literal, token_piece
+from osmia.memory.secret_calls import CALL_STEPS
 from osmia.memory.secret_cuts import CUT_SHORT_RULE
 from osmia.memory.secret_decoding import decoded_text, private_key_head
 from osmia.memory.secret_formats import GLUED_RULE, RULES
@@ -283,6 +284,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (CSV_GATE, csv_sub),
     (HTML_GATE, html_sub),
     *NAMED_STEPS,
+    *CALL_STEPS,
     (_ENCODED, _encoded_sub()),
     # Last: the rest of a value that a step above redacted only the start of (cut by a blank, or
     # the first of a list), after what is glued to a marker: :mod:`osmia.memory.secret_tails`.

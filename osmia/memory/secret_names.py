@@ -12,10 +12,8 @@ what was there.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 
-from osmia.memory.english import common_words
 from osmia.memory.linear import LinearPattern, Match, linear
 from osmia.memory.secret_values import (
     REDACTED,
@@ -29,9 +27,20 @@ from osmia.memory.secret_values import (
     password_value,
     resource_name,
     uuid_shaped,
+    worded_key,
 )
 
-__all__ = ["NAMED_STEPS", "STRONG_NAME", "redacted_group"]
+__all__ = [
+    "IDENT",
+    "NAMED_STEPS",
+    "STRONG",
+    "STRONG_NAME",
+    "WEAK",
+    "name_allowed",
+    "redacted_group",
+    "strong_value",
+    "substitution",
+]
 
 # A secret-like name. The keyword may sit anywhere in an identifier (DB_PASSWORD, app.secret.key,
 # x-api-token, clientSecret), which is what a word boundary before the keyword used to miss.
@@ -394,7 +403,7 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
         )
         if ok and uuid_shaped(value) and _ID_KEY.search(m.group(1) or "") is not None:
             return False  # an id a name calls a key (``Idempotency-Key: <uuid>``, ``cache_key=<uuid>``)
-        if ok and (content_key(value) or key_path(value) or _worded(value)):
+        if ok and (content_key(value) or key_path(value) or worded_key(value)):
             return False  # a cache's key (names and a hash, or words and ids), a store's (an id, a field)
         return ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
 
@@ -478,48 +487,6 @@ _SET_VAR = (
 )
 _STRONG_NAME = linear(rf"(?i){_STRONG}")
 STRONG_NAME = _STRONG_NAME  # a name that says it holds a secret (``DB_PASSWORD``, ``apiToken``)
-# ... or given to a call as two strings: os.Setenv("DB_PASSWORD", "…"), ENV.fetch("API_TOKEN", "…"),
-# django-environ's env("SECRET_KEY", default="…"), PHP's define('AUTH_KEY', '…') (a weak name's
-# value only when random: WordPress's ``NONCE_KEY``).
-_CALL_PAIR = (
-    rf"""(?i)["'`]({_IDENT}(?:{_STRONG}|{_WEAK}){_IDENT})["'`][ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?"""
-    r"""["'`]([^"'`\s]{4,})["'`]"""
-)
-# ... or given by position to a call that takes credentials (PHP's ``new PDO($dsn, 'user', '…')``,
-# Perl's ``DBI->connect($dsn, "user", "…")``, ``AuthTokens.basic("neo4j", "…")``,
-# ``new BasicAWSCredentials("AKIA…", "…")``, ``algoliasearch("APPID", "…")``, a requests ``auth=("",
-# "…")`` tuple, Twilio's ``Client("SK…", "…", "AC…")``): the literals after the first, each judged
-# alone; the first is a DSN, host or user. (The login calls of :mod:`osmia.memory.secret_commands`
-# take any value but a placeholder; these callees, whose literals may be hosts, ports or buckets,
-# take only a secret's shape.)
-_LITERAL = r"""(?:"[^"\r\n]*"|'[^'\r\n]*')"""
-_CREDENTIAL_CALL = (
-    r"""(?i)(?:\b(?:\w+(?:\.|->|::))*\w*(?:connect|credentials?|basic|auth|login|logon|signin|pdo"""
-    r"""|algoliasearch|client)\w*[ \t]*\(|\bauth["']?[ \t]*[:=][ \t]*[(\[])[ \t\r\n]*"""
-    rf"""({_LITERAL})[ \t]*,[ \t\r\n]*({_LITERAL})(?:[ \t]*,[ \t\r\n]*({_LITERAL}))?"""
-)
-# ... or written as a list of byte literals, as C, Rust and Go embed a key (``static const uint8_t
-# k_fw_key[32] = { 0xab, 0x13, … }``, ``let key: [u8; 32] = [0x…, …]``, ``[]byte{0x…, …}``): sixteen
-# bytes or more after a name of a key, over lines too. Its gate is two byte literals in a list.
-_BYTE_LIST = (
-    rf"(?i)({_IDENT}(?:{_STRONG}|key|secret|seed|salt|psk|iv)[A-Za-z0-9_]*)[ \t]*(?:\[[^\]\r\n]*\])*"
-    r"[ \t]*(?::[^=\r\n]*)?=[ \t]*(?:[\w:&!\[\]]*[ \t]*)?[{\[(][ \t\r\n]*"
-    r"((?:0x[0-9A-Fa-f]{1,2}[ \t]*,[ \t\r\n]*){15,}0x[0-9A-Fa-f]{1,2})"
-)
-# What every match of the two steps above holds, for redaction's one scan: a fallback's operator
-# before a literal, a credential-taking call opened on a literal.
-_FALLBACK_GATE = r"""(?:\?\?|\|\||[ \t]or|\?:)[ \t]*["'`][^"'`\s]{6}"""
-_CREDENTIAL_CALL_GATE = (
-    r"""(?i)(?:connect|credential|basic|auth|login|logon|signin|pdo|algoliasearch|client)\w*[ \t]*\("""
-    r"""[ \t\r\n]*["']|\bauth["']?[ \t]*[:=][ \t]*[(\[][ \t\r\n]*["']"""
-)
-_BYTE_LIST_GATE = r"0x[0-9A-Fa-f]{1,2}[ \t]*,[ \t\r\n]*0x[0-9A-Fa-f]{1,2}[ \t]*,"
-# ... or the default a lookup falls back to (``process.env.JWT_SECRET ?? "…"``, ``os.getenv("X") or
-# "…"``, ``ENV['TOKEN'] || '…'``): the literal after the fallback's operator, on the assignment's line.
-_FALLBACK = (
-    rf"""(?i)({_IDENT}{_STRONG}{_IDENT})["'`]?\]?[ \t]*(?::[^=\r\n]*)?:?=[ \t]*[^\r\n;]*?[ \t]"""
-    r"""(?:\?\?|\|\||or|\?:)[ \t]*["'`]([^"'`\s]{6,})["'`]"""
-)
 
 
 # An XML element named like a secret (Maven's ``<password>…</password>``, ``<apiKey>…</apiKey>``):
@@ -570,69 +537,6 @@ def _set_var_replace(m: Match) -> str:
     return whole
 
 
-_SEPARATORS = linear(r"[:/._-]")
-
-
-def _call_pair_replace(m: Match) -> str:
-    whole = m.group(0) or ""
-    name, value = m.group(1) or "", m.group(2) or ""
-    # ["password", "email"] and ("API_TOKEN", "API_TOKEN_FILE") are lists of names: only a value
-    # shaped like a password, or a random one with a digit; under a weak name, only a random one
-    # that is no content hash (``("cache_key", "v3:catalog:…")``).
-    if _STRONG_NAME.search(name) is not None:
-        secret = password_value(value) or (looks_random(value, 16) and any(c.isdigit() for c in value))
-    else:
-        secret = looks_random(value, 20) and not (content_key(value) or uuid_shaped(value) or _worded(value))
-    if not _name_allowed(name) or not secret:
-        return whole
-    return redacted_group(m, 2)
-
-
-def _worded(value: str) -> bool:
-    """A key made of words and ids (``v3:catalog:product:72c5…``): a lookup's key, not a random one."""
-    parts = _SEPARATORS.split(value)
-    return any(p.isalpha() and p.islower() and len(p) >= 4 and p in common_words() for p in parts)
-
-
-def _positional_secret(value: str) -> bool:
-    """A literal given by position where a call takes credentials: a password's shape, or random
-    (not a SHA-1 or SHA-256 digest, which such a call may be given to check)."""
-    if password_value(value):
-        return True
-    digest = len(value) in (40, 64) and all(c in "0123456789abcdef" for c in value.lower())
-    return looks_random(value, 16) and not digest and not uuid_shaped(value) and not _worded(value)
-
-
-def _credential_call_replace(m: Match) -> str:
-    whole = m.group(0) or ""
-    start = m.start(0)
-    out, at = [], 0
-    for g in (2, 3):
-        literal = m.group(g)
-        if literal is None or not _positional_secret(literal[1:-1]):
-            continue
-        s, e = m.start(g) - start + 1, m.end(g) - start - 1
-        out += [whole[at:s], REDACTED]
-        at = e
-    return "".join(out) + whole[at:] if out else whole
-
-
-def _byte_list_replace(m: Match) -> str:
-    """A key's bytes, unless a counting or repeated pattern (a test vector: ``0x00, 0x01, …``)."""
-    values = [int(b, 16) for b in (m.group(2) or "").replace(",", " ").split()]
-    steps = {b - a for a, b in itertools.pairwise(values)}
-    if not _name_allowed(m.group(1) or "") or len(set(values)) < 8 or len(steps) == 1:
-        return m.group(0) or ""
-    return redacted_group(m, 2)
-
-
-def _fallback_replace(m: Match) -> str:
-    name, value = m.group(1) or "", m.group(2) or ""
-    if not _name_allowed(name) or not _strong_value(value, True, "=", name):
-        return m.group(0) or ""
-    return redacted_group(m, 2)
-
-
 def _flag_replace(m: Match) -> str:
     whole = m.group(0) or ""
     for g in (2, 3, 4):
@@ -651,8 +555,11 @@ NAMED_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_ELEMENT, _substitution(_ELEMENT, _element_replace)),
     (_FLAG, _substitution(_FLAG, _flag_replace)),
     (_SET_VAR, _substitution(_SET_VAR, _set_var_replace)),
-    (_CALL_PAIR, _substitution(_CALL_PAIR, _call_pair_replace)),
-    (_FALLBACK_GATE, _substitution(_FALLBACK, _fallback_replace)),
-    (_CREDENTIAL_CALL_GATE, _substitution(_CREDENTIAL_CALL, _credential_call_replace)),
-    (_BYTE_LIST_GATE, _substitution(_BYTE_LIST, _byte_list_replace)),
 )
+
+# What :mod:`osmia.memory.secret_calls` reads names and values with: the parts of a secret's name,
+# which names are only about one, what a strong name's value must be, a step of one pattern.
+IDENT, STRONG, WEAK = _IDENT, _STRONG, _WEAK
+name_allowed = _name_allowed
+strong_value = _strong_value
+substitution = _substitution

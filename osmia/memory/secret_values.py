@@ -509,3 +509,12 @@ def vault_legacy(value: str) -> bool:
     """A Vault service token of the old form: ``s.`` and 24 random letters and digits of both cases."""
     body = value[2:]
     return any(c.isupper() for c in body) and any(c.islower() for c in body) and mixed_token(24)(body)
+
+
+_SEPARATORS = linear(r"[:/._-]")
+
+
+def worded_key(value: str) -> bool:
+    """A key made of words and ids (``v3:catalog:product:72c5…``): a lookup's key, not a random one."""
+    parts = _SEPARATORS.split(value)
+    return any(p.isalpha() and p.islower() and len(p) >= 4 and p in common_words() for p in parts)
