@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Callable
 
 from osmia.memory.linear import Match
+from osmia.memory.secret_decoding import HEX_DIGITS
 from osmia.memory.secret_names import (
     IDENT,
     STRONG,
@@ -101,7 +102,7 @@ def _positional_secret(value: str) -> bool:
     (not a SHA-1 or SHA-256 digest, which such a call may be given to check)."""
     if password_value(value):
         return True
-    digest = len(value) in (40, 64) and all(c in "0123456789abcdef" for c in value.lower())
+    digest = len(value) in (40, 64) and set(value) <= HEX_DIGITS
     return looks_random(value, 16) and not digest and not uuid_shaped(value) and not worded_key(value)
 
 
