@@ -12,6 +12,7 @@ import hashlib
 from collections import Counter
 
 from osmia.memory import test_ids
+from osmia.memory.cleaning import MAX_LINE, settled
 from osmia.memory.failures import FAILURE_LABELS, classify_failure
 from osmia.memory.hostile_learned import hostile_check
 from osmia.memory.lessons import informative
@@ -167,7 +168,7 @@ class _Context:
             content = f"{self.engine} failed {_a(self.task_type)} task{self.in_where}: {label}"
             detail = self.reason(160)
             if detail and detail.lower().strip(" .") != label:
-                content += f" ({detail})"
+                content = _settled_whole(f"{content} ({detail})")
             kind = Kind.FAILURE
         return Observation(
             kind=kind,
@@ -384,10 +385,19 @@ class _Context:
         return Observation(
             kind=Kind.ATTEMPT,
             key=attempt_key(self.run.ticket.id) + f"{self.repo}:{self.run.run_key}",
-            content=content,
+            content=_settled_whole(content),
             subject=self.subject,
             confidence=BASE_CONFIDENCE[Kind.ATTEMPT],
         )
+
+
+def _settled_whole(line: str) -> str:
+    """A line joined from pieces cleaned one by one, redacted and cleaned again whole, so that what is
+    stored is what the prompt shows: two pieces side by side can make a form neither is alone (two
+    quoted names read as a name and its value), and a stored line the prompt's cleaning would change
+    is cleaned again at every first showing (:mod:`osmia.memory.clean_stamp`). Not cut: room is left
+    for the markers to be longer than what they stand for."""
+    return settled(line, len(line) + MAX_LINE)
 
 
 def learning_digest(text: str) -> str:

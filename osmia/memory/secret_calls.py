@@ -26,6 +26,7 @@ from osmia.memory.secret_names import (
 )
 from osmia.memory.secret_values import (
     REDACTED,
+    camel_word,
     content_key,
     looks_random,
     password_value,
@@ -85,12 +86,13 @@ def _call_pair_replace(m: Match) -> str:
     name, value = m.group(1) or "", m.group(2) or ""
     # ["password", "email"] and ("API_TOKEN", "API_TOKEN_FILE") are lists of names: only a value
     # shaped like a password, or a random one with a digit; under a weak name, only a random one
-    # that is no content hash (``("cache_key", "v3:catalog:…")``).
+    # that is no content hash (``("cache_key", "v3:catalog:…")``) nor a name written in camel case
+    # (test names listed in backquotes: "failing: `TestCookieRace`, `TestLoginRetry`").
     if STRONG_NAME.search(name) is not None:
         secret = password_value(value) or (looks_random(value, 16) and any(c.isdigit() for c in value))
     else:
         secret = looks_random(value, 20) and not (
-            content_key(value) or uuid_shaped(value) or worded_key(value)
+            content_key(value) or uuid_shaped(value) or worded_key(value) or camel_word(value)
         )
     if not name_allowed(name) or not secret:
         return whole
