@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from osmia.memory.linear import Match
+from osmia.memory.linear import Match, linear
 from osmia.memory.secret_decoding import HEX_DIGITS
 from osmia.memory.secret_names import (
     IDENT,
@@ -32,6 +32,7 @@ from osmia.memory.secret_values import (
     password_value,
     uuid_shaped,
     worded_key,
+    worded_name,
 )
 
 __all__ = ["CALL_STEPS"]
@@ -79,6 +80,12 @@ _CREDENTIAL_CALL_GATE = (
     r"""[ \t\r\n]*["']|\bauth["']?[ \t]*[:=][ \t]*[(\[][ \t\r\n]*["']"""
 )
 _BYTE_LIST_GATE = r"0x[0-9A-Fa-f]{1,2}[ \t]*,[ \t\r\n]*0x[0-9A-Fa-f]{1,2}[ \t]*,"
+# A test's name as frameworks write one (``test_password_reset``, ``TestTokenRefresh``,
+# ``AuthServiceTest.testLogin2``, ``login_test``): two of them side by side are a list of tests, not
+# a name and its value, whatever the first is named for (when the second is made of words).
+_TEST_NAME = linear(
+    r"^(?:[A-Za-z_]\w*(?:\.|::))*(?:[Tt]est(?:_\w+|[A-Z0-9]\w*)|[a-z]\w*_test|\w*[a-z0-9]Test)$"
+)
 
 
 def _call_pair_replace(m: Match) -> str:
@@ -88,6 +95,8 @@ def _call_pair_replace(m: Match) -> str:
     # shaped like a password, or a random one with a digit; under a weak name, only a random one
     # that is no content hash (``("cache_key", "v3:catalog:…")``) nor a name written in camel case
     # (test names listed in backquotes: "failing: `TestCookieRace`, `TestLoginRetry`").
+    if _TEST_NAME.search(name) is not None and _TEST_NAME.search(value) is not None and worded_name(value):
+        return whole
     if STRONG_NAME.search(name) is not None:
         secret = password_value(value) or (looks_random(value, 16) and any(c.isdigit() for c in value))
     else:
