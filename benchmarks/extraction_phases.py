@@ -7,10 +7,11 @@ as the serve step does (after ``--queries`` tickets, if given, as the serve step
 come after its queries): 10 warm-up extractions, then ``--count`` timed ones, with the operator's
 maintenance pass every 15 simulated seconds and the collector's full pass after it, as its
 maintenance loop runs them (:class:`benchmarks.stats.OperatorHeap`; not timed). Each phase is wrapped with
-``perf_counter`` (no profiler overhead): the transaction in one trip, resolving against the
-repository's lessons (reading them, comparing), the node upsert, and the cyclic collector's
-pauses (``gc.callbacks``); p50/p95/p99 per phase and the phases of the slowest extractions, to
-tell a tail's cause from the median's. Then, from a second run of ``--count`` extractions without
+``perf_counter`` (no profiler overhead): redaction and observation (with the joined lines redacted
+and cleaned again whole), the transaction in one trip, resolving against the repository's
+lessons (reading them, comparing), the node upsert, and the cyclic collector's pauses
+(``gc.callbacks``); p50/p95/p99 per phase and the phases of the slowest extractions, to tell a
+tail's cause from the median's. Then, from a second run of ``--count`` extractions without
 checkpoints: each statement of the transaction with its time, calls and parameter sets an extraction
 (triggers' work counted in the statement that fired them), and the write-ahead log: frames
 (pages) one commit writes, by table or index (SQLite's ``dbstat``).
@@ -38,7 +39,7 @@ from benchmarks.stats import EXTRACTION_WARMUP, OperatorHeap, renders_cleaned, s
 from benchmarks.stores import Clock, unseen_runs
 from benchmarks.workload import GroundTruth
 from osmia.controller.handlers import MAINTENANCE_SECONDS  # the operator's cadence
-from osmia.memory import learn, merge, resolve, service
+from osmia.memory import extractor, learn, merge, resolve, service
 from osmia.memory.service import Memory, MemorySettings
 from osmia.memory.store import Store, one_trip
 from osmia.taskrun import parse_taskrun
@@ -47,6 +48,7 @@ from osmia.taskrun import parse_taskrun
 PHASES: tuple[tuple[Any, str, str], ...] = (
     (service, "sanitized", "redact (main thread)"),
     (service, "observe", "observe (main thread)"),
+    (extractor, "_settled_whole", "  joined lines settled"),
     (service, "in_one_trip", "transaction, one trip"),
     (learn, "recompute", "  patterns"),
     (merge, "resolve", "  resolve"),

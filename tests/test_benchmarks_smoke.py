@@ -171,6 +171,8 @@ def test_the_extraction_profile_times_phases_and_counts_the_pages_a_commit_write
     timed = _phase_table(lines[1:slowest], 32)
     assert {"extraction (wall)", "transaction, one trip", "upsert nodes", "resolve"} <= set(timed), timed
     assert all(len(v) == 4 for v in timed.values()), timed  # mean, p50, p95, p99
+    # Every run of the workload works a ticket: its attempt line is joined, then settled whole.
+    assert 0 < timed["joined lines settled"][0] < timed["observe (main thread)"][0]
     assert 0 < timed["upsert nodes"][0] < timed["transaction, one trip"][0] < timed["extraction (wall)"][0]
     head = next(i for i, line in enumerate(lines) if line.startswith("statements: "))
     log = next(i for i, line in enumerate(lines) if line.startswith("write-ahead log: "))
