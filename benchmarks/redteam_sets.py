@@ -1735,11 +1735,19 @@ SECRETS_1_HONEST: tuple[str, ...] = (
 
 
 def _leaks(text: str, values: tuple[str, ...]) -> bool:
-    """Whether any eight characters of any of ``values`` survive redaction of ``text``."""
+    """Whether any eight characters of any of ``values`` survive redaction of ``text``, that the text
+    does not also hold outside the values: a certificate kept beside a private key shares the first
+    characters of its base64 (``LS0tLS1CRUdJTiB``, "-----BEGIN "), a publishable key its secret
+    twin's (``_live_51``), a file's name its key's prefix (``rubygems``). Those survive as they
+    should, and say nothing of the secret."""
     from osmia.memory.sanitize import redacted
 
     out = redacted(text)
-    return any(v[i : i + 8] in out for v in values for i in range(max(1, len(v) - 7)))
+    rest = text
+    for value in sorted(values, key=len, reverse=True):
+        rest = rest.replace(value, "\0")
+    windows = {v[i : i + 8] for v in values for i in range(max(1, len(v) - 7))}
+    return any(window in out and window not in rest for window in windows)
 
 
 def _labelled(file: str) -> tuple[list[tuple[str, tuple[str, ...]]], list[str]]:
@@ -1776,6 +1784,14 @@ def secrets_14(name: str) -> dict[str, list[int]]:
     return _secret_set(f"secrets14{name}.jsonl")
 
 
+def secrets_15(name: str) -> dict[str, list[int]]:
+    """A forty-seventh session secret set's figures (``data/secrets15a.jsonl`` or ``…b``: 250 texts
+    and 150 look-alikes each, by a helper who read nothing else; A in infrastructure and delivery,
+    B in application code and its runtime): secrets leaked and ordinary lines changed, each
+    [count, of]."""
+    return _secret_set(f"secrets15{name}.jsonl")
+
+
 def evasive_13(name: str) -> dict[str, list[int]]:
     """A forty-fourth session set's figures (``data/evasive13a.jsonl``, ``…b`` or ``…c``: 200, 200
     and 160 texts holding a secret written to evade a scanner, in fifteen kinds of disguise, with
@@ -1800,12 +1816,18 @@ def evaluate() -> dict[str, Any]:
 
     twelve = {name: secrets_12(name) for name in ("a", "b")}
     fourteen = {name: secrets_14(name) for name in ("a", "b")}
+    fifteen = {name: secrets_15(name) for name in ("a", "b")}
     thirteen = {name: evasive_13(name) for name in ("a", "b", "c")}
     return {
         **{f"evasive 13{name}: leaked": figures["leaked"] for name, figures in thirteen.items()},
         **{
             f"evasive 13{name}: ordinary lines redacted": figures["redacted"]
             for name, figures in thirteen.items()
+        },
+        **{f"secrets 15{name}: leaked": figures["leaked"] for name, figures in fifteen.items()},
+        **{
+            f"secrets 15{name}: ordinary lines changed": figures["changed"]
+            for name, figures in fifteen.items()
         },
         **{f"secrets 14{name}: leaked": figures["leaked"] for name, figures in fourteen.items()},
         **{

@@ -28,6 +28,7 @@ from osmia.memory.secret_values import (
     REDACTED,
     camel_word,
     content_key,
+    is_placeholder,
     looks_random,
     password_value,
     uuid_shaped,
@@ -97,6 +98,9 @@ def _call_pair_replace(m: Match) -> str:
     # (test names listed in backquotes: "failing: `TestCookieRace`, `TestLoginRetry`").
     if _TEST_NAME.search(name) is not None and _TEST_NAME.search(value) is not None and worded_name(value):
         return whole
+    if "." in value and all(worded_name(part) for part in value.split(".")):
+        return whole  # a path of names listed beside another (pino's ``["req.headers.authorization",
+        # "config.OPENAI_API_KEY"]``)
     if STRONG_NAME.search(name) is not None:
         secret = password_value(value) or (looks_random(value, 16) and any(c.isdigit() for c in value))
     else:
@@ -111,6 +115,8 @@ def _call_pair_replace(m: Match) -> str:
 def _positional_secret(value: str) -> bool:
     """A literal given by position where a call takes credentials: a password's shape, or random
     (not a SHA-1 or SHA-256 digest, which such a call may be given to check)."""
+    if is_placeholder(value):
+        return False  # a key published by design (``createClient(url, "sb_publishable_…")``), a mask
     if password_value(value):
         return True
     digest = len(value) in (40, 64) and set(value) <= HEX_DIGITS

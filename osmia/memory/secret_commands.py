@@ -64,8 +64,9 @@ __all__ = ["COMMAND_RULES"]
 # What a sentence about a password may end with and no password is: a URL or its port and path, code
 # (a type, a call, an index, a pattern), a placeholder.
 # Not a value after a colon: a URL or its rest after the scheme's colon (``https: //host/…``), a
-# port and a path, code (or a resource's name: ``resource_name``).
-_NOT_BANNERED = linear(r"://|^//|^\d{1,5}/|[\[\](){}\\]")
+# port and a path, code (or a resource's name: ``resource_name``), a command's flag or an assignment
+# on the next line ("no client secret involved:" then ``ARM_USE_OIDC=true``).
+_NOT_BANNERED = linear(r"://|^//|^\d{1,5}/|[\[\](){}\\]|^--?[A-Za-z]|^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def _banner_value(value: str) -> bool:
@@ -191,7 +192,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
     # login TOKEN``, ``snyk auth TOKEN``, ``poetry config pypi-token.REPO TOKEN``, ``poetry|composer
     # config http-basic.REPO USER PASSWORD``, the secret pairs of ``rclone config create|update NAME
     # TYPE key value``, SonarQube's ``sonar.login``/``sonar.token`` property (``-Dsonar.login=…``),
-    # ``rdesktop -p …``, ``openssl … -k PASSPHRASE`` (``-K``: the key in hex); then ``vault login
+    # ``rdesktop -p …``, ``openssl … -k PASSPHRASE`` (``-K``: the key in hex), ``ngrok authtoken …``,
+    # ``wandb login KEY``; then ``vault login
     # TOKEN`` (a token given as its argument; the pairs of ``-method=userpass username=…
     # password=…`` are the named-value rules') and ``xfreerdp /p:…``.
     _rule(
@@ -204,7 +206,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"|(?:\b|-D)(?i:sonar\.(?:login|token|password))"
         r"|\brdesktop\b[^\n|;&]*?[ \t]-p"
         r"|\bopenssl\b[^\n|;&]*?[ \t]-[kK]"
-        r"|\bngrok[ \t]+(?:config[ \t]+add-)?authtoken)"
+        r"|\bngrok[ \t]+(?:config[ \t]+add-)?authtoken"
+        r"|\bwandb[ \t]+login(?:[ \t]+--[\w-]+)*)"
         r"(?:[ \t]+|[ \t]*=[ \t]*)[\"']?([^\s\"'-][^\s\"']{5,})",
         1,
         _secret_like,
@@ -271,20 +274,24 @@ COMMAND_RULES: tuple[Rule, ...] = (
     ),
     # What a shell printed under a command at its prompt that shows a secret's file (``$ cat
     # .vault_pass``, ``PS C:\\> type token.txt``) or makes one (``openssl rand -base64 32``,
-    # ``pwgen``, Python's ``Fernet.generate_key()`` or ``secrets.token_hex(32)``): the next line,
-    # when it is one random or password-like value.
+    # ``pwgen``, Python's ``Fernet.generate_key()`` or ``secrets.token_hex(32)``) or decodes one
+    # (``kubectl get secret … | base64 -d``): the next line, when it is one random or password-like
+    # value.
     _rule(
         "printed-secret",
         r"(?im)^[ \t]*(?:[$%#]|>>>|PS[^>\r\n]{0,40}>)[ \t]*(?:sudo[ \t]+)?"
         r"(?:(?:cat|type|more|head|tail|bat|Get-Content|gc)[ \t]+[^\r\n|;&]*?"
         r"(?:pass|secret|token|key|cred|\.pem\b|htpasswd)[^\r\n|;&]*"
         r"|openssl[ \t]+rand\b[^\r\n]*|pwgen\b[^\r\n]*|[^\r\n]*?\bgenerate_key\(\)[^\r\n]*"
-        r"|[^\r\n]*?\bsecrets\.token_(?:hex|urlsafe)\([^\r\n]*)\r?\n[ \t]*(?:b?[\"'])?"
+        r"|[^\r\n]*?\bsecrets\.token_(?:hex|urlsafe)\([^\r\n]*"
+        r"|[^\r\n]*?\bget[ \t]+secrets?\b[^\r\n]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode)\b[^\r\n]*)"
+        r"\r?\n[ \t]*(?:b?[\"'])?"
         r"([A-Za-z0-9+/=_!@#$%^&*.~-]{12,})[\"']?[ \t]*$",
         1,
         lambda value: looks_random(value, 12) or password_value(value),
         r"(?im)^[ \t]*(?:[$%#]|>>>|PS[^>\r\n]{0,40}>)[ \t]*(?:sudo[ \t]+)?(?:cat|type|more|head|tail|bat"
-        r"|get-content|gc|openssl|pwgen|[^\r\n]*?generate_key\(|[^\r\n]*?secrets\.token_)",
+        r"|get-content|gc|openssl|pwgen|[^\r\n]*?generate_key\(|[^\r\n]*?secrets\.token_"
+        r"|[^\r\n]*?base64[ \t]+(?:-d|-D|--decode)\b)",
     ),
     _rule("sqlplus", r"(?i)\bsqlplus[ \t]+(?:-\S+[ \t]+)*[^\s/@\"']+/([^\s@\"'/]{3,})", 1, not_placeholder),
     _rule(
@@ -324,10 +331,10 @@ COMMAND_RULES: tuple[Rule, ...] = (
         not_placeholder,
     ),
     # Code: a setter, builder or call named for a secret, given a literal (``setPassword("…")``,
-    # ``.apiKey("…")``, ``withToken("…")``, ``SecretStr("…")``); a user and a password given to a
-    # login or basic-auth call or tuple (``.login("u", "…")``, ``SetBasicAuth("u", "…")``, JDBC's
-    # ``getConnection(url, "u", "…")``,
-    # ``HTTPBasicAuth("u", "…")``, ``auth=("u", "…")``, ``NetworkCredential("u", "…")``).
+    # ``.apiKey("…")``, ``withToken("…")``, ``SecretStr("…")``; Redis's ``red:auth("…")``, its one
+    # literal shaped as a password or random); a user and a password given to a login or basic-auth
+    # call or tuple (``.login("u", "…")``, ``SetBasicAuth("u", "…")``, JDBC's ``getConnection(url,
+    # "u", "…")``, ``HTTPBasicAuth("u", "…")``, ``auth=("u", "…")``, ``NetworkCredential("u", "…")``).
     _rule(
         "secret-call",
         r"(?i)(?:\.|\b(?:set|with)_?|\b)(?:password|passwd|passphrase|secret(?:_?key)?|secretstr|token"
@@ -335,6 +342,16 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"[ \t]*\([ \t]*b?[\"']([^\"'\r\n]{4,})[\"']",
         1,
         lambda value: not_placeholder(value) and not plain_words(value),
+    ),
+    _rule(
+        "auth-call",
+        r"(?i)(?:\.|:|\b)auth[ \t]*\([ \t]*[\"']([^\"'\r\n]{4,})[\"'][ \t]*\)",
+        1,
+        lambda value: (
+            not_placeholder(value)
+            and not plain_words(value.replace(":", "-"))  # ``auth("username:password")``: words
+            and (password_value(value) or looks_random(value, 12))
+        ),
     ),
     _rule(
         "login-call",
@@ -437,6 +454,29 @@ COMMAND_RULES: tuple[Rule, ...] = (
         lambda value: not_placeholder(value) and not number_like(value) and not plain_words(value),
     ),
     # keyring's Python call: set_password(service, user, password).
+    # Forty-seventh session: a password given to libcurl (``CURLOPT_USERPWD, "user:…"``, in C and
+    # PHP alike), and Redis's ``AUTH`` as ``MONITOR`` prints it (``"AUTH" "default" "…"``).
+    _rule(
+        "curl-option-password",
+        r"\bCURLOPT_(?:PROXY)?(?:USERPWD[ \t]*,[ \t]*\"[^:\"\r\n]*:|PASSWORD[ \t]*,[ \t]*\")"
+        r"([^\"\r\n]{4,})\"",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "redis-monitor-auth",
+        r"\"(?i:auth)\"[ \t]+(?:\"[^\"\r\n]*\"[ \t]+)?\"([^\"\r\n]{4,})\"",
+        1,
+        lambda value: not_placeholder(value) and not plain_words(value),
+    ),
+    # A placeholder named for a secret replaced with the value by ``sed`` (``sed -i
+    # 's/__REPLICATION_PASSWORD__/…/' recovery.conf``): the replacement.
+    _rule(
+        "sed-secret",
+        r"\bs/[^/\r\n]*(?i:passw(?:or)?d|passphrase|secret|token|api_?key)[^/\r\n]*/([^/\s'\"]{6,})/",
+        1,
+        lambda value: not_placeholder(value) and not plain_words(value),
+    ),
     _rule(
         "keyring-password",
         r"\bset_password[ \t]*\([^)\n]*?,[^)\n]*?,[ \t]*(?:password[ \t]*=[ \t]*)?[\"']([^\"'\r\n]{4,})[\"']",

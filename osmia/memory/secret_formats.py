@@ -204,7 +204,8 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "login-password",
         r"\b(?i:sshpass|(?:docker|podman|buildah|skopeo|nerdctl|oras)[ \t]+login"
-        r"|helm[ \t]+registry[ \t]+login)\b[^\n|;&]{0,120}?[ \t]-p[ \t]+[\"']?([^\s\"']{3,})",
+        r"|helm[ \t]+registry[ \t]+login)\b[^\n|;&]{0,120}?[ \t](?:-p|--password)(?:[ \t]+|=)"
+        r"[\"']?([^\s\"']{3,})",
         1,
         not_placeholder,
     ),
@@ -258,14 +259,15 @@ RULES: tuple[Rule, ...] = (
 # Formats whose prefix no word ends in, and that a run may write onto a word: a Go subtest
 # ("TestAuth/valid_token_ghp_…"), a test named after a key ("TestCharge_sk_live_…"), a key id
 # with a suffix ("AKIA…_backup"), colour codes left around it ("[31mghp_…"). A word boundary
-# before the prefix (or after a fixed-length token) missed each of these.
+# before the prefix (or after a fixed-length token) missed each of these. Not Mailgun's ``key-``:
+# words end in it (Mailgun's own public ``pubkey-…``, "apikey", "hotkey").
 GLUED = frozenset(
     {
         "age-key", "github", "github-fine-grained", "gitlab", "gitlab-runner", "bitbucket", "atlassian",
         "npm", "pypi", "docker-hub", "hugging-face", "rubygems", "vault", "sonarqube", "doppler",
         "pulumi", "aws-access-key", "gcp-api-key", "gcp-oauth", "digitalocean", "alibaba", "anthropic",
         "groq", "replicate", "stripe", "stripe-webhook", "shopify", "slack-token", "slack-app-token",
-        "twilio", "sendgrid", "mailgun", "postman", "grafana", "sentry", "new-relic", "linear",
+        "twilio", "sendgrid", "postman", "grafana", "sentry", "new-relic", "linear",
         "planetscale", "figma", "nuget", "databricks", "jwt",
     }
 )  # fmt: skip

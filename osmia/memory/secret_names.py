@@ -108,6 +108,7 @@ _NAME_ONLY = (
     "tokenized",
     "tokenization",
     "existingsecret",  # a Helm chart's name of a Kubernetes Secret (``auth.existingSecret: pg-auth``)
+    "variable",  # the name of a variable that will hold it (Jenkins' ``passwordVariable: 'NEXUS_PASS'``)
     # Where a secret is used or kept, not what it is (``AUTH0_DOMAIN``, ``AUTH_ISSUER``), and a
     # secret encrypted (``webhook_secret_enc``, a KMS ``ciphertext``).
     "domain",
@@ -120,6 +121,9 @@ _NAME_ONLY = (
     "enc",
     "encrypted",
     "ciphertext",
+    # A service that keeps secrets, named in an ARN (``arn:aws:secretsmanager:…:secret:prod/db``).
+    "secretsmanager",
+    "secretmanager",
     # An error's or exception's class (``NoCredentialsError: Unable to locate credentials``): its
     # message follows, not a value.
     "error",
@@ -162,7 +166,7 @@ _OPERATOR = (
 # A quoted value may be a literal's prefix or a conversion's call away from its operator: Python's
 # ``b"…"`` and ``u'…'``, Go's ``[]byte("…")``, ``bytes("…")``, Node's ``Buffer.from("…")``. Not a raw
 # string's ``r'…'``: in code that is a pattern (``secret_keyword = r'(?:key|pwd)'``).
-_LITERAL_OPENS = r"""(?:[bBuU]|\[\]byte\(|bytes\(|Buffer\.from\()?"""
+_LITERAL_OPENS = r"""(?:[bBuU]|\[\]byte\(|bytes\(|Buffer\.from\(|string\(\d{1,5}\)[ \t]*)?"""
 _VALUE = (
     rf"""(?:{_LITERAL_OPENS}"((?:[^"\\\r\n]|\\.)+)"|{_LITERAL_OPENS}'([^'\r\n]+)'|`([^`\r\n]+)`"""
     rf"""|{_ESCAPED_QUOTE}((?:[^"'\\\r\n\t%]|\\[^"'\\\su]|%(?:[013-9A-Fa-f]|2[013-9A-Fa-f]))+){_ESCAPED_QUOTE}"""
@@ -194,9 +198,10 @@ def _name_allowed(name: str) -> bool:
 
 
 # A public key as its formats write one: 32 bytes in base64 (X25519, Ed25519: WireGuard's
-# ``PublicKey``), an SSH public key, a PEM public key's header.
+# ``PublicKey``) or in hex (Discord's and NaCl's Ed25519 keys), an SSH public key, a PEM public key's
+# header.
 _PUBLIC_KEY_VALUE = linear(
-    r"^(?:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|(?:ssh-|ecdsa-|sk-ssh-)\S+|-----BEGIN PUBLIC)"
+    r"^(?:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|[0-9a-f]{64}|(?:ssh-|ecdsa-|sk-ssh-)\S+|-----BEGIN PUBLIC)"
 )
 
 
@@ -228,13 +233,17 @@ _HOLDERS = (
 # (``jsondecode(data.aws_secretsmanager_secret_version.db.secret_string``).
 _POINTER = linear(
     r"^(?:(?:op|vault|ref\+[a-z0-9]+|sm|awssm|gcpsm|azurekeyvault|akv|doppler|infisical|bws)://\S+"
-    r"|[a-z][a-z0-9_-]*(?:/[a-z0-9_.-]+){2,}(?::[a-z_]+)?"
+    r"|[a-z][a-z0-9_-]*(?:/[a-z0-9_.-]+){2,}(?::[a-z_]+)?|[a-z]+(?:-[a-z]+)*/[a-z]+(?:-[a-z]+)*"
     # ... a credential's file (systemd's ``LoadCredential=api-token:/etc/credstore/…``), a build's
     # secret mount (``--secret id=npmrc,src=$HOME/.npmrc``), an attribute of a resource (Terraform's
-    # ``random_password.db.result``), a call, its argument quoted (``std::env::var("TOKEN")``)
+    # ``random_password.db.result``), a reverse-DNS key of a keychain (``com.acme.auth.refreshToken``), a
+    # call (Elixir's ``System.fetch_env!(``), its argument quoted
+    # (``std::env::var("TOKEN")``)
     r"|[a-z][a-z0-9_.-]*:/[\w.-][\w./-]*|id=[\w.-]+(?:,(?:src|source|env|type|required|target)=\S+)+"
-    r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}|[A-Za-z_][\w.:]*\("
-    r"|[A-Za-z_][\w.]*\([A-Za-z_][\w.]*(?:\)|$))$"
+    r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}|[a-z]+(?:\.[a-z][A-Za-z]*){2,}|[A-Za-z_][\w.:]*[!?]?\("
+    r"|[A-Za-z_][\w.]*[!?]?\(:?[A-Za-z_][\w.]*(?:\)|$)"
+    # ... and an App Service setting's Key Vault reference (``@Microsoft.KeyVault(SecretUri=…)``).
+    r"|@Microsoft\.KeyVault\(\S*)$"
 )
 
 
@@ -264,10 +273,29 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
 
 
 # A name and its value given apart: Kubernetes env entries (``- name: DB_PASSWORD`` then
-# ``value: …``, across lines), .NET ``<add key="ApiSecret" value="…"/>``, JSON name/value pairs.
+# ``value: …``, across lines), .NET ``<add key="ApiSecret" value="…"/>``, JSON name/value pairs,
+# Android's ``<meta-data android:name="…SERVER_SECRET" android:value="…"/>`` (a namespace's prefix).
 _NAME_VALUE = linear(
     rf"""(?i)\b(?:name|key)["']?[ \t]*[:=][ \t]*["']?({_IDENT}{_STRONG}{_IDENT})["']?[\s,]*"""
-    rf"""["']?value{_OPERATOR}{_VALUE}"""
+    rf"""(?:[A-Za-z_][\w-]*:)?["']?value{_OPERATOR}{_VALUE}"""
+)
+# ... a name whose value is an object holding it, among a few other fields (Spring's
+# ``/actuator/env``: ``"spring.mail.password":{"value":"…"}``; ``terraform output -json``:
+# ``"db_password": {"sensitive": true, "type": "string", "value": "…"}``),
+_NESTED_VALUE = linear(
+    rf"""(?i)["']({_IDENT}{_STRONG}{_IDENT})["'][ \t]*:[ \t]*\{{"""
+    r"""(?:[ \t]*"[\w-]{1,20}"[ \t]*:[ \t]*(?:true|false|null|\d{1,10}|"[^"\r\n]{0,40}")[ \t]*,){0,4}"""
+    rf"""[ \t]*["']value{_OPERATOR}{_VALUE}"""
+)
+# What every match of the two holds, for redaction's one scan (each whole pattern, a secret's names
+# and a value's forms, cost its program ~0.25 MB): a quoted ``value``; a key closed, then a string.
+_NESTED_VALUE_GATE = r"""(?i)["']value"""
+_PLIST_GATE = r"(?i)</key>\s*<string>"
+# ... and a property list's key and the string after it (``<key>APISecret</key>`` then
+# ``<string>…</string>``).
+_PLIST = (
+    rf"(?i)<key>[ \t]*({_IDENT}{_STRONG}{_IDENT})[ \t]*</key>\s*"
+    r"<string>[ \t]*([^<\r\n]{1,400}?)[ \t]*</string>"
 )
 
 _ASSIGNMENTS = (
@@ -406,6 +434,7 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             not is_placeholder(value)
             and not any(c.isspace() for c in value)
             and _URL_VALUE.match(value) is None
+            and _POINTER.match(value) is None  # a reference or a call, as for a strong name
         )
         if ok and uuid_shaped(value) and _ID_KEY.search(m.group(1) or "") is not None:
             return False  # an id a name calls a key (``Idempotency-Key: <uuid>``, ``cache_key=<uuid>``)
@@ -559,7 +588,9 @@ NAMED_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_ASSIGNMENTS[0].pattern, _assignment_sub(_ASSIGNMENTS[0], strong=True)),
     (_ASSIGNMENTS[1].pattern, _assignment_sub(_ASSIGNMENTS[1], strong=False)),
     (_GLUED_PASS_GATE, _assignment_sub(_GLUED_PASS, strong=True)),
+    (_NESTED_VALUE_GATE, _assignment_sub(_NESTED_VALUE, strong=True)),
     (_ELEMENT, _substitution(_ELEMENT, _element_replace)),
+    (_PLIST_GATE, _substitution(_PLIST, _element_replace)),
     (_FLAG, _substitution(_FLAG, _flag_replace)),
     (_SET_VAR, _substitution(_SET_VAR, _set_var_replace)),
 )

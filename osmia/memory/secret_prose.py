@@ -150,6 +150,10 @@ _KEY_NOUN_GATE = (
 )
 
 
+# A host name or a glob of them ("restricted to *.acme.io"): where a token works, not a token.
+_HOST_GLOB = linear(r"^(?:\*\.)?(?:[a-z0-9-]+\.)+[a-z]{2,12}[.,;:)]*$")
+
+
 PROSE_RULES: tuple[Rule, ...] = (
     # Prose: "the password is Tr0ub4dor&3", "token was 8f9a…", "my password's …", "DB_PASSWORD set to
     # …", "the API token is now …". Only values that are no plain word.
@@ -170,6 +174,7 @@ PROSE_RULES: tuple[Rule, ...] = (
             and not value.endswith("(")  # a call's name (``[]byte(``): its literal is the assignments'
             and not _named_value(value.rstrip(".,:;!?)"))
             and not value.startswith(SSH_KEY_TYPES)  # "the deploy key is ssh-ed25519 …"
+            and not (value.isalpha() and value.isupper())  # a word set in capitals ("the key's PUBLIC half")
         ),
     ),
     # ... with a few words between ("the password for the admin UI is Summer2024!", "the password,
@@ -181,7 +186,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?:,?[ \t]+[A-Za-z][\w.-]{0,30}){1,4}?"
         r"[ \t]+(?:is|was|to)[ \t]+[\"'`]?([^\s\"'`,;]{8,})",
         1,
-        lambda value: mixed_value(value) and not resource_name(value),
+        lambda value: mixed_value(value) and not resource_name(value) and _HOST_GLOB.match(value) is None,
     ),
     # ... or right after the noun ("with secret wJalrXUtnFEMI/K7MDENG…", "auth token 0123…-…", a name in
     # camel case that ends in one: "AccessKeySecret …"): only a value shaped like a generated one
@@ -197,11 +202,12 @@ PROSE_RULES: tuple[Rule, ...] = (
     ),
     # ... a bare "key" ("the key was …", "use key … to sign"): only a random value that is no UUID (an
     # idempotency or cache key is one). A key a word before it says is no secret ("cache key …",
-    # "partition key …": the first branch takes it, with no value) is passed over.
+    # "partition key …", gpg's "using EDDSA key <fingerprint>": the first branch takes it, with no
+    # value) is passed over.
     _rule(
         "prose-key",
         r"(?i)\b(?:(?:cache|idempotency|partition|sort|primary|foreign|object|routing|dedup\w*|lookup"
-        r"|row|composite|index|shard|hash|public|host|gpg|pgp)[ \t]+key\b"
+        r"|row|composite|index|shard|hash|public|host|gpg|pgp|rsa|dsa|eddsa|ecdsa|ed25519)[ \t]+key\b"
         r"|key(?:[ \t]+(?:is|was))?[ \t]+[\"'`]?([A-Za-z0-9_+/=.~-]{20,}))",
         1,
         _random_key,

@@ -283,4 +283,14 @@ PROVIDER_RULES: tuple[Rule, ...] = (
         r"(?i)\bsumologic\.com/receiver/v1/(?:http|otlp|kinesis)/([A-Za-z0-9_=+/-]{20,})",
         1,
     ),
+    # Forty-seventh session. Paddle's API key; the second half of an OpenAI key, whose middle is
+    # ``T3BlbkFJ`` ("OpenAI" in base64), cut where code splits it into two literals.
+    _rule("paddle", r"\bpdl_(?:live|sdbx)_apikey_[a-z0-9]{26}_[A-Za-z0-9]{27}\b"),
+    _rule("openai-tail", r"\bT3BlbkFJ[A-Za-z0-9_-]{20,}"),
+    # A NATS nkey seed (``SU…``, ``SA…``, ``SO…``: base32, 58 characters); Honeycomb's key in the
+    # OpenTelemetry exporter's headers (``x-honeycomb-team=…``); the keys ``az storage account keys
+    # list`` prints in its table (``key1  FULL  <88 characters>``).
+    _rule("nats-seed", r"\bS[UAONCXP][A-Z2-7]{56}\b"),
+    _rule("honeycomb-header", r"(?i)\bx-honeycomb-team[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9]{20,64})\b", 1),
+    _rule("azure-storage-keys", r"(?m)^[ \t]*key[12][ \t]+(?:FULL|READ)[ \t]+([A-Za-z0-9+/]{86}==)", 1),
 )

@@ -69,6 +69,10 @@ def looks_random(value: str, min_len: int = 16) -> bool:
     return entropy(value) >= threshold
 
 
+# A lower-case name in square brackets, or its start (a bare value ends at the bracket).
+_NAME_IN_BRACKETS = linear(r"^\[[a-z][a-z0-9_-]*\]?$")
+
+
 def is_placeholder(value: str) -> bool:
     """A reference or template, not a value: ``${VAR}``, ``$VAR``, ``<token>``, ``{{ x }}``, ``***``;
     or a value published by design (a Stripe publishable key, meant for client code)."""
@@ -92,8 +96,9 @@ def is_placeholder(value: str) -> bool:
         return True  # AWS's documented example keys (``AKIAIOSFODNN7EXAMPLE``, ``…/bPxRfiCYEXAMPLEKEY``)
     if v[0] == "(" and v[1:].isalpha() and v[1:].islower():
         return True  # a note in place of a value: Terraform's ``(sensitive value)``, ``(known after apply)``
-    if v[0] == "[" and v.rstrip("]")[1:].isalpha() and v.rstrip("]")[1:].islower():
-        return True  # a note in place of a value: ``[hidden]``, ``[removed]``
+    if v[0] == "[" and _NAME_IN_BRACKETS.match(v) is not None:
+        return True  # a note in place of a value (``[hidden]``, ``[removed]``), a list of a name
+        # (Compose's ``secrets: [db_password]``)
     if v[0] == "!" and v[1:].isalpha():
         return True  # a YAML tag: the value is elsewhere (``password: !vault |``, ``!Ref DbPassword``)
     return v.lower() in _NOT_VALUES or _FILL_IN.search(v) is not None or filler_token(v)
@@ -109,15 +114,20 @@ _PERCENT_TEMPLATE = linear(
 )
 
 
-# A format's prefix (up to 12 characters) and then only a mask of 8 or more: no value is written so.
+# A format's prefix (up to 12 characters) and then only a mask of 8 or more, or of three x's after
+# the prefix's own separator (``sk_test_xxx`` in an ``.env.example``): no value is written so.
 # ... or a mask with the last few characters shown (``****************3f9a``: what tools print).
-_MASKED = linear(r"^[\w.-]{0,12}?(?:[xX]{8,}|\*{8,}|•{8,}|#{8,})(?:[A-Za-z0-9]{1,4})?$")
+_MASKED = linear(r"^[\w.-]{0,12}?(?:[_-][xX]{3,}|[xX]{8,}|\*{8,}|•{8,}|#{8,})(?:[A-Za-z0-9]{1,4})?$")
 
 
 def masked(value: str) -> bool:
     """A mask written for a value, alone or after a format's prefix (``****``, ``AKIAXXXXXXXXXXXXXXXX``,
     ``ghp_xxxx…``): a template, even where a rule takes any value of its format."""
-    return set(value) <= set("*xX.-_#•") or _MASKED.search(value) is not None
+    if set(value) <= set("*xX.-_#•") or _MASKED.search(value) is not None:
+        return True
+    head = _FORMAT_HEAD.match(value)
+    rest = value[head.end(0) :] if head is not None else ""
+    return "*" in rest and set(rest) <= set("*-_.")  # ``xoxb-****-****-********``
 
 
 # A URL whose user part is a template (``<key>``, ``{user}``, ``${PASS}``).
@@ -134,14 +144,29 @@ _REFERENCE = linear(
 
 # The signature of jwt.io's sample token (HS256 over its "John Doe" payload), in docs and fixtures.
 _JWT_IO_SIGNATURE = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
-# Keys a provider publishes by design: Stripe's publishable keys go into every page's script.
-_PUBLISHED = ("pk_live_", "pk_test_")
+# Keys a provider publishes by design: Stripe's publishable keys go into every page's script, as do
+# Supabase's publishable keys, Langfuse's public keys and Mapbox's public tokens (``pk.eyJ…``; its
+# secret ones are ``sk.eyJ…``).
+_PUBLISHED = ("pk_live_", "pk_test_", "sb_publishable_", "pk-lf-", "pk.eyJ")
+
+
+# ... Datadog's browser (RUM) client tokens and Mailgun's public validation keys (``pub`` and 32 hex
+# digits, ``pubkey-`` and 32), and a certificate or a public key in base64 (a kubeconfig's
+# ``certificate-authority-data``: "-----BEGIN CERTIFICATE-----" encoded).
+_PUBLISHED_SHAPE = linear(
+    r"^(?:pub[0-9a-f]{32}|pubkey-[0-9a-f]{32}|LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t"
+    r"|LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0)"
+)
 
 
 def _sample_or_published(value: str) -> bool:
     """jwt.io's documented sample token (signed with "your-256-bit-secret"), or a key published by
     design: no secret whatever rule reads it."""
-    return value.endswith(_JWT_IO_SIGNATURE) or value.startswith(_PUBLISHED)
+    return (
+        value.endswith(_JWT_IO_SIGNATURE)
+        or value.startswith(_PUBLISHED)
+        or _PUBLISHED_SHAPE.match(value) is not None
+    )
 
 
 # A value written to be replaced: "your-api-key-here", "YOUR_TOKEN", "<paste here>", "replace-me",
@@ -187,8 +212,9 @@ _FILLER_WORDS = frozenset(("redacted", "masked", "hidden", "example", "placehold
 
 
 def random_value(min_len: int) -> Callable[[str], bool]:
-    """A check for rules: :func:`looks_random` with at least ``min_len`` characters."""
-    return lambda value: looks_random(value, min_len)
+    """A check for rules: :func:`looks_random` with at least ``min_len`` characters, and no template
+    (``postgres://${POSTGRES_USER}:…@db``)."""
+    return lambda value: looks_random(value, min_len) and not is_placeholder(value)
 
 
 def key_shaped(value: str) -> bool:
@@ -369,8 +395,11 @@ _CAMEL = linear(r"^[A-Za-z][a-z]*(?:[A-Z][a-z]+)*\d*$")
 
 
 # Code, not a value: a call or an index (``jwt.encode(payload``, ``os.getenv(``, ``getpass.getpass()``,
-# ``generate_secret()``, ``obj[``), as a bare value after a secret-like name cuts it.
-_CALL = linear(r"^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+[(\[]|[A-Za-z_$][\w$]*(?:\((?:\)|$)|\[))")
+# ``generate_secret()``, ``obj[``; Elixir's and Ruby's ``fetch_env!(``), as a bare value after a
+# secret-like name cuts it.
+_CALL = linear(
+    r"^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+[!?]?[(\[]|[A-Za-z_$][\w$]*[!?]?(?:\((?:\)|$)|\[))"
+)
 
 
 def code_value(value: str) -> bool:

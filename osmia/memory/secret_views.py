@@ -114,9 +114,10 @@ def _keeping(kept: LinearPattern) -> Callable[[str], tuple[str, list[int]]]:
 # more after it, where base64 has ``=`` only as its last characters).
 _LINE = linear(r"[^ \t\r\n\\]+")  # a shell's ``\`` before a break is no part of the token
 _ASSIGNED = linear(r"=[^=]|^[A-Za-z_][A-Za-z0-9_.-]*=$")
-# A diff's added or removed line that starts with a name (``+aws_secret_access_key``): the next line
-# of a file, not the rest of the token on the line above it.
-_DIFF_NAME = linear(r"^[+-][A-Za-z]+(?:_[A-Za-z]+)+$")
+# A diff's added or removed line that starts with a name (``+aws_secret_access_key``), or a line
+# that does (``ALGOLIA_ADMIN_KEY = …``: words of one case joined by ``_``, which no wrapped token's
+# rest is): the next line of a file, not the rest of the token on the line above it.
+_DIFF_NAME = linear(r"^(?:[+-][A-Za-z]+(?:_[A-Za-z]+)+|[A-Z]+(?:_[A-Z]+)+|[a-z]+(?:_[a-z]+)+)$")
 
 
 def _unwrapped(run: str) -> tuple[str, list[int]]:

@@ -103,3 +103,81 @@ async def test_a_joined_line_is_stored_as_the_prompt_shows_it(tmp_path: Path) ->
         assert all(holds(n.content, n.sources, n.clean_stamp) for n in attempts.values())
     finally:
         await memory.close()
+
+
+# Forms two blind sets found (benchmarks/data/secrets15a.jsonl and …b), each written here for its
+# form with values of its own.
+_PW = "Zq7!" + _random(12)
+_HEX32 = "".join(_RNG.choice("0123456789abcdef") for _ in range(32))
+_B64_88 = "".join(_RNG.choice(string.ascii_letters + string.digits + "+/") for _ in range(86)) + "=="
+_NKEY = "SU" + "".join(_RNG.choice(string.ascii_uppercase + "234567") for _ in range(56))
+
+SECRETS_15 = [
+    (f'array(2) {{ ["key"]=> string(3) "app" ["secret"]=> string(16) "{_PW}" }}', _PW),  # var_dump
+    (f"<key>MixpanelAPISecret</key>\n<string>{_HEX32}</string>", _HEX32),  # a property list
+    (f'<meta-data\n    android:name="com.acme.SERVER_SECRET"\n    android:value="{_HEX32}" />', _HEX32),
+    (f'{{"spring.mail.password":{{"value":"{_PW}"}}}}', _PW),  # /actuator/env
+    (f'"db_password": {{"sensitive": true, "type": "string", "value": "{_PW}"}}', _PW),  # terraform output
+    (f"$ wandb login {_HEX32}8a1b2c3d", _HEX32),
+    (f'local ok, err = red:auth("{_PW}")', _PW),
+    (f'curl_easy_setopt(curl, CURLOPT_USERPWD, "uploader:{_PW}");', _PW),
+    (f'1730712345.12 [0 10.2.1.7:53122] "AUTH" "default" "{_PW}"', _PW),
+    (f'docker login -u="acme+ci" -p="{_PW}" quay.io', _PW),
+    (f"$ kubectl get secret grafana -o jsonpath='{{.data.admin-password}}' | base64 -d\n{_PW}", _PW),
+    (_NKEY, _NKEY),
+    (f"OTEL_EXPORTER_OTLP_HEADERS=x-honeycomb-team={_HEX32[:22]}", _HEX32[:22]),
+    (f"key1       FULL           {_B64_88}", _B64_88),
+    (f"RUN sed -i 's/__REPLICATION_PASSWORD__/{_PW}/' /etc/postgresql/recovery.conf", _PW),
+    (f'const k2 = "T3BlbkFJ{_random(40)}";', "T3BlbkFJ"),
+    # The next line's name is not the rest of the token above it.
+    (f"SENTRY_AUTH_TOKEN = sntryu_{_HEX32 * 2}\nSTRIPE_SECRET_KEY = {_PW}", _PW),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SECRETS_15)
+def test_a_form_the_blind_sets_found_is_redacted(text: str, secret: str) -> None:
+    assert_redacted(text, secret)
+
+
+KEPT_15 = [
+    'secret_key_base = System.fetch_env!("SECRET_KEY_BASE")',  # a call, in Elixir
+    "api_key = Application.fetch_env!(:acme, :stripe)[:secret_key]",
+    '"valueFrom": "arn:aws:secretsmanager:eu-central-1:265935341:secret:prod/llm/openai-KNQVI799JO"',
+    "AzureOpenAI__ApiKey = @Microsoft.KeyVault(SecretUri=https://kv.vault.azure.net/secrets/openai/)",
+    'let token = try KeychainStore.shared.string(forKey: "com.acme.auth.refreshToken")',
+    'pino({ redact: { paths: ["req.headers.authorization", "config.OPENAI_API_KEY"] } })',
+    "gpg:                using EDDSA key 343DA4F475DA49B1FBC359CE9BE2913BE87B03C0",
+    f"DISCORD_PUBLIC_KEY={_HEX32 * 2}",
+    "STRIPE_SECRET_KEY=sk_test_xxx",
+    "SLACK_BOT_TOKEN=xoxb-****-****-********",
+    f'createClient("https://abc.supabase.co", "sb_publishable_{_random(31)}")',
+    f"clientToken: 'pub{_HEX32}',",
+    f"MAILGUN_PUBLIC_KEY=pubkey-{_HEX32}",
+    "certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUNtRHpWeVN6QlhwTExE",
+    "withCredentials([usernamePassword(credentialsId: 'nexus', passwordVariable: 'NEXUS_PASS')])",
+    "NPM_TOKEN: buildkite/npm-token",
+    "secrets: [db_password]",
+    "DATABASE_URL: postgres://${POSTGRES_USER}:${POSTGRES_PASSWORD}@db:5432/app",
+    "Added the new CI deploy key's PUBLIC half to the bastion",
+    "oauth2-proxy flags (the secret comes from the k8s secret):\n--provider=google",
+    "OIDC federation for the pipeline, no client secret involved:\nARM_USE_OIDC=true",
+    "// public pk. token, URL-restricted to *.acme.io",
+]
+
+
+@pytest.mark.parametrize("text", KEPT_15)
+def test_a_look_alike_the_blind_sets_found_is_kept(text: str) -> None:
+    assert_kept(text)
+
+
+def test_the_sessions_blind_sets() -> None:
+    """benchmarks/data/secrets15a.jsonl and …b: B's misses were read and shaped this session's
+    rules, A was held out while they were written, then read too; what leaks and what ordinary
+    lines change is no more than the session left (docs/security.md, forty-seventh session)."""
+    from benchmarks.redteam_sets import secrets_15
+
+    for name, (leaked, changed) in {"a": (9, 8), "b": (6, 4)}.items():
+        figures = secrets_15(name)
+        assert figures["leaked"][1] == 250 and figures["changed"][1] == 150
+        assert figures["leaked"][0] <= leaked, (name, figures)
+        assert figures["changed"][0] <= changed, (name, figures)
