@@ -87,6 +87,12 @@ SHAPES: dict[str, str] = {
     "byte-lists": "0xab, ",
     "run-lines": "abcdefghij/klmnopqrst/uvwxyz0123/456789ABCD\n",
     "printed-files": "$ cat token\n",
+    # Forty-seventh session: objects of fields before a value, property lists' keys without their
+    # string, sed's replacements, decoded secrets printed at a prompt.
+    "nested-values": '"db_password": {"sensitive": true, "type": "string", ',
+    "plist-keys": "<key>APISecret</key>\n",
+    "sed-replacements": "s/__PASSWORD__/",
+    "decoded-secrets": "$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d\n",
 }
 
 
