@@ -98,7 +98,8 @@ def _call_pair_replace(m: Match) -> str:
     # (test names listed in backquotes: "failing: `TestCookieRace`, `TestLoginRetry`").
     if _TEST_NAME.search(name) is not None and _TEST_NAME.search(value) is not None and worded_name(value):
         return whole
-    if "." in value and all(worded_name(part) for part in value.split(".")):
+    parts = value.split(".")
+    if len(parts) > 1 and parts[0].islower() and all(worded_name(part) for part in parts):
         return whole  # a path of names listed beside another (pino's ``["req.headers.authorization",
         # "config.OPENAI_API_KEY"]``)
     if STRONG_NAME.search(name) is not None:

@@ -453,7 +453,6 @@ COMMAND_RULES: tuple[Rule, ...] = (
         1,
         lambda value: not_placeholder(value) and not number_like(value) and not plain_words(value),
     ),
-    # keyring's Python call: set_password(service, user, password).
     # Forty-seventh session: a password given to libcurl (``CURLOPT_USERPWD, "user:…"``, in C and
     # PHP alike), and Redis's ``AUTH`` as ``MONITOR`` prints it (``"AUTH" "default" "…"``).
     _rule(
@@ -477,6 +476,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         1,
         lambda value: not_placeholder(value) and not plain_words(value),
     ),
+    # keyring's Python call: set_password(service, user, password).
     _rule(
         "keyring-password",
         r"\bset_password[ \t]*\([^)\n]*?,[^)\n]*?,[ \t]*(?:password[ \t]*=[ \t]*)?[\"']([^\"'\r\n]{4,})[\"']",

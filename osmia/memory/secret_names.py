@@ -233,7 +233,7 @@ _HOLDERS = (
 # (``jsondecode(data.aws_secretsmanager_secret_version.db.secret_string``).
 _POINTER = linear(
     r"^(?:(?:op|vault|ref\+[a-z0-9]+|sm|awssm|gcpsm|azurekeyvault|akv|doppler|infisical|bws)://\S+"
-    r"|[a-z][a-z0-9_-]*(?:/[a-z0-9_.-]+){2,}(?::[a-z_]+)?|[a-z]+(?:-[a-z]+)*/[a-z]+(?:-[a-z]+)*"
+    r"|[a-z][a-z0-9_-]*(?:/[a-z0-9_.-]+){2,}(?::[a-z_]+)?|[a-z]+(?:-[a-z]+)+/[a-z]+(?:-[a-z]+)*|[a-z]+/[a-z]+(?:-[a-z]+)+"
     # ... a credential's file (systemd's ``LoadCredential=api-token:/etc/credstore/…``), a build's
     # secret mount (``--secret id=npmrc,src=$HOME/.npmrc``), an attribute of a resource (Terraform's
     # ``random_password.db.result``), a reverse-DNS key of a keychain (``com.acme.auth.refreshToken``), a
