@@ -396,7 +396,9 @@ def _settled_whole(line: str) -> str:
     stored is what the prompt shows: two pieces side by side can make a form neither is alone (two
     quoted names read as a name and its value), and a stored line the prompt's cleaning would change
     is cleaned again at every first showing (:mod:`osmia.memory.clean_stamp`). Not cut: room is left
-    for the markers to be longer than what they stand for."""
+    for the markers to be longer than what they stand for. Not :func:`~osmia.memory.sanitize.stored_text`:
+    its first steps (invisible characters, markup inside a word, look-alike letters) ran on every
+    piece already, and this runs in each extraction."""
     return settled(line, len(line) + MAX_LINE)
 
 

@@ -76,6 +76,12 @@ def _banner_value(value: str) -> bool:
     return generated_value(value) or password_value(value)
 
 
+def _not_words(value: str) -> bool:
+    """A literal a secret's call or command is given that may be the secret: no placeholder, and not
+    plain words (``auth("admin")``, ``"AUTH" "default" "hello-world"``)."""
+    return not_placeholder(value) and not plain_words(value)
+
+
 def _secret_like(value: str) -> bool:
     """A value given on a command line that may be a secret: six characters or more, and no word,
     number or placeholder (``policies=default``, ``ttl=3600`` are settings)."""
@@ -341,7 +347,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"|api_?key|access_?key|auth_?token|client_?secret|credentials?)"
         r"[ \t]*\([ \t]*b?[\"']([^\"'\r\n]{4,})[\"']",
         1,
-        lambda value: not_placeholder(value) and not plain_words(value),
+        _not_words,
     ),
     _rule(
         "auth-call",
@@ -361,14 +367,14 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"[ \t]*(?:(?:[\w.]+|\"[^\"\r\n]*\")[ \t]*,[ \t]*)?[\"'][^\"'\r\n]*[\"'][ \t]*,[ \t]*"
         r"[\"']([^\"'\r\n]{4,})[\"']",
         1,
-        lambda value: not_placeholder(value) and not plain_words(value),
+        _not_words,
     ),
     # .NET's ``NetworkCredential(user, password[, domain])``: the password is always the second.
     _rule(
         "network-credential",
         r"(?i)\bnetworkcredential[ \t]*\([ \t]*(?:[\w.]+|\"[^\"\r\n]*\")[ \t]*,[ \t]*\"([^\"\r\n]{4,})\"",
         1,
-        lambda value: not_placeholder(value) and not plain_words(value),
+        _not_words,
     ),
     # A directory bind's password given as a literal after the bound name, whatever that is
     # (``ldap.simple_bind_s(dn, "…")``, ``conn.bind_s(who, "…")``), and JNDI's
@@ -378,7 +384,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"(?i)(?:\b(?:simple_bind(?:_s)?|bind_s)[ \t]*\([ \t]*(?:[\w.]+|\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*,"
         r"|\bsecurity_credentials[ \t]*,)[ \t]*[\"']([^\"'\r\n]{4,})[\"']",
         1,
-        lambda value: not_placeholder(value) and not plain_words(value),
+        _not_words,
     ),
     # A cloud SDK's static credentials, the key id a variable or a literal and the secret a literal:
     # ``BasicAWSCredentials(accessKey, "…")``, ``AwsBasicCredentials.create(id, "…")``, Go's
@@ -389,7 +395,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"|aws\.credentials)[ \t]*\([ \t]*(?:[\w.]+|\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*,[ \t]*"
         r"[\"']([^\"'\r\n]{4,})[\"']",
         1,
-        lambda value: not_placeholder(value) and not plain_words(value),
+        _not_words,
     ),
     # A signing key given to a JWT or HMAC call as a literal: ``jwt.encode(payload, "…")``,
     # ``jwt.sign(claims, '…')``, Python's ``hmac.new(b"…", msg, …)``, Ruby's ``OpenSSL::HMAC.hexdigest(
@@ -466,7 +472,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         "redis-monitor-auth",
         r"\"(?i:auth)\"[ \t]+(?:\"[^\"\r\n]*\"[ \t]+)?\"([^\"\r\n]{4,})\"",
         1,
-        lambda value: not_placeholder(value) and not plain_words(value),
+        _not_words,
     ),
     # A placeholder named for a secret replaced with the value by ``sed`` (``sed -i
     # 's/__REPLICATION_PASSWORD__/…/' recovery.conf``): the replacement.
@@ -474,7 +480,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         "sed-secret",
         r"\bs/[^/\r\n]*(?i:passw(?:or)?d|passphrase|secret|token|api_?key)[^/\r\n]*/([^/\s'\"]{6,})/",
         1,
-        lambda value: not_placeholder(value) and not plain_words(value),
+        _not_words,
     ),
     # keyring's Python call: set_password(service, user, password).
     _rule(
