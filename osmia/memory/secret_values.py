@@ -461,6 +461,13 @@ SSH_KEY_TYPES = ("ssh-", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-")
 _CAMEL_PARTS = linear(r"[A-Z]?[a-z]+|[A-Z]+(?:[a-z]|$)?|\d+")
 
 
+def _word_parts(value: str) -> list[str]:
+    """``value``'s parts without its numbers, split where the case changes, at digits and at
+    separators (``TestOauth2Login`` → ``Test``, ``Oauth``, ``Login``): how long they are tells words
+    from a random run."""
+    return [part for m in _CAMEL_PARTS.finditer(value) if not (part := m.group(0) or "").isdigit()]
+
+
 def fragment_value(value: str) -> bool:
     """Part of a token quoted in prose ("the last 12 characters were …", "it began with …"): a random
     run of 10 characters or more (:func:`looks_random`), not a digest's hex, a UUID, or an
@@ -471,7 +478,7 @@ def fragment_value(value: str) -> bool:
         return False
     if v.startswith(("AAAA", *SSH_KEY_TYPES)):
         return False  # an SSH public key's type, or its base64 (which starts with the type's length)
-    parts = [part for m in _CAMEL_PARTS.finditer(v) if not (part := m.group(0) or "").isdigit()]
+    parts = _word_parts(v)
     return not parts or sum(map(len, parts)) / len(parts) < 4
 
 
@@ -487,7 +494,7 @@ def worded_name(value: str) -> bool:
     are a letter or two (``TestKx82jdQmz0aPz``). Of 10,559 test names (the installed packages', and
     the same in camel case), 99 % are worded names; of 40,000 random runs after ``Test`` or
     ``test_``, 12 %: a check for where a name already says what the value is."""
-    parts = [part for m in _CAMEL_PARTS.finditer(value) if not (part := m.group(0) or "").isdigit()]
+    parts = _word_parts(value)
     if not parts or sum(map(len, parts)) / len(parts) < 3:
         return False
     return all(
