@@ -27,6 +27,10 @@ JSON-lines file each:
   before and after them (64 -> 47 of 200 leaked, 6 -> 6 ordinary lines changed), then read too.
   ``data/evasive13c.jsonl``: 160 and 80 more by a third helper, measured once after A's and B's
   rounds (60 -> 34 of 160 leaked, 3 -> 2 ordinary lines given a marker), then read too.
+- ``data/secrets15a.jsonl`` / ``…b`` (forty-seventh session) and ``data/secrets16a.jsonl`` / ``…b``
+  (forty-eighth): 250 texts holding secrets and 150 look-alikes each, by helpers who read nothing
+  else, in four slices (delivery, application code, data tooling, the workstation and prose in
+  other languages). Each session read B's misses first and measured A held out (docs/security.md).
 
     .venv/bin/python -m benchmarks.redteam_sets
 
@@ -125,6 +129,14 @@ def secrets_15(name: str) -> dict[str, list[int]]:
     return _secret_set(f"secrets15{name}.jsonl")
 
 
+def secrets_16(name: str) -> dict[str, list[int]]:
+    """A forty-eighth session secret set's figures (``data/secrets16a.jsonl`` or ``…b``: 250 texts
+    and 150 look-alikes each, by a helper who read nothing else; A in data, analytics and operations
+    tooling, B on the developer's workstation and in prose in sixteen languages): secrets leaked and
+    ordinary lines changed, each [count, of]."""
+    return _secret_set(f"secrets16{name}.jsonl")
+
+
 def evasive_13(name: str) -> dict[str, list[int]]:
     """A forty-fourth session set's figures (``data/evasive13a.jsonl``, ``…b`` or ``…c``: 200, 200
     and 160 texts holding a secret written to evade a scanner, in fifteen kinds of disguise, with
@@ -150,12 +162,18 @@ def evaluate() -> dict[str, Any]:
     twelve = {name: secrets_12(name) for name in ("a", "b")}
     fourteen = {name: secrets_14(name) for name in ("a", "b")}
     fifteen = {name: secrets_15(name) for name in ("a", "b")}
+    sixteen = {name: secrets_16(name) for name in ("a", "b")}
     thirteen = {name: evasive_13(name) for name in ("a", "b", "c")}
     return {
         **{f"evasive 13{name}: leaked": figures["leaked"] for name, figures in thirteen.items()},
         **{
             f"evasive 13{name}: ordinary lines redacted": figures["redacted"]
             for name, figures in thirteen.items()
+        },
+        **{f"secrets 16{name}: leaked": figures["leaked"] for name, figures in sixteen.items()},
+        **{
+            f"secrets 16{name}: ordinary lines changed": figures["changed"]
+            for name, figures in sixteen.items()
         },
         **{f"secrets 15{name}: leaked": figures["leaked"] for name, figures in fifteen.items()},
         **{

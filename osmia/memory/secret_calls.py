@@ -108,7 +108,7 @@ def _call_pair_replace(m: Match) -> str:
         secret = looks_random(value, 20) and not (
             content_key(value) or uuid_shaped(value) or worded_key(value) or camel_word(value)
         )
-    if not name_allowed(name) or not secret:
+    if not name_allowed(name) or not secret or is_placeholder(value):
         return whole
     return redacted_group(m, 2)
 

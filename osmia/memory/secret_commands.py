@@ -93,7 +93,8 @@ _READS_A_SECRET = (
     r"(?:--password-stdin|--with-token\b|--token-stdin|\bkeyring[ \t]+set\b|\bpasswd[ \t]+--stdin"
     r"|\bchpasswd\b|\bsudo[ \t]+-S\b|\bgh[ \t]+secret[ \t]+set\b|\bwrangler[ \t]+secret[ \t]+put\b"
     r"|\bsecrets[ \t]+(?:create|versions[ \t]+add)\b|\bbase64[ \t]+(?:-d|-D|--decode)\b|\bxxd[ \t]+-r\b"
-    r"|\bcircleci[ \t]+context[ \t]+store-secret\b|--passphrase-fd\b|--passphrase-file[ \t]+/dev/stdin\b)"
+    r"|\bcircleci[ \t]+context[ \t]+store-secret\b|--passphrase-fd\b|--passphrase-file[ \t]+/dev/stdin\b"
+    r"|--passwd-on-stdin\b|\bkeystore[ \t]+add\b[^\n|;&]*?--stdin\b)"
 )
 
 # A JWT or HMAC algorithm's name, given where a key may be (``jwt.encode(payload, key, "HS256")``).
@@ -107,6 +108,23 @@ def _signing_key(value: str) -> bool:
         and not plain_words(value.replace(" ", "-"))
         and _ALGORITHM.search(value) is None
     )
+
+
+def _hex_secret(value: str) -> bool:
+    """Hex of 32 digits or more with a letter: a generated password or key as tools print one."""
+    return len(value) >= 32 and all(c in "0123456789abcdefABCDEF" for c in value) and not value.isdigit()
+
+
+# Commands that print a stored secret's value (libsecret's ``secret-tool lookup``, macOS's ``security
+# find-generic-password -w``, 1Password's ``op read``, ``pass show``, Vault's ``-field``, ``gh auth
+# token``, ``heroku auth:token``, the clouds' secret managers, Doppler, Bitwarden): the line under
+# one at a prompt is the value.
+_PRINTS_STORED = (
+    r"(?:secret-tool[ \t]+lookup|find-(?:generic|internet)-password\b[^\r\n]*?[ \t]-w|op[ \t]+read"
+    r"|(?:go)?pass[ \t]+show|vault[ \t]+(?:kv[ \t]+get|read)[^\r\n]*?-field|gh[ \t]+auth[ \t]+token"
+    r"|heroku[ \t]+auth:token|get-secret-value|secrets[ \t]+versions[ \t]+access"
+    r"|keyvault[ \t]+secret[ \t]+show|doppler[ \t]+secrets[ \t]+get|bw[ \t]+get[ \t]+password)"
+)
 
 
 COMMAND_RULES: tuple[Rule, ...] = (
@@ -290,14 +308,15 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"(?:pass|secret|token|key|cred|\.pem\b|htpasswd)[^\r\n|;&]*"
         r"|openssl[ \t]+rand\b[^\r\n]*|pwgen\b[^\r\n]*|[^\r\n]*?\bgenerate_key\(\)[^\r\n]*"
         r"|[^\r\n]*?\bsecrets\.token_(?:hex|urlsafe)\([^\r\n]*"
-        r"|[^\r\n]*?\bget[ \t]+secrets?\b[^\r\n]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode)\b[^\r\n]*)"
+        r"|[^\r\n]*?\bget[ \t]+secrets?\b[^\r\n]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode)\b[^\r\n]*"
+        rf"|[^\r\n]*?\b{_PRINTS_STORED}[^\r\n]*)"
         r"\r?\n[ \t]*(?:b?[\"'])?"
         r"([A-Za-z0-9+/=_!@#$%^&*.~-]{12,})[\"']?[ \t]*$",
         1,
-        lambda value: looks_random(value, 12) or password_value(value),
+        lambda value: looks_random(value, 12) or password_value(value) or _hex_secret(value),
         r"(?im)^[ \t]*(?:[$%#]|>>>|PS[^>\r\n]{0,40}>)[ \t]*(?:sudo[ \t]+)?(?:cat|type|more|head|tail|bat"
         r"|get-content|gc|openssl|pwgen|[^\r\n]*?generate_key\(|[^\r\n]*?secrets\.token_"
-        r"|[^\r\n]*?base64[ \t]+(?:-d|-D|--decode)\b)",
+        rf"|[^\r\n]*?base64[ \t]+(?:-d|-D|--decode)\b|[^\r\n]*?\b{_PRINTS_STORED})",
     ),
     _rule("sqlplus", r"(?i)\bsqlplus[ \t]+(?:-\S+[ \t]+)*[^\s/@\"']+/([^\s@\"'/]{3,})", 1, not_placeholder),
     _rule(
@@ -329,6 +348,54 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"[\"']?([^\s\"'|$]{6,})[\"']?[ \t]*\|[^\n]*?" + _READS_A_SECRET,
         1,
         _stdin_value,
+    ),
+    # A credential given to a statement as a keyword and a string, as SQL writes its options
+    # (Redshift's ``UNLOAD … SECRET_ACCESS_KEY '…'``, Snowflake's ``AWS_SECRET_KEY = '…'``, ``PASSWORD
+    # '…'``): the keyword in capitals, as SQL's are.
+    _rule(
+        "sql-credential-option",
+        r"\b(?:[A-Z]+_)*(?:SECRET_ACCESS_KEY|SECRET_KEY|SESSION_TOKEN|PASSWORD|SECRET|TOKEN)[ \t]+"
+        r"'([^'\r\n]{8,})'",
+        1,
+        lambda value: not_placeholder(value) and (password_value(value) or looks_random(value, 16)),
+        r"(?:SECRET_ACCESS_KEY|SECRET_KEY|SESSION_TOKEN|PASSWORD|SECRET|TOKEN)[ \t]+'",
+    ),
+    # Redis's ``ACL SETUSER name on >password``: each ``>`` adds a password.
+    _rule(
+        "redis-acl-password",
+        r"(?i)\bACL[ \t]+SETUSER[ \t]+\S+[^\n]*?[ \t]>([^\s>]{4,})",
+        1,
+        not_placeholder,
+        r"(?i)\bACL[ \t]+SETUSER\b",
+    ),
+    # A CLI's ``login`` given its password by ``-p`` or ``--password`` (``tabcmd login … -p '…'``).
+    _rule(
+        "login-password-flag",
+        r"\blogin\b[^\n|;&]{0,160}?[ \t](?:-p|--password)(?:[ \t]+|=)[\"']?([^\s\"']{6,})",
+        1,
+        lambda value: (
+            not value.startswith("-")
+            and not_placeholder(value)
+            and (password_value(value) or looks_random(value, 12))
+        ),
+        r"\blogin\b[^\n|;&]*?[ \t](?:-p|--password)\b",
+    ),
+    # What Elasticsearch's password reset prints: ``New value: …``.
+    _rule(
+        "elastic-reset-password",
+        r"(?i)\belasticsearch-reset-password\b[^\n]*(?:\r?\n[^\n]*){0,3}?\r?\nNew value:[ \t]*(\S{6,})",
+        1,
+        not_placeholder,
+        r"(?i)elasticsearch-reset-password",
+    ),
+    # A secret's constructor given its literal (Prefect's ``Secret(value="…")``, pydantic's
+    # ``SecretStr("…")``, ``SecretBytes(b"…")``): what the type exists to hide.
+    _rule(
+        "secret-constructor",
+        r"\bSecret(?:Str|String|Bytes)?\((?:[ \t]*value[ \t]*=)?[ \t]*b?[\"']([^\"'\r\n]{6,})[\"']",
+        1,
+        lambda value: not_placeholder(value) and not plain_words(value),
+        r"\bSecret(?:Str|String|Bytes)?\(",
     ),
     _rule(
         "here-string-secret",

@@ -149,6 +149,16 @@ RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
     ),
+    # ... and a quoted password after the user's colon (``-u amir:'x#Sl6*ke…'``, as a shell quotes one
+    # that holds its signs).
+    _rule(
+        "curl-user-quoted",
+        r"(?:^|\s)(?:-u|--user|-auth|--auth|--basic-auth)(?:[ \t]+|=)[^\s:\"'=@]+:"
+        r"[\"']([^\"'\r\n]{3,})[\"']",
+        1,
+        not_placeholder,
+        r"(?:-u|--user|-auth|--auth|--basic-auth)(?:[ \t]+|=)[^\s:\"'=@]+:[\"']",
+    ),
     # Oracle's ``user/password@database`` (JDBC's thin and OCI URLs, ``sqlplus``, ``rman``, ``expdp``).
     _rule(
         "oracle-login",
@@ -173,7 +183,11 @@ RULES: tuple[Rule, ...] = (
         r"(?:password|passwd|secret|token|api[_-]?key|private[_-]?key|credentials?)[\w.-]*"
         r"[ \t]*:[ \t]*(?:[|>][-+]?)?[ \t]*\r?\n[ \t]+([^\s#][^\s]{7,})",
         1,
-        lambda value: not_placeholder(value) and (generated_value(value) or password_value(value)),
+        lambda value: (
+            not value.endswith(":")  # the next key of a mapping (``secretKeys:`` then ``adminPasswordKey:``)
+            and not_placeholder(value)
+            and (generated_value(value) or password_value(value))
+        ),
     ),
     # A Terraform variable whose name says secret, with a default (``variable "db_password" {
     # default = "…" }``, on one line or several).
@@ -236,6 +250,16 @@ RULES: tuple[Rule, ...] = (
         r"\bssh-keygen\b[^\n|;&]{0,120}?[ \t]-[NP][ \t]+[\"']([^\"'\r\n]{3,})[\"']",
         1,
         not_placeholder,
+    ),
+    # ... and the second of the two on one command line (``-P '…' -N '…'``: the rule above took the
+    # first; what it left is a marker).
+    _rule(
+        "ssh-keygen-passphrase-second",
+        r"\bssh-keygen\b[^\n|;&]{0,120}?[ \t]-[NP][ \t]+[\"'][^\"'\r\n]{3,}[\"']"
+        r"[^\n|;&]{0,60}?[ \t]-[NP][ \t]+[\"']([^\"'\r\n]{3,})[\"']",
+        1,
+        not_placeholder,
+        r"ssh-keygen\b",
     ),
     _rule(
         "ssh-keygen-passphrase-bare",

@@ -18,8 +18,10 @@ from osmia.memory.linear import LinearPattern, Match, linear
 from osmia.memory.secret_values import (
     REDACTED,
     basic_credentials,
+    camel_word,
     code_value,
     content_key,
+    env_name,
     generated_value,
     is_placeholder,
     key_path,
@@ -28,6 +30,7 @@ from osmia.memory.secret_values import (
     resource_name,
     uuid_shaped,
     worded_key,
+    worded_name,
 )
 
 __all__ = [
@@ -166,7 +169,7 @@ _OPERATOR = (
 # A quoted value may be a literal's prefix or a conversion's call away from its operator: Python's
 # ``b"…"`` and ``u'…'``, Go's ``[]byte("…")``, ``bytes("…")``, Node's ``Buffer.from("…")``. Not a raw
 # string's ``r'…'``: in code that is a pattern (``secret_keyword = r'(?:key|pwd)'``).
-_LITERAL_OPENS = r"""(?:[bBuU]|\[\]byte\(|bytes\(|Buffer\.from\(|string\(\d{1,5}\)[ \t]*)?"""
+_LITERAL_OPENS = r"""(?:[bBuUN]|\[\]byte\(|bytes\(|Buffer\.from\(|string\(\d{1,5}\)[ \t]*)?"""
 _VALUE = (
     rf"""(?:{_LITERAL_OPENS}"((?:[^"\\\r\n]|\\.)+)"|{_LITERAL_OPENS}'([^'\r\n]+)'|`([^`\r\n]+)`"""
     rf"""|{_ESCAPED_QUOTE}((?:[^"'\\\r\n\t%]|\\[^"'\\\su]|%(?:[013-9A-Fa-f]|2[013-9A-Fa-f]))+){_ESCAPED_QUOTE}"""
@@ -201,7 +204,9 @@ def _name_allowed(name: str) -> bool:
 # ``PublicKey``) or in hex (Discord's and NaCl's Ed25519 keys), an SSH public key, a PEM public key's
 # header.
 _PUBLIC_KEY_VALUE = linear(
-    r"^(?:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|[0-9a-f]{64}|(?:ssh-|ecdsa-|sk-ssh-)\S+|-----BEGIN PUBLIC)"
+    r"^(?:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|[0-9a-f]{64}|(?:ssh-|ecdsa-|sk-ssh-)\S+|-----BEGIN PUBLIC"
+    # ... and a public key's DER in base64 (SubjectPublicKeyInfo: RSA's, P-256's, Ed25519's).
+    r"|MII[BC]IjANBgkqhkiG9w0BAQEFAAOC|MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE|MCowBQYDK2Vw)"
 )
 
 
@@ -210,6 +215,26 @@ def _public(name: str, value: str) -> bool:
     a name is judged as any other: "PUBLIC_KEY=<an AWS secret key>, the name is historical")."""
     lowered = name.lower().strip("'\"").replace("-", "_")
     return lowered.endswith(_PUBLIC_ENDINGS) and _PUBLIC_KEY_VALUE.match(value) is not None
+
+
+# A digest in hex, as long as SHA-1's, SHA-256's or SHA-512's.
+_HEX_DIGEST = linear(r"^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64}|[0-9a-fA-F]{128})$")
+
+
+def _hashed(name: str, value: str) -> bool:
+    """A digest given to a name that says it holds one (detect-secrets' ``"hashed_secret": "<sha1>"``,
+    ``secret_sha256``): what a scanner keeps so that it stores no secret, and none itself."""
+    lowered = name.lower().strip("'\"").replace("-", "_")
+    said = lowered.startswith(("hashed_", "hash_of_")) or lowered.endswith(("_sha1", "_sha256", "_sha512"))
+    # Vault's audit log writes every secret as its HMAC (``"client_token": "hmac-sha256:…"``).
+    return (said and _HEX_DIGEST.match(value) is not None) or value.startswith(
+        ("hmac-sha256:", "hmac-sha512:")
+    )
+
+
+def _said_public(text: str, name_start: int) -> bool:
+    """Whether the word before a name says it is public (``wg show``'s ``public key: …``)."""
+    return text[max(0, name_start - 8) : name_start].lower().rstrip(" \t_-").endswith("public")
 
 
 # The secret-holding nouns a name can end with: DB_PASSWORD holds one, SECRET_BACKEND names a service.
@@ -258,6 +283,8 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
     """
     if is_placeholder(value) or len(value) < 4 or _POINTER.match(value) is not None:
         return False
+    if not quoted and value.startswith("(") and env_name(value[1:]):
+        return False  # a list of options opened (SQL's ``CREDENTIALS = (AWS_KEY_ID = …``)
     if _SECRET_KEY_NAME.match(value) is not None:
         return False  # the name of a key in a secret store (``adminPasswordKey: postgres-password``)
     if value.replace(".", "").isdigit() and (len(value) < 6 or "." in value):
@@ -424,7 +451,7 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
     """
 
     def secret(value: str, g: int, m: Match) -> bool:
-        if _public(m.group(1) or "", value):
+        if _public(m.group(1) or "", value) or _hashed(m.group(1) or "", value):
             return False
         if strong:
             return _strong_value(value, g != _BARE_GROUP, m.group(2) or "", m.group(1) or "")
@@ -440,11 +467,17 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             return False  # an id a name calls a key (``Idempotency-Key: <uuid>``, ``cache_key=<uuid>``)
         if ok and (content_key(value) or key_path(value) or worded_key(value)):
             return False  # a cache's key (names and a hash, or words and ids), a store's (an id, a field)
+        if ok and camel_word(value) and worded_name(value):
+            return False  # a name in camel case (NuGet's ``<add key="ClearTextPassword" …``)
         return ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
 
     def replace(m: Match, text: str) -> str:
         whole = m.group(0) or ""
         if not _name_allowed(m.group(1) or ""):
+            return whole
+        if _said_public(text, m.start(1)) and any(
+            _PUBLIC_KEY_VALUE.match(m.group(g) or "") is not None for g in (*_QUOTED_GROUPS, _BARE_GROUP)
+        ):
             return whole
         for g in (*_QUOTED_GROUPS, _BARE_GROUP):
             value = m.group(g)
@@ -527,7 +560,8 @@ STRONG_NAME = _STRONG_NAME  # a name that says it holds a secret (``DB_PASSWORD`
 # An XML element named like a secret (Maven's ``<password>…</password>``, ``<apiKey>…</apiKey>``):
 # its text is the value. Cleaning drops tags later, and would leave ``deployS3cret!`` run together.
 _ELEMENT = (
-    rf"(?i)<[ \t]*((?:[A-Za-z_][\w.-]*:)?{_IDENT}{_STRONG}{_IDENT})[ \t]*>"
+    rf"(?i)<[ \t]*((?:[A-Za-z_][\w.-]*:)?{_IDENT}{_STRONG}{_IDENT})"
+    r"(?:[ \t]+[\w:-]+=[\"'][^\"'<>\r\n]*[\"'])*[ \t]*>"
     r"[ \t]*([^<\r\n]{1,400}?)[ \t]*<[ \t]*/"
 )
 

@@ -26,6 +26,7 @@ from osmia.memory.secret_values import (
     content_key,
     decodes_to_secret,
     env_name,
+    file_path,
     fragment_value,
     generated_value,
     looks_random,
@@ -54,7 +55,11 @@ def _random_key(value: str) -> bool:
     if "=" in bare.rstrip("="):
         return False
     return (
-        looks_random(bare, 20) and not uuid_shaped(bare) and not content_key(bare) and not_placeholder(value)
+        looks_random(bare, 20)
+        and not uuid_shaped(bare)
+        and not content_key(bare)
+        and not file_path(bare)
+        and not_placeholder(value)
     )
 
 
@@ -127,7 +132,7 @@ _PASSWORD_LABEL_GATE = (
 _PASSWORD_NOUN_GATE = (
     r"(?i)(?:passwort|kennwort|contrase|senha|mot[ \t]+de[ \t]+passe|parola|has[łl]o|wachtwoord|l[öo]senord"
     r"|adgangskode|salasana|heslo|jelsz|mật[ \t]+khẩu|kata[ \t]+sandi|sifre|şifre|пароль|密码|密碼|口令"
-    r"|パスワード|비밀번호|كلمة[ \t]+المرور|סיסמה|पासवर्ड)[ \t\x{a0}]"
+    r"|パスワード|비밀번호|كلمة[ \t]+المرور|סיסמה|पासवर्ड)[ \t\x{a0}]|パスワード[をはが]|비밀번호[를는가을]"
 )
 _PASSWORD_IS_GATE = (
     rf"(?i){_PASSWORD_NOUNS}[^\r\n]*[ \t](?:ist|lautet|heißt|heisst|es|est|é|è|is|jest|to|är|er|on|je|là"
@@ -139,8 +144,24 @@ def _key_value(value: str) -> bool:
     """A value said to be a key: generated, or hex of 32 digits or more (an API key's shape,
     whatever its entropy happens to be)."""
     bare = value.rstrip(".,;:")
+    if bare.startswith(_FINGERPRINT_FORMS):
+        return False  # a key's fingerprint as ssh and gpg print it: it names a key, and shows none
     hexadecimal = len(bare) >= 32 and set(bare) <= HEX_DIGITS
     return generated_value(value) or (hexadecimal and any(c.isalpha() for c in bare))
+
+
+_FINGERPRINT_FORMS = ("SHA256:", "SHA1:", "MD5:")
+# How long a key's id and fingerprint are in hex (gpg's short and long ids, its fingerprint).
+_KEY_ID_LENGTHS = (8, 16, 40)
+
+
+def _adjacent_key(value: str) -> bool:
+    """A value right after a key's noun: :func:`_key_value`, and not hex as long as a key's id or
+    fingerprint ("signés avec la clé ECC5BE42C9B95031" names the key that signed)."""
+    bare = value.rstrip(".,;:")
+    if len(bare) in _KEY_ID_LENGTHS and set(bare) <= HEX_DIGITS:
+        return False
+    return _key_value(value)
 
 
 # ... and every key said to be one in those languages ("key-is"), for the same reason.
@@ -149,6 +170,25 @@ _KEY_NOUN_GATE = (
     r"|\btoken[ \t]+(?:de|da|do|del|di|für)\b|ключ|токен|密钥|秘钥|令牌|キー|トークン|키|토큰"
 )
 
+
+# What the value-first rule reads: a copula in the languages the rules read (English's, and those
+# of German, Romance languages, Polish, Russian, Ukrainian, Indonesian, Vietnamese, Turkish and
+# Arabic), an article, and a secret's noun phrase in English, as engineers write it in any language.
+_COPULA = (
+    r"(?:(?:which|that)[ \t]+(?:is|was)|is|was|ist|war|es|era|est|était|é|è|jest|to|это|є|це|adalah"
+    r"|ialah|merupakan|là|olan|هي|هو)"
+)
+_ARTICLE = r"(?:the|our|your|my|its|their|a|an|un|una|uno|el|la|le|der|die|das|den|ein|eine|einen|o|um|uma)"
+_SECRET_PHRASE = (
+    rf"(?:password|passphrase|passwd|passcode|pwd|token|secret|credential|{KEY_NOUNS}"
+    r"|(?:api|access|secret|auth|private|client|account|app(?:lication)?|subscription|admin)[ _-]?key)s?"
+)
+# The words after which a secret's noun still ends its phrase: English's prepositions, conjunctions
+# and verbs, and the words for "not" and "and" of the languages above.
+_PHRASE_ENDS = (
+    r"for|on|of|to|in|at|that|which|and|but|so|when|from|now|here|there|is|was|will|works|worked|used"
+    r"|und|nicht|kein|no|non|ne|nie|pas|não|nao|y|e|et|und|i|và|ve|dan|jangan|tidak|nicht"
+)
 
 # A host name or a glob of them ("restricted to *.acme.io"): where a token works, not a token.
 _HOST_GLOB = linear(r"^(?:\*\.)?(?:[a-z0-9-]+\.)+[a-z]{2,12}[.,;:)]*$")
@@ -186,7 +226,12 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?:,?[ \t]+[A-Za-z][\w.-]{0,30}){1,4}?"
         r"[ \t]+(?:is|was|to)[ \t]+[\"'`]?([^\s\"'`,;]{8,})",
         1,
-        lambda value: mixed_value(value) and not resource_name(value) and _HOST_GLOB.match(value) is None,
+        lambda value: (
+            mixed_value(value)
+            and not resource_name(value)
+            and _HOST_GLOB.match(value) is None
+            and "://" not in value
+        ),
     ),
     # ... or right after the noun ("with secret wJalrXUtnFEMI/K7MDENG…", "auth token 0123…-…", a name in
     # camel case that ends in one: "AccessKeySecret …"): only a value shaped like a generated one
@@ -199,6 +244,18 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"[ \t]+[\"'`(]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
         1,
         generated_value,
+    ),
+    # ... and right after a key's or token's noun in the languages the rules read ("トークン … で",
+    # "anahtar … hâlâ geçerli", "токен …", "la clave …"): only a value shaped like a generated one.
+    _rule(
+        "key-adjacent",
+        r"(?i)(?:\b(?:anahtar(?:ı|i)?|clave|chiave|chave|cl[ée]|[a-zäöüß]*schl(?:ü|ue)ssel|klucz|jeton|токен"
+        r"|ключ)|トークン|令牌|密钥|秘钥|토큰|アクセスキー|APIキー)"
+        r"[ \t\x{a0}]+[\"'`«「(]?([A-Za-z0-9_+/=.~-]{16,})",
+        1,
+        _adjacent_key,
+        r"(?i)(?:anahtar|clave|chiave|chave|cl[ée]|schl(?:ü|ue)ssel|klucz|jeton|токен|ключ|トークン|令牌|密钥"
+        r"|秘钥|토큰|キー)[ \t\x{a0}]",
     ),
     # ... a bare "key" ("the key was …", "use key … to sign"): only a random value that is no UUID (an
     # idempotency or cache key is one). A key a word before it says is no secret ("cache key …",
@@ -274,8 +331,8 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?i)(?:\b(?:password|passwd|passphrase|passcode|pwd|pass|pw|[a-zäöüß]*(?:passwort|kennwort)"
         r"|contrase[ñn]a|senha"
         r"|mot[ \t]+de[ \t]+passe|parola|has[łl]o|wachtwoord|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]"
-        r"|mật[ \t]+khẩu|kata[ \t]+sandi|sifre)|şifre|пароль|密码|密碼|口令|パスワード|비밀번호"
-        r"|كلمة[ \t]+المرور|סיסמה|पासवर्ड)[\"']?"
+        r"|mật[ \t]+khẩu|kata[ \t]+sandi|sifre|parolas[ıi]|şifresi|sifresi)|şifre|пароль|密码|密碼|口令"
+        r"|パスワード|비밀번호|كلمة[ \t]+المرور|סיסמה|पासवर्ड)[\"']?"
         r"(?:[ \t]*(?:[:=：(]|=>|->|→|⇒)|[ \t]+[–—-]|(?:[ \t]+[^\s:=：]+){1,7}?[ \t]*[:：])[ \t]*"
         r"(?:[\"'`“„‘]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;»”“()]{8,})",
         1,
@@ -287,10 +344,12 @@ PROSE_RULES: tuple[Rule, ...] = (
     # « Lyon2019Nas! »"): a password's shape (English's "with password …" is the prose rules').
     _rule(
         "password-after-noun",
-        r"(?i)(?:\b(?:[a-zäöüß]*(?:passwort|kennwort)|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|parola"
+        r"(?i)(?:(?:\b(?:[a-zäöüß]*(?:passwort|kennwort)|contrase[ñn]a|senha|mot[ \t]+de[ \t]+passe|parola"
         r"|has[łl]o|wachtwoord|l[öo]senord(?:et)?|adgangskode(?:n)?|salasana|heslo|jelsz[óo]|mật[ \t]+khẩu"
         r"|kata[ \t]+sandi|sifre)|şifre|пароль|密码|密碼|口令|パスワード|비밀번호|كلمة[ \t]+المرور|סיסמה"
-        r"|पासवर्ड)[ \t\x{a0}]+(?:[\"'`“„‘「]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;»”“()」，、。]{8,})",
+        # ... Japanese and Korean with the particle that marks the noun ("비밀번호를 '…'(으)로")
+        r"|पासवर्ड)[ \t\x{a0}]+|(?:パスワード[をはが]|비밀번호[를는가을])[ \t\x{a0}]*)"
+        r"(?:[\"'`“„‘「]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;»”“()」，、。]{8,})",
         1,
         password_value,
         _PASSWORD_NOUN_GATE,
@@ -329,6 +388,29 @@ PROSE_RULES: tuple[Rule, ...] = (
         1,
         _key_value,
         _KEY_NOUN_GATE,
+    ),
+    # ... and a key or token named in English inside another language's sentence, with that language's
+    # verb ("La secret key corretta dell'utente backup è …", "der access key lautet …"): a value that
+    # looks generated.
+    _rule(
+        "english-key-is",
+        r"(?i)\b(?:(?:secret|access|api|private|auth|admin)[ \t_-]?key|token)(?:[ \t]+[^\s:=]+){0,6}?[ \t]+"
+        r"(?:ist|lautet|es|est|é|è|jest|är|adalah|là|это|є|це)[ \t]+[\"'`]?([^\s\"'`;]{16,})",
+        1,
+        _key_value,
+        r"(?i)(?:key|token)\b[^\r\n]*?[ \t](?:ist|lautet|es|est|é|è|jest|är|adalah|là|это|є|це)[ \t]",
+    ),
+    # A secret's name and its value as two columns of a table (a browser's storage panel, a tool's
+    # listing: ``refresh_token    KpgC5…``): the name alone at the line's start, a wide gap, one
+    # generated value ending the line (a listing of more columns, ``aws configure list``, is none).
+    _rule(
+        "name-column",
+        r"(?im)^[ \t]*(?:[A-Za-z0-9]+[_.-])*(?:password|passwd|secret|token|api[_.-]?key|apikey"
+        r"|access[_.-]?key|private[_.-]?key|client[_.-]?secret|credentials?|secret[_-]id)"
+        r"(?:[ \t]{2,}|\t)[ \t]*([^\s\"'`]{8,})[ \t]*$",
+        1,
+        lambda value: _key_value(value) or password_value(value),
+        r"(?im)^[ \t]*[\w.-]*(?:password|passwd|secret|token|key|credential|secret[_-]id)s?(?:[ \t]{2,}|\t)",
     ),
     # A web form's password field with its value, in either order of the attributes.
     _rule(
@@ -431,6 +513,22 @@ PROSE_RULES: tuple[Rule, ...] = (
         1,
         spoken_password,
         _NOUN_GATE,
+    ),
+    # ... or said to be one after its value in any of the rules' languages, with the noun in English
+    # as engineers write it inside them ("Der Wert … ist SSH key passphrase", "… — это MySQL root
+    # password", "el valor … es Twilio auth token", "nilai … adalah SMTP password", "the value … is a
+    # Twilio auth token"): a secret's noun that ends its phrase (punctuation, the line's end, or a
+    # word that cannot continue an English compound: "is the token endpoint" names none), a bare
+    # "key" only with a word that makes it a secret's (``api key``, ``access key``; a public, host or
+    # cache key is none). The value is one as the loosest labels take it, or generated.
+    _rule(
+        "value-is-secret",
+        r"(?i)(?:^|[\s(\[,;:])[\"'`«„“「]?([^\s\"'`()\[\]«»„“”「」]{8,}?)[\"'`»“”」]?[ \t]*"
+        rf"(?:[,:]|[–—-])?[ \t]*{_COPULA}[ \t]+(?:{_ARTICLE}[ \t]+)?(?:[\w-]+[ \t]+){{0,4}}?{_SECRET_PHRASE}"
+        rf"(?:[ \t]*(?:[.,;:!?)]|$)|[ \t]+(?:{_PHRASE_ENDS})(?:[^\w]|$)|[ \t]+[^\x00-\x7f])",
+        1,
+        lambda value: spoken_password(value) or generated_value(value) or _key_value(value),
+        rf"(?i)[ \t]{_COPULA}[ \t][^\r\n]*?{_SECRET_PHRASE}",
     ),
     _rule(
         "quoted-then-password",

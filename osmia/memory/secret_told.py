@@ -7,6 +7,7 @@ rule takes a digest, a UUID or a build number under its own label. Where a phras
 value *is* a key, token, password or secret after all ("actually", "really", "in fact", "the
 real key") or that it is no hash, commit or id ("not a hash"), the values shaped as generated
 (hex of 16 digits or more, a UUID, a random run) on its line and on the line before are redacted.
+A cue negated ("not real credentials") says the opposite, and a documented example is no secret.
 
 All patterns are RE2 (:mod:`osmia.memory.linear`): linear time on any input.
 """
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from osmia.memory.english import holds_common_word
 from osmia.memory.linear import linear
 from osmia.memory.secret_decoding import HEX_DIGITS
-from osmia.memory.secret_values import looks_random, spans_redacted, uuid_shaped
+from osmia.memory.secret_values import is_placeholder, looks_random, spans_redacted, uuid_shaped
 
 __all__ = ["TOLD_AFTER", "told_after_sub"]
 
@@ -35,9 +36,15 @@ _RUN = linear(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 def _generated(run: str) -> bool:
     """Hex of 16 digits or more, a UUID, or a random run with no common word in it."""
     hexadecimal = set(run) <= HEX_DIGITS and any(c.isdigit() for c in run) and any(c.isalpha() for c in run)
+    if is_placeholder(run):
+        return False  # a documented example (AWS's ``…/bPxRfiCYEXAMPLEKEY``) or a sample
     if uuid_shaped(run) or hexadecimal:
         return True
     return looks_random(run, 16) and not holds_common_word(run)
+
+
+# A cue negated ("not real credentials", "no real key"): it says the values are none.
+_NEGATED = ("not ", "no ", "n't ", "never ")
 
 
 def told_after_sub() -> Callable[[str], str]:
@@ -50,6 +57,8 @@ def told_after_sub() -> Callable[[str], str]:
             line_start = text.rfind("\n", 0, cue.start(0)) + 1
             start = text.rfind("\n", 0, max(line_start - 1, 0)) + 1 if line_start else 0
             if start in read:
+                continue
+            if text[max(line_start, cue.start(0) - 8) : cue.start(0)].lower().endswith(_NEGATED):
                 continue
             read.add(start)
             end = text.find("\n", cue.end(0))

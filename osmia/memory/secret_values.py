@@ -560,7 +560,19 @@ def flag_token(value: str) -> bool:
     Kubernetes name (lower-case words and random parts joined by ``-`` or ``.``:
     ``bastion-68s1t2ee3-0cnrt``)."""
     dns_name = all(c.islower() or c.isdigit() or c in "-." for c in value) and ("-" in value or "." in value)
+    if file_path(value):
+        return False  # a file, as ``--key`` names an object's (``exports/daily/part-0000.parquet``)
     return not dns_name and mixed_token(20)(value)
+
+
+# A path that ends in a file's name with an extension.
+_FILE_PATH = linear(r"/[\w.-]*\.[A-Za-z][A-Za-z0-9]{0,7}$")
+
+
+def file_path(value: str) -> bool:
+    """A path that ends in a file's name with an extension (``exports/daily/part-0000.parquet``): what
+    ``--key`` or "the key" names in object storage, not a token."""
+    return _FILE_PATH.search(value.rstrip(".,:;)")) is not None
 
 
 def vault_legacy(value: str) -> bool:

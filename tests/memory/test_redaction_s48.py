@@ -1,0 +1,131 @@
+"""Forty-eighth session: secrets two more blind sets found leaking, and look-alikes they found
+changed (docs/security.md, "Forty-eighth session").
+
+Set B (the developer's workstation, and prose in sixteen languages) was read first: a value said
+to be a secret after it, with the noun in English inside another language's sentence ("Der Wert …
+ist SSH key passphrase"), a key's noun in another language right before it, a secret's name and
+its value as two columns of a table, the second passphrase of one ``ssh-keygen`` line, a quoted
+password after curl's user, a stored secret printed at a prompt. Set A (data and operations
+tooling) was measured held out, then read: SQL's credential options, Redis ACL passwords, a CLI's
+``login -p``, Elasticsearch's password reset, secrets' constructors, a password element with
+attributes, Japanese and Korean particles, Turkish possessives, an English key's noun with another
+language's verb. The values here are fresh, not the sets'.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.memory.redaction_checks import assert_kept, assert_redacted
+
+# (text, the secret in it): the forms each rule reads.
+REDACTED_16 = [
+    ("Notiz: Der Wert Xq7rT2vLp9sKw4Mz ist SSH key passphrase und bleibt lokal.", "Xq7rT2vLp9sKw4Mz"),
+    ("Заметка: `Birch-meadow5521%` — это MySQL root password, не коммитить.", "Birch-meadow5521%"),
+    (
+        "Nota: el valor 9c1e55d0a7b3f24e8d6a0c9b1f2e3d4a es Twilio auth token.",
+        "9c1e55d0a7b3f24e8d6a0c9b1f2e3d4a",
+    ),
+    ("Catatan: nilai Maple.heron7731# adalah SMTP password, jangan di-commit.", "Maple.heron7731#"),
+    (
+        "Note: the value 4e8f1a2b3c9d0e7f6a5b4c3d2e1f0a9b is a Twilio auth token.",
+        "4e8f1a2b3c9d0e7f6a5b4c3d2e1f0a9b",
+    ),
+    ("ユーザーのトークン Zr8Kq2Lm5Np7Wx3Vb9Tc4Yd6 で publish しました。", "Zr8Kq2Lm5Np7Wx3Vb9Tc4Yd6"),
+    (
+        "Sohbete yapıştırılan anahtar 0b7c2e9f4a1d6b3e8c5f2a9d4b1e7c3f hâlâ geçerli.",
+        "0b7c2e9f4a1d6b3e8c5f2a9d4b1e7c3f",
+    ),
+    ("refresh_token    Hq3Zk9Wm2Xp7Lr5Tv8Nc1Bd4Gf6Js0Ya", "Hq3Zk9Wm2Xp7Lr5Tv8Nc1Bd4Gf6Js0Ya"),
+    ("secret_id             5d1c9a7e-2b4f-4e8a-9c3d-7f1e2a6b8c0d", "5d1c9a7e-2b4f-4e8a-9c3d-7f1e2a6b8c0d"),
+    ("    HTTP_Passwd     Qv^7mKp2+Lz9x", "Qv^7mKp2+Lz9x"),
+    ("$ ssh-keygen -p -f ~/.ssh/id_ed25519 -P 'Old9pass!x' -N 'Nw5Tq8Zr2Lk7Vb3M'", "Nw5Tq8Zr2Lk7Vb3M"),
+    ("curl -s -u dana:'p#Q8v*Lm2_Tz9Kx' https://ci.example.org/api/json", "p#Q8v*Lm2_Tz9Kx"),
+    (
+        "$ secret-tool lookup service git host git.example.org\nKx7Zq2.Vm9Lp4Ts\nThe helper is fine.",
+        "Kx7Zq2.Vm9Lp4Ts",
+    ),
+    (
+        '$ bw get password "Grafana admin"\n7f3a9c1e5b2d8f4a6c0e9b3d7a1f5c2e',
+        "7f3a9c1e5b2d8f4a6c0e9b3d7a1f5c2e",
+    ),
+    (
+        "echo 'Zq7#Lp2*Vx9=Km' | sudo openconnect --user=svc --passwd-on-stdin vpn.example.org",
+        "Zq7#Lp2*Vx9=Km",
+    ),
+    (
+        "printf '%s' 'Tq8Zr3Lm6Np1Vx4Kb7Wc0Yd2Jf5Hs9Ga' | bin/elasticsearch-keystore add --stdin"
+        " s3.client.default.secret_key",
+        "Tq8Zr3Lm6Np1Vx4Kb7Wc0Yd2Jf5Hs9Ga",
+    ),
+    (
+        "UNLOAD ('SELECT 1') TO 's3://b/x_'\nSECRET_ACCESS_KEY 'Rm4Tq9Zx2Lp7Vk3Nb8Wc5Yd1Jf6Hs0Ga/Qe'",
+        "Rm4Tq9Zx2Lp7Vk3Nb8Wc5Yd1Jf6Hs0Ga/Qe",
+    ),
+    ("127.0.0.1:6379> ACL SETUSER reporting on >Vq8Zr3Lm6Np1Wx ~report:* +get", "Vq8Zr3Lm6Np1Wx"),
+    ("$ tabcmd login -s https://bi.example.org -u svc -p 'Lz8Qv3Km7Np2Wx5T'", "Lz8Qv3Km7Np2Wx5T"),
+    (
+        "$ bin/elasticsearch-reset-password -u elastic -b\n"
+        "Password for the [elastic] user successfully reset.\nNew value: Gk7Tq2Zr9Lm4Vx1P",
+        "Gk7Tq2Zr9Lm4Vx1P",
+    ),
+    ('Secret(value="lichen-Harbor-ember-42").save("warehouse-password")', "lichen-Harbor-ember-42"),
+    ("api_key = SecretStr('Wq9Zr2Lm7Np4Vx1Kb8T')", "Wq9Zr2Lm7Np4Vx1Kb8T"),
+    ('<Password encoding="base64">UXo4cjJMbTdOcDRWeDFL</Password>', "UXo4cjJMbTdOcDRWeDFL"),
+    (
+        "EXEC sp_addlinkedsrvlogin @rmtuser = N'reader', @rmtpassword = N'Tz8Qv3Lm7Np2Wx5K';",
+        "Tz8Qv3Lm7Np2Wx5K",
+    ),
+    ("grafana 사용자 비밀번호를 'Qz+Lm=Vx8Tp2Kw9'(으)로 재설정했습니다.", "Qz+Lm=Vx8Tp2Kw9"),
+    ("Yeni SMTP parolasi: Kq7*Zr2Lm9!Vx4Tp (panele girildi)", "Kq7*Zr2Lm9!Vx4Tp"),
+    (
+        "La secret key corretta dell'utente è Vb7Qz2Lm9Tx4Kp1Wr8Nc3Yd6 (quella nel Vault era vecchia).",
+        "Vb7Qz2Lm9Tx4Kp1Wr8Nc3Yd6",
+    ),
+]
+
+# Look-alikes: what the same forms must leave alone.
+KEPT_16 = [
+    "The token endpoint is https://auth.example.org/oauth2/token and the key id is 7c1e9a.",
+    "Les commits sont signés avec la clé ECC5BE42C9B95031 ; `git verify-commit HEAD` est bon.",
+    "A impressão digital da chave SSH adicionada é SHA256:o5GYWu+pSuKzUA/sKSQ/EmFtbA+fnsp3+u6Fr0pDx/w.",
+    '    <add key="ClearTextPassword" value="%NUGET_PAT%" />',
+    '    "hashed_secret": "4f42150ac22dd7ecafa2f3ab53032e04252e3a59",',
+    '{"client_token": "hmac-sha256:7e1c6c7bdc8a50a390203fdadcc4fcd20c1ce474a81ef263093fd6a4235071a6"}',
+    "  public key: Yjl89/nwUHRKOWTDBIuTQgKQX9wg866D5XUBr+pBVGU=",
+    "ALTER USER SVC SET RSA_PUBLIC_KEY='MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEArGfiqwDVaKKtYvv7GjFW';",
+    "  CREDENTIALS = (AWS_KEY_ID = '{{ conn.aws_s3.login }}' AWS_SECRET_KEY = '{{ conn.aws_s3.password }}')",
+    "  secretKeys:\n    adminPasswordKey: postgres-password",
+    "$ aws s3api head-object --bucket lake-prod --key exports/daily/part-0000.parquet",
+    "    monkeypatch.setenv('AWS_SECRET_ACCESS_KEY', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY')",
+    "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n"
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
+    "These are the placeholder keys from the AWS docs, not real credentials.",
+    "NAME          TYPE     DATA   AGE\ndb-password   Opaque   1      3d",
+    "Secret.load('warehouse-password') reads it at run time.",
+    "$ docker login ghcr.io -u bot --password-stdin < token.txt",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), REDACTED_16)
+def test_a_form_the_blind_sets_found_is_redacted(text: str, secret: str) -> None:
+    assert_redacted(text, secret)
+
+
+@pytest.mark.parametrize("text", KEPT_16)
+def test_a_look_alike_the_blind_sets_found_is_kept(text: str) -> None:
+    assert_kept(text)
+
+
+def test_the_sessions_blind_sets() -> None:
+    """benchmarks/data/secrets16a.jsonl and …b: B's misses were read and shaped this session's
+    rules, A was held out while they were written (38 leaked, 9 look-alikes changed before; 37 and
+    9 after B's rules), then read too; what leaks and what ordinary lines change is no more than the
+    session left (docs/security.md, forty-eighth session)."""
+    from benchmarks.redteam_sets import secrets_16
+
+    for name, (leaked, changed) in {"a": (22, 1), "b": (8, 5)}.items():
+        figures = secrets_16(name)
+        assert figures["leaked"][1] == 250 and figures["changed"][1] == 150
+        assert figures["leaked"][0] <= leaked, (name, figures)
+        assert figures["changed"][0] <= changed, (name, figures)
