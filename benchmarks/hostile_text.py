@@ -93,6 +93,12 @@ SHAPES: dict[str, str] = {
     "plist-keys": "<key>APISecret</key>\n",
     "sed-replacements": "s/__PASSWORD__/",
     "decoded-secrets": "$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d\n",
+    # Forty-eighth session: values said to be secrets after them, name/value columns, SQL's
+    # credential options and one ssh-keygen line's passphrases, each never closed.
+    "values-then-nouns": "a1B2c3D4e5F6 ist die SSH key ",
+    "name-columns": "refresh_token    ",
+    "sql-options": "SECRET_ACCESS_KEY 'a1",
+    "keygen-passphrases": "ssh-keygen -P 'a1b2' -N '",
 }
 
 

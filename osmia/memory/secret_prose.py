@@ -254,7 +254,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"[ \t\x{a0}]+[\"'`«「(]?([A-Za-z0-9_+/=.~-]{16,})",
         1,
         _adjacent_key,
-        r"(?i)(?:anahtar|clave|chiave|chave|cl[ée]|schl(?:ü|ue)ssel|klucz|jeton|токен|ключ|トークン|令牌|密钥"
+        r"(?i)(?:\b(?:anahtar|clave|chiave|chave|cl[ée]|klucz|jeton)|schl(?:ü|ue)ssel|токен|ключ|トークン|令牌|密钥"
         r"|秘钥|토큰|キー)[ \t\x{a0}]",
     ),
     # ... a bare "key" ("the key was …", "use key … to sign"): only a random value that is no UUID (an
