@@ -43,3 +43,25 @@ def latin_skeleton(text: str) -> str:
     if text.isascii():
         return text
     return text.translate(_table())
+
+
+# Latin letters beyond ASCII: Latin-1's, Extended-A's and -B's, and Extended Additional's (Vietnamese).
+_LATIN_RANGES = ((0x00C0, 0x024F), (0x1E00, 0x1EFF))
+
+
+@functools.cache
+def _foreign_table() -> dict[int, str]:
+    return {
+        code: latin
+        for code, latin in _table().items()
+        if not any(low <= code <= high for low, high in _LATIN_RANGES)
+    }
+
+
+def foreign_skeleton(text: str) -> str:
+    """:func:`latin_skeleton` for the letters of other scripts only (Cyrillic ``о``, Greek ``Ι``,
+    mathematical and full-width forms): a Latin letter of a language that has it (Turkish ``ı``,
+    ``ł``) is that language's, and a word written with it stays as written ("doğrulandı")."""
+    if text.isascii():
+        return text
+    return text.translate(_foreign_table())

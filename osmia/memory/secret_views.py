@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from osmia.memory.confusables import latin_skeleton
+from osmia.memory.confusables import foreign_skeleton, latin_skeleton
 from osmia.memory.linear import LinearPattern, Match, linear
 from osmia.memory.secret_escapes import (
     ACCENTED,
@@ -419,6 +419,6 @@ def latin_tokens(text: str) -> str:
         foreign = sum(1 for c in token if not c.isascii())
         if foreign * 4 > len(token) or not any(c in _ASCII_ALNUM for c in token):
             return token
-        return latin_skeleton(token)
+        return foreign_skeleton(token)
 
     return _MIXED.sub(fold, text)

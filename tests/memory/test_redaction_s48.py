@@ -124,8 +124,31 @@ def test_the_sessions_blind_sets() -> None:
     session left (docs/security.md, forty-eighth session)."""
     from benchmarks.redteam_sets import secrets_16
 
-    for name, (leaked, changed) in {"a": (22, 1), "b": (8, 5)}.items():
+    for name, (leaked, changed) in {"a": (22, 1), "b": (8, 3)}.items():
         figures = secrets_16(name)
         assert figures["leaked"][1] == 250 and figures["changed"][1] == 150
         assert figures["leaked"][0] <= leaked, (name, figures)
         assert figures["changed"][0] <= changed, (name, figures)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "İndirilen arşivin özeti eşleşti, imza doğrulandı.",
+        "Frontend'de yalnızca yayımlanabilir anahtar kullanılıyor.",
+        "Zmiany wdrożone; użytkownik zalogował się poprawnie.",
+        "Đã cập nhật cấu hình và khởi động lại dịch vụ thành công.",
+    ],
+)
+def test_a_word_with_its_languages_latin_letters_is_stored_as_written(text: str) -> None:
+    """Turkish ``ı``, Polish ``ł``, Vietnamese ``đ`` imitate ASCII letters, but they are their
+    languages' letters: the look-alike step folds only other scripts' (``latin_tokens``)."""
+    from osmia.memory.sanitize import redacted
+
+    assert redacted(text) == text
+
+
+def test_a_token_with_another_scripts_letters_is_still_read_in_latin() -> None:
+    # A GitHub token with a Cyrillic "о" and a Greek "Ι" in it: folded, then redacted.
+    token = "ghp_" + "Zq8rT2vLp9sKw4Mz" + "\u043e" + "Nb7Xc1Vd5" + "\u0399" + "Rf3Gh6Jk0L"
+    assert_redacted(f"pushed with {token} by mistake", token)
