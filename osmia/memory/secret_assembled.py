@@ -23,6 +23,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from osmia.memory.linear import Match, linear
+from osmia.memory.secret_names import STRONG
 from osmia.memory.secret_values import (
     REDACTED,
     camel_word,
@@ -302,10 +303,61 @@ def _lists_sub(redact: Callable[[str], str]) -> Callable[[str], str]:
     return run
 
 
+# A secret's name given the join of variables (``GITHUB_TOKEN = _p1 + _p2``, a shell's
+# ``AWS_SECRET_ACCESS_KEY="$AWS_SK_A$AWS_SK_B"``): group 1 the name, 2 the joined references.
+_JOINED_VARS = linear(
+    rf"(?i)\b([A-Za-z_]\w*{STRONG}\w*)[\"']?[ \t]*:?=[ \t]*"
+    r"(?:[\"']((?:\$\{?[A-Za-z_]\w*\}?){2,6})[\"']|((?:\$\{?[A-Za-z_]\w*\}?){2,6})(?:\s|$)"
+    r"|([A-Za-z_][\w.]*(?:[ \t]*\+[ \t]*[A-Za-z_][\w.]*){1,5})[ \t]*(?:[;\r\n)]|$))"
+)
+_JOINED_VARS_GATE = (
+    rf"(?i){STRONG}\w*[\"']?[ \t]*:?=[ \t]*[\"']?"
+    r"(?:\$\{?[A-Za-z_]\w*\}?\$|[A-Za-z_][\w.]*[ \t]*\+[ \t]*[A-Za-z_])"
+)
+_REFERENCE = linear(r"[A-Za-z_][\w.]*")
+# A variable given a literal (``_p2 = "…"``, ``export AWS_SK_B='…'``, ``const b = '…';``).
+_LITERAL_SET = linear(
+    r"(?m)(?:^|[\s;(])(?:export[ \t]+|const[ \t]+|let[ \t]+|var[ \t]+|val[ \t]+|local[ \t]+)?"
+    r"([A-Za-z_]\w*)[ \t]*:?=[ \t]*[\"']([^\"'\r\n]{4,})[\"']"
+)
+
+
+def _joined_vars_sub(redact: Callable[[str], str]) -> Callable[[str], str]:
+    """Redact the literals of variables joined into a secret's name: a text that splits a secret
+    into variables to pass a scanner, then joins them. The pieces go when one of them was already
+    redacted (the rest are the same secret's), or when they are a secret's as a list's are
+    (:func:`_pieces_secret`)."""
+
+    def step(text: str) -> str:
+        joins = list(_JOINED_VARS.finditer(text))
+        if not joins:
+            return text
+        literals: dict[str, list[tuple[int, int]]] = {}
+        for m in _LITERAL_SET.finditer(text):
+            literals.setdefault(m.group(1) or "", []).append((m.start(2), m.end(2)))
+        spans: list[tuple[int, int]] = []
+        for join in joins:
+            refs = join.group(2) or join.group(3) or join.group(4) or ""
+            names = [r.group(0) or "" for r in _REFERENCE.finditer(refs)]
+            found = [literals[name][-1] for name in names if name in literals]
+            if not found:
+                continue
+            pieces = [text[a:b] for a, b in found]
+            cut = [p for p in pieces if REDACTED in p]
+            if cut and len(cut) < len(pieces):
+                spans += [(a, b) for (a, b), p in zip(found, pieces, strict=True) if token_piece(p)]
+            elif len(found) == len(names) and _pieces_secret(pieces, redact):
+                spans += found
+        return spans_redacted(text, sorted(set(spans))) if spans else text
+
+    return step
+
+
 def assembled_steps(redact: Callable[[str], str]) -> tuple[tuple[str, Callable[[str], str]], ...]:
     """The steps of this module as redaction runs them: each with the pattern that gates it."""
     return (
         (_INTERPOLATED_GATE, _interpolated_sub(redact)),
         (_FORMAT_GATE, _format_sub(redact)),
         (f"{_LIST_GATE}|{_ANY_LIST_GATE}", _lists_sub(redact)),
+        (_JOINED_VARS_GATE, _joined_vars_sub(redact)),
     )

@@ -89,6 +89,9 @@ _TEST_NAME = linear(
 )
 
 
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
 def _call_pair_replace(m: Match) -> str:
     whole = m.group(0) or ""
     name, value = m.group(1) or "", m.group(2) or ""
@@ -103,7 +106,13 @@ def _call_pair_replace(m: Match) -> str:
         return whole  # a path of names listed beside another (pino's ``["req.headers.authorization",
         # "config.OPENAI_API_KEY"]``)
     if STRONG_NAME.search(name) is not None:
-        secret = password_value(value) or (looks_random(value, 16) and any(c.isdigit() for c in value))
+        # ... or hex of 32 digits or more: a generated password (a digest is not given beside a
+        # password's name; dbt's ``env_var('SNOWFLAKE_PASSWORD', '<40 hex>')`` default is one).
+        secret = (
+            password_value(value)
+            or (looks_random(value, 16) and any(c.isdigit() for c in value))
+            or (len(value) >= 32 and set(value) <= _HEX and not value.isdigit())
+        )
     else:
         secret = looks_random(value, 20) and not (
             content_key(value) or uuid_shaped(value) or worded_key(value) or camel_word(value)

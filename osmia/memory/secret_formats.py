@@ -33,6 +33,9 @@ from osmia.memory.secret_web import WEB_RULES
 
 _BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
 
+# How a DN's parts begin (``cn=``, ``ou=``, ``dc=``): a second DN or a search base, not a password.
+_DN_PARTS = ("cn=", "uid=", "ou=", "dc=", "o=", "l=", "c=", "st=", "(")
+
 RULES: tuple[Rule, ...] = (
     # Private keys (PEM, OpenSSH, PGP, PKCS#8, encrypted): the whole block, across lines; an
     # unterminated block is redacted to the end of the text.
@@ -275,6 +278,29 @@ RULES: tuple[Rule, ...] = (
         1,
         generated_value,
         r"[\"'](?:d|p|q|dp|dq|qi|k)[\"'][ \t]*:",
+    ),
+    # FileZilla's site manager keeps a password in ``<Pass>`` (in base64 since 3.26: the password,
+    # encoded); a weak name elsewhere.
+    _rule("filezilla-pass", r"<Pass\b[^>\r\n]*>([^<\r\n]{4,})</Pass>", 1, not_placeholder, r"<Pass\b"),
+    # A property named with a dotted path holding a secret's part, and its value after blanks, as
+    # Spark's and Hadoop's defaults files write one (``spark.hadoop.fs.azure.account.key.<account>
+    # .dfs.core.windows.net <key>``): a generated value ending the line.
+    _rule(
+        "dotted-property",
+        r"(?im)^[ \t]*[\w-]+(?:\.[\w-]+)*\.(?:key|secret|password|passwd|token|credentials?)(?:\.[\w-]+)*"
+        r"[ \t]+([A-Za-z0-9+/=_~-]{20,})[ \t]*$",
+        1,
+        generated_value,
+        r"(?i)\.(?:key|secret|password|passwd|token|credentials?)\b[\w.-]*[ \t]+[A-Za-z0-9+/=_~-]{20}",
+    ),
+    # A DN given as a directory's user, then a literal: its password (ldap3's ``Connection(server,
+    # 'cn=…', '…')``, python-ldap's ``simple_bind_s('cn=…', '…')``).
+    _rule(
+        "dn-password",
+        r"(?i)[\"'](?:cn|uid)=[^\"'\r\n]{1,200}[\"'][ \t]*,[ \t]*[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        lambda value: not_placeholder(value) and not value.lower().startswith(_DN_PARTS),
+        r"(?i)[\"'](?:cn|uid)=",
     ),
     # Password hashes (htpasswd, /etc/shadow, bcrypt): offline cracking material.
     _rule("password-hash", r"\$(?:apr1|2[abxy]|1|5|6|y|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+]{16,}"),

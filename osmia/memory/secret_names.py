@@ -303,9 +303,16 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
 # ``value: …``, across lines), .NET ``<add key="ApiSecret" value="…"/>``, JSON name/value pairs,
 # Android's ``<meta-data android:name="…SERVER_SECRET" android:value="…"/>`` (a namespace's prefix).
 _NAME_VALUE = linear(
-    rf"""(?i)\b(?:name|key)["']?[ \t]*[:=][ \t]*["']?({_IDENT}{_STRONG}{_IDENT})["']?[\s,]*"""
+    rf"""(?i)\b(?:name|key|label)["']?[ \t]*[:=][ \t]*["']?({_IDENT}{_STRONG}{_IDENT})["']?[\s,]*"""
     rf"""(?:[A-Za-z_][\w-]*:)?["']?value{_OPERATOR}{_VALUE}"""
 )
+# ... Hadoop's and Hive's configuration properties (``<name>fs.s3a.secret.key</name>`` then
+# ``<value>…</value>``, on one line or two).
+_PROPERTY = (
+    rf"(?i)<name>[ \t]*({_IDENT}{_STRONG}{_IDENT})[ \t]*</name>\s*"
+    r"<value>[ \t]*([^<\r\n]{1,400}?)[ \t]*</value>"
+)
+_PROPERTY_GATE = r"(?i)</name>\s*<value>"
 # ... a name whose value is an object holding it, among a few other fields (Spring's
 # ``/actuator/env``: ``"spring.mail.password":{"value":"…"}``; ``terraform output -json``:
 # ``"db_password": {"sensitive": true, "type": "string", "value": "…"}``),
@@ -625,6 +632,7 @@ NAMED_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_NESTED_VALUE_GATE, _assignment_sub(_NESTED_VALUE, strong=True)),
     (_ELEMENT, _substitution(_ELEMENT, _element_replace)),
     (_PLIST_GATE, _substitution(_PLIST, _element_replace)),
+    (_PROPERTY_GATE, _substitution(_PROPERTY, _element_replace)),
     (_FLAG, _substitution(_FLAG, _flag_replace)),
     (_SET_VAR, _substitution(_SET_VAR, _set_var_replace)),
 )

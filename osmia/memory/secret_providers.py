@@ -294,4 +294,14 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("nats-seed", r"\bS[UAONCXP][A-Z2-7]{56}\b", 0, None, r"\bS[UAONCXP][A-Z2-7]{12}"),
     _rule("honeycomb-header", r"(?i)\bx-honeycomb-team[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9]{20,64})\b", 1),
     _rule("azure-storage-keys", r"(?m)^[ \t]*key[12][ \t]+(?:FULL|READ)[ \t]+([A-Za-z0-9+/]{86}==)", 1),
+    # Forty-eighth session. PagerDuty's Events API key, given as ``routing_key`` (32 hex: a message
+    # broker's routing key is words and dots); Algolia's server client made with its app id and key
+    # (a browser's ``algoliasearch(…)`` is given the search-only key, published by design).
+    _rule("pagerduty-routing-key", r"(?i)[\"']?routing_key[\"']?[ \t]*[:=][ \t]*[\"']?([a-f0-9]{32})\b", 1),
+    _rule(
+        "algolia-client",
+        r"\bSearchClient(?:\.create)?\([ \t]*[\"'][A-Z0-9]{10}[\"'][ \t]*,[ \t]*"
+        r"[\"']([a-f0-9]{32})[\"']",
+        1,
+    ),
 )

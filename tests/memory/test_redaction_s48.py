@@ -82,6 +82,38 @@ REDACTED_16 = [
         "La secret key corretta dell'utente è Vb7Qz2Lm9Tx4Kp1Wr8Nc3Yd6 (quella nel Vault era vecchia).",
         "Vb7Qz2Lm9Tx4Kp1Wr8Nc3Yd6",
     ),
+    (
+        '{"id": "password", "type": "CONCEALED", "label": "password", "value": "Bq8=Zr2_Lm7Tx"}',
+        "Bq8=Zr2_Lm7Tx",
+    ),
+    (
+        "<property>\n  <name>fs.s3a.secret.key</name>\n"
+        "  <value>Kp7Qz2Lm9Tx4Vb1Wr8Nc3Yd6Hs0Ga5Jf/Ue+Rt</value>\n</property>",
+        "Kp7Qz2Lm9Tx4Vb1Wr8Nc3Yd6Hs0Ga5Jf/Ue+Rt",
+    ),
+    ('<Server><Pass encoding="base64">VHo4UXYzTG03TnAyV3g1Sw==</Pass></Server>', "VHo4UXYzTG03TnAyV3g1Sw=="),
+    (
+        "spark.hadoop.fs.azure.account.key.acct01.dfs.core.windows.net "
+        "Zq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0Lq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0Lq8rT2vLp9sKw4MzNb7Xc1Vd5==",
+        "Zq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0Lq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0Lq8rT2vLp9sKw4MzNb7Xc1Vd5==",
+    ),
+    (
+        '-d \'{"routing_key": "3c9e1a7f5b2d8e4a6c0f9b3d7e1a5c2f", "event_action": "trigger"}\'',
+        "3c9e1a7f5b2d8e4a6c0f9b3d7e1a5c2f",
+    ),
+    (
+        "client = SearchClient.create('QW7ER2TY9U', '8e4a6c0f9b3d7e1a5c2f3c9e1a7f5b2d')",
+        "8e4a6c0f9b3d7e1a5c2f3c9e1a7f5b2d",
+    ),
+    (
+        "conn = Connection(server, 'cn=svc_bi,ou=services,dc=example,dc=com', 'r=Lq8_Tz2-Vm9x',"
+        " auto_bind=True)",
+        "r=Lq8_Tz2-Vm9x",
+    ),
+    (
+        "password: \"{{ env_var('WAREHOUSE_PASSWORD', '9f3a1c7e5b2d8f4a6c0e9b3d7a1f5c2e8b4d6a0c') }}\"",
+        "9f3a1c7e5b2d8f4a6c0e9b3d7a1f5c2e8b4d6a0c",
+    ),
 ]
 
 # Look-alikes: what the same forms must leave alone.
@@ -104,6 +136,11 @@ KEPT_16 = [
     "NAME          TYPE     DATA   AGE\ndb-password   Opaque   1      3d",
     "Secret.load('warehouse-password') reads it at run time.",
     "$ docker login ghcr.io -u bot --password-stdin < token.txt",
+    '{"exchange": "orders", "routing_key": "orders.created.eu", "payload": {}}',
+    'const searchClient = algoliasearch("KX9Q2PL7WM", "f533ae35e6056337846ceaf09fab7368");',
+    "spark.sql.sources.partitionOverwriteMode dynamic",
+    "<property><name>hive.metastore.uris</name><value>thrift://metastore:9083</value></property>",
+    "conn.search('ou=groups,dc=example,dc=com', '(cn=bi-*)')",
 ]
 
 
@@ -124,7 +161,7 @@ def test_the_sessions_blind_sets() -> None:
     session left (docs/security.md, forty-eighth session)."""
     from benchmarks.redteam_sets import secrets_16
 
-    for name, (leaked, changed) in {"a": (22, 1), "b": (8, 3)}.items():
+    for name, (leaked, changed) in {"a": (13, 1), "b": (6, 3)}.items():
         figures = secrets_16(name)
         assert figures["leaked"][1] == 250 and figures["changed"][1] == 150
         assert figures["leaked"][0] <= leaked, (name, figures)
@@ -152,3 +189,34 @@ def test_a_token_with_another_scripts_letters_is_still_read_in_latin() -> None:
     # A GitHub token with a Cyrillic "о" and a Greek "Ι" in it: folded, then redacted.
     token = "ghp_" + "Zq8rT2vLp9sKw4Mz" + "\u043e" + "Nb7Xc1Vd5" + "\u0399" + "Rf3Gh6Jk0L"
     assert_redacted(f"pushed with {token} by mistake", token)
+
+
+def test_literals_joined_into_a_secrets_name_are_redacted() -> None:
+    # Split to pass a scanner, joined where used: the first half is a token redaction knows, so the
+    # second is the same secret's.
+    head = "ghp_" + "Qz8rT2vLp9sKw4MzNb7X"
+    tail = "Vd5Rf3Gh6Jk0Lq8rT2vL"
+    code = f'_a = "{head}"\n_b = "{tail}"\nGITHUB_TOKEN = _a + _b\n'
+    assert_redacted(code, tail)
+    # ... or, in a shell, two random halves joined into a secret's name.
+    first, second = "Kp7Qz2Lm9Tx4/Vb1Wr8+", "Nc3Yd6Hs0Ga5Jf2Ue7Rt"
+    shell = f"export SK_A='{first}'\nexport SK_B='{second}'\nexport AWS_SECRET_ACCESS_KEY=\"$SK_A$SK_B\"\n"
+    assert_redacted(shell, first)
+    assert_redacted(shell, second)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'prefix = "Bearer "\nauth_token = prefix + token\n',
+        'env_tokens = "alpha beta"\ncmd_params = "gamma"\ntokens = env_tokens + cmd_params\n',
+        'HINT = "see the vault"\nSUFFIX = "prod"\npassword_label = HINT + SUFFIX\n',
+        'A = "TestLoginRetry"\nB = "TestLogoutRace"\nSECRET_TESTS = "$A$B"\n',
+    ],
+)
+def test_words_joined_into_a_secrets_name_are_kept_by_the_join_step(text: str) -> None:
+    # The join step alone (a bare word given to a secret's name is the assignment rules' to judge).
+    from osmia.memory.redaction import redact
+    from osmia.memory.secret_assembled import _joined_vars_sub
+
+    assert _joined_vars_sub(redact)(text) == text
