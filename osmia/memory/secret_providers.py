@@ -297,11 +297,19 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     # Forty-eighth session. PagerDuty's Events API key, given as ``routing_key`` (32 hex: a message
     # broker's routing key is words and dots); Algolia's server client made with its app id and key
     # (a browser's ``algoliasearch(…)`` is given the search-only key, published by design).
-    _rule("pagerduty-routing-key", r"(?i)[\"']?routing_key[\"']?[ \t]*[:=][ \t]*[\"']?([a-f0-9]{32})\b", 1),
+    _rule(
+        "pagerduty-routing-key",
+        r"(?i)[\"']?routing_key[\"']?[ \t]*[:=][ \t]*[\"']?([a-f0-9]{32})\b",
+        1,
+        None,
+        r"(?i)routing_key",
+    ),
     _rule(
         "algolia-client",
         r"\bSearchClient(?:\.create)?\([ \t]*[\"'][A-Z0-9]{10}[\"'][ \t]*,[ \t]*"
         r"[\"']([a-f0-9]{32})[\"']",
         1,
+        None,
+        r"\bSearchClient\b",
     ),
 )
