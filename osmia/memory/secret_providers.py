@@ -38,6 +38,12 @@ def _bitlocker(value: str) -> bool:
     return all(int(group) % 11 == 0 for group in value.split("-"))
 
 
+def _filled_in(path: str) -> bool:
+    """A template's path, each part one letter repeated (Slack's documented ``XXXXXXXXX/YYYYYYYYY/
+    ZZZZ…``): no hook's."""
+    return all(len(set(part)) == 1 for part in path.split("/") if part)
+
+
 PROVIDER_RULES: tuple[Rule, ...] = (
     # Source hosts and registries.
     _rule("github", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}"),
@@ -121,7 +127,10 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     # the ids before the token where they name the hook and not its workspace (Discord's number,
     # Teams' group and tenant). Slack's workspace and channel ids go with the token.
     _rule(
-        "slack-webhook", r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,})", 1
+        "slack-webhook",
+        r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,})",
+        1,
+        lambda path: not _filled_in(path),
     ),
     _rule("discord-webhook", r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})", 1),
     _rule("discord-bot", r"\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b"),

@@ -392,6 +392,13 @@ _MIXED = linear(r"[^\s\"'`<>()\[\]{}]*[^\x00-\x7f][^\s\"'`<>()\[\]{}]*")
 _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
 
+# Full-width digits, letters and the joiners tokens hold (``＿``, ``－``); a full-width bracket or
+# comma alone is punctuation of CJK prose, beside an ASCII word ("token），.npmrc").
+_FULL_WIDTH_ALNUM = frozenset(
+    chr(c) for c in [*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B), 0xFF3F, 0xFF0D]
+)
+
+
 def latin_tokens(text: str) -> str:
     """``text`` with each token that mixes ASCII letters or digits with look-alike letters
     written in Latin letters (:func:`~osmia.memory.confusables.latin_skeleton`).
@@ -411,7 +418,7 @@ def latin_tokens(text: str) -> str:
             return token
         # Full-width and mathematical letters and digits (``ｇｈｐ＿…``, ``𝚐𝚑𝚙_…``) are ASCII's in
         # another form: NFKC writes them as ASCII, whatever their share of the token.
-        if any("\uff01" <= c <= "\uff5e" or "\U0001d400" <= c <= "\U0001d7ff" for c in token):
+        if any(c in _FULL_WIDTH_ALNUM or "\U0001d400" <= c <= "\U0001d7ff" for c in token):
             compatible = unicodedata.normalize("NFKC", token)
             latin = latin_skeleton(compatible)
             if latin.isascii() and sum(1 for c in latin if c in _ASCII_ALNUM) >= 8:

@@ -141,6 +141,8 @@ KEPT_16 = [
     "spark.sql.sources.partitionOverwriteMode dynamic",
     "<property><name>hive.metastore.uris</name><value>thrift://metastore:9083</value></property>",
     "conn.search('ou=groups,dc=example,dc=com', '(cn=bi-*)')",
+    '{"slack_alerts_webhook": "https://hooks.slack.com/services/XXXXXXXXX/YYYYYYYYY/ZZZZZZZZZZZZZZZZZZZZZZZZ"}',
+    "npm 令牌现在从 Vault 读取（字段 token），.npmrc 里只有 `_authToken=${NPM_TOKEN}`。",
 ]
 
 
@@ -161,7 +163,7 @@ def test_the_sessions_blind_sets() -> None:
     session left (docs/security.md, forty-eighth session)."""
     from benchmarks.redteam_sets import secrets_16
 
-    for name, (leaked, changed) in {"a": (13, 1), "b": (6, 3)}.items():
+    for name, (leaked, changed) in {"a": (13, 0), "b": (6, 2)}.items():
         figures = secrets_16(name)
         assert figures["leaked"][1] == 250 and figures["changed"][1] == 150
         assert figures["leaked"][0] <= leaked, (name, figures)
