@@ -29,6 +29,7 @@ from osmia.memory.secret_values import (
     file_path,
     fragment_value,
     generated_value,
+    hex_password,
     looks_random,
     memorable_password,
     mixed_value,
@@ -336,7 +337,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?:[ \t]*(?:[:=：(]|=>|->|→|⇒)|[ \t]+[–—-]|(?:[ \t]+[^\s:=：]+){1,7}?[ \t]*[:：])[ \t]*"
         r"(?:[\"'`“„‘]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;»”“()]{8,})",
         1,
-        password_value,
+        lambda value: password_value(value) or hex_password(value),
         _PASSWORD_LABEL_GATE,
     ),
     # ... or right after the noun in those languages, with no label's sign ("логін buh_test, пароль
@@ -479,7 +480,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         "pass-adjacent",
         r"(?i)\b(?:pass|pw|pwd)(?:[ \t]+(?:is|was))?[ \t]+[\"'`]?([^\s\"'`;=]{8,})(?:[^=]|$)",
         1,
-        spoken_password,
+        lambda value: spoken_password(value) or hex_password(value),
     ),
     # ... logged in as a user with a password ("logged in as root with …"), and a password changed
     # from one value to another (both are secrets: "changed from … to …").

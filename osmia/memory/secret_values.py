@@ -453,6 +453,19 @@ def spoken_password(value: str) -> bool:
     return any(c.isupper() for c in v) and any(c.islower() for c in v) and _CAMEL.search(v) is None
 
 
+def hex_password(value: str) -> bool:
+    """A password generated as hex (``openssl rand -hex 16``), where a label or a noun says it is one:
+    24 to 39 digits with a letter and a digit. Not a SHA-1 or SHA-256 digest's length (a commit, a
+    checksum), nor a short commit's."""
+    v = value.rstrip(".,:;)")
+    return (
+        24 <= len(v) <= 39
+        and set(v.lower()) <= _HEX
+        and any(c.isdigit() for c in v)
+        and any(c.isalpha() for c in v)
+    )
+
+
 SSH_KEY_TYPES = ("ssh-", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-")
 """How an SSH public key's type begins (``ssh-ed25519 AAAA…``): a public key, never a secret."""
 

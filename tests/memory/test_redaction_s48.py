@@ -102,6 +102,14 @@ REDACTED_16 = [
         "3c9e1a7f5b2d8e4a6c0f9b3d7e1a5c2f",
     ),
     (
+        "Nytt lösenord för användaren acme_drop: 6e1f9c3a7b5d2e8f4a0c9b1d3e5f7a2c",
+        "6e1f9c3a7b5d2e8f4a0c9b1d3e5f7a2c",
+    ),
+    (
+        "[19:18] maria: host `db-ro` user `dba_break_glass` pass `9c4e1a7f3b5d2e8f6a0c4b1d`",
+        "9c4e1a7f3b5d2e8f6a0c4b1d",
+    ),
+    (
         "client = SearchClient.create('QW7ER2TY9U', '8e4a6c0f9b3d7e1a5c2f3c9e1a7f5b2d')",
         "8e4a6c0f9b3d7e1a5c2f3c9e1a7f5b2d",
     ),
@@ -139,6 +147,8 @@ KEPT_16 = [
     '{"exchange": "orders", "routing_key": "orders.created.eu", "payload": {}}',
     'const searchClient = algoliasearch("KX9Q2PL7WM", "f533ae35e6056337846ceaf09fab7368");',
     "spark.sql.sources.partitionOverwriteMode dynamic",
+    "CI: all checks pass 4f42150ac22dd7ecafa2f3ab53032e04252e3a59 (the merge commit).",
+    "password md5 check: compare against the sha256 in checksums.txt",
     "<property><name>hive.metastore.uris</name><value>thrift://metastore:9083</value></property>",
     "conn.search('ou=groups,dc=example,dc=com', '(cn=bi-*)')",
     '{"slack_alerts_webhook": "https://hooks.slack.com/services/XXXXXXXXX/YYYYYYYYY/ZZZZZZZZZZZZZZZZZZZZZZZZ"}',
@@ -163,7 +173,7 @@ def test_the_sessions_blind_sets() -> None:
     session left (docs/security.md, forty-eighth session)."""
     from benchmarks.redteam_sets import secrets_16
 
-    for name, (leaked, changed) in {"a": (13, 0), "b": (6, 2)}.items():
+    for name, (leaked, changed) in {"a": (11, 0), "b": (6, 2)}.items():
         figures = secrets_16(name)
         assert figures["leaked"][1] == 250 and figures["changed"][1] == 150
         assert figures["leaked"][0] <= leaked, (name, figures)
