@@ -130,10 +130,11 @@ def secrets_15(name: str) -> dict[str, list[int]]:
 
 
 def secrets_16(name: str) -> dict[str, list[int]]:
-    """A forty-eighth session secret set's figures (``data/secrets16a.jsonl`` or ``…b``: 250 texts
-    and 150 look-alikes each, by a helper who read nothing else; A in data, analytics and operations
-    tooling, B on the developer's workstation and in prose in sixteen languages): secrets leaked and
-    ordinary lines changed, each [count, of]."""
+    """A forty-eighth session secret set's figures (``data/secrets16a.jsonl`` … ``d``, by helpers who
+    read nothing else: A, 250 texts and 150 look-alikes in data, analytics and operations tooling; B,
+    as many on the developer's workstation and in prose in sixteen languages; C, 200 and 100 in
+    enterprise, mobile and IoT; D, 200 and 100 in incidents and conversations, in twenty languages):
+    secrets leaked and ordinary lines changed, each [count, of]."""
     return _secret_set(f"secrets16{name}.jsonl")
 
 
@@ -162,7 +163,7 @@ def evaluate() -> dict[str, Any]:
     twelve = {name: secrets_12(name) for name in ("a", "b")}
     fourteen = {name: secrets_14(name) for name in ("a", "b")}
     fifteen = {name: secrets_15(name) for name in ("a", "b")}
-    sixteen = {name: secrets_16(name) for name in ("a", "b")}
+    sixteen = {name: secrets_16(name) for name in ("a", "b", "c", "d")}
     thirteen = {name: evasive_13(name) for name in ("a", "b", "c")}
     return {
         **{f"evasive 13{name}: leaked": figures["leaked"] for name, figures in thirteen.items()},

@@ -306,12 +306,12 @@ def _lists_sub(redact: Callable[[str], str]) -> Callable[[str], str]:
 # A secret's name given the join of variables (``GITHUB_TOKEN = _p1 + _p2``, a shell's
 # ``AWS_SECRET_ACCESS_KEY="$AWS_SK_A$AWS_SK_B"``): group 1 the name, 2 the joined references.
 _JOINED_VARS = linear(
-    rf"(?i)\b([A-Za-z_]\w*{STRONG}\w*)[\"']?[ \t]*:?=[ \t]*"
+    rf"(?i)\b(\w*{STRONG}\w*)[\"']?[ \t]*(?::?=|:)[ \t]*"
     r"(?:[\"']((?:\$\{?[A-Za-z_]\w*\}?){2,6})[\"']|((?:\$\{?[A-Za-z_]\w*\}?){2,6})(?:\s|$)"
-    r"|([A-Za-z_][\w.]*(?:[ \t]*\+[ \t]*[A-Za-z_][\w.]*){1,5})[ \t]*(?:[;\r\n)]|$))"
+    r"|([A-Za-z_][\w.]*(?:[ \t]*\+[ \t]*[A-Za-z_][\w.]*){1,5})[ \t]*(?:[;,}\r\n)]|$))"
 )
 _JOINED_VARS_GATE = (
-    rf"(?i){STRONG}\w*[\"']?[ \t]*:?=[ \t]*[\"']?"
+    rf"(?i){STRONG}\w*[\"']?[ \t]*:?=?[ \t]*[\"']?"
     r"(?:\$\{?[A-Za-z_]\w*\}?\$|[A-Za-z_][\w.]*[ \t]*\+[ \t]*[A-Za-z_])"
 )
 _REFERENCE = linear(r"[A-Za-z_][\w.]*")

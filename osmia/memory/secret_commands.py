@@ -17,6 +17,7 @@ from osmia.memory.secret_decoding import HEX_DIGITS, decoded_text
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
+    SSH_KEY_TYPES,
     flag_token,
     generated_value,
     looks_random,
@@ -94,7 +95,7 @@ _READS_A_SECRET = (
     r"|\bchpasswd\b|\bsudo[ \t]+-S\b|\bgh[ \t]+secret[ \t]+set\b|\bwrangler[ \t]+secret[ \t]+put\b"
     r"|\bsecrets[ \t]+(?:create|versions[ \t]+add)\b|\bbase64[ \t]+(?:-d|-D|--decode)\b|\bxxd[ \t]+-r\b"
     r"|\bcircleci[ \t]+context[ \t]+store-secret\b|--passphrase-fd\b|--passphrase-file[ \t]+/dev/stdin\b"
-    r"|--passwd-on-stdin\b|\bkeystore[ \t]+add\b[^\n|;&]*?--stdin\b)"
+    r"|--passwd-on-stdin\b|\bkeystore[ \t]+add\b[^\n|;&]*?--stdin\b|\bkinit\b)"
 )
 
 # A JWT or HMAC algorithm's name, given where a key may be (``jwt.encode(payload, key, "HS256")``).
@@ -359,6 +360,48 @@ COMMAND_RULES: tuple[Rule, ...] = (
         1,
         lambda value: not_placeholder(value) and (password_value(value) or looks_random(value, 16)),
         r"(?:SECRET_ACCESS_KEY|SECRET_KEY|SESSION_TOKEN|PASSWORD|SECRET|TOKEN)[ \t]+'",
+    ),
+    # A value written into a secret's file by ``echo`` or ``printf`` (``echo '…' > ~/.vault_pass``,
+    # ``printf '%s' '…' > .pgpass``): the file's name holds a secret's word.
+    _rule(
+        "written-to-secret-file",
+        r"\b(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+(?:[\"']%s(?:\\n)?[\"'][ \t]+)?)"
+        r"[\"']([^\"'\r\n]{6,})[\"'][ \t]*>>?[ \t]*[^\s;&|]*(?:pass|secret|token|key|cred|auth)[^\s;&|]*",
+        1,
+        lambda value: not_placeholder(value) and not value.startswith(SSH_KEY_TYPES),  # a public key's line
+        r"(?i)[\"'][ \t]*>>?[ \t]*[^\s;&|]*(?:pass|secret|token|key|cred|auth)",
+    ),
+    # Tools given a password by a flag of their own: macOS's keychains (``security create-keychain -p``,
+    # ``unlock-keychain -p``, ``import … -P``, ``set-key-partition-list … -k``), Kerberos's ``kadmin
+    # -w``, Mosquitto's clients' ``-P``.
+    _rule(
+        "tool-password-flag",
+        r"\b(?:security[ \t]+(?:create-keychain|unlock-keychain|import|set-key-partition-list)\b"
+        r"[^\n|;&]{0,200}?[ \t]-[pPk]|kadmin(?:\.local)?\b[^\n|;&]{0,200}?[ \t]-w"
+        r"|mosquitto_(?:pub|sub|rr)\b[^\n|;&]{0,200}?[ \t]-P)"
+        r"[ \t]+[\"']?([^\s\"']{6,})",
+        1,
+        lambda value: (
+            not_placeholder(value) and not value.startswith("-") and not value.endswith(".keychain")
+        ),
+        r"\b(?:security[ \t]+(?:create|unlock|import|set-key)|kadmin|mosquitto_(?:pub|sub|rr))",
+    ),
+    # ... and by position: ``mosquitto_passwd -b FILE USER PASSWORD``, Samba's ``-U user%password``,
+    # SAP HANA's ``hdbuserstore SET KEY HOST USER PASSWORD``.
+    _rule(
+        "positional-password",
+        r"\b(?:mosquitto_passwd[ \t]+-b[ \t]+\S+[ \t]+\S+"
+        r"|hdbuserstore[ \t]+(?:-\S+[ \t]+)*SET[ \t]+\S+[ \t]+\S+[ \t]+\S+)[ \t]+[\"']?([^\s\"']{6,})",
+        1,
+        not_placeholder,
+        r"\b(?:mosquitto_passwd|hdbuserstore)\b",
+    ),
+    _rule(
+        "samba-user-password",
+        r"(?:^|\s)-U[ \t]+[\"']?[^\s%\"']+%([^\s\"']{4,})",
+        1,
+        not_placeholder,
+        r"-U[ \t]+\S+%",
     ),
     # Redis's ``ACL SETUSER name on >password``: each ``>`` adds a password.
     _rule(

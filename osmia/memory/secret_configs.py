@@ -111,6 +111,31 @@ CONFIG_RULES: tuple[Rule, ...] = (
         1,
         _device_secret,
     ),
+    # ... a line's password (``line vty 0 4`` then `` password 7 1423…``: type 7 is reversible), a WLAN's
+    # key on a controller (``security wpa psk set-key ascii 0 …``).
+    _rule("line-password", r"(?im)^[ \t]*password" + _TYPE + r"[ \t]+(\S{3,})", 1, not_placeholder),
+    _rule(
+        "wlan-psk",
+        r"(?i)\bpsk[ \t]+set-key[ \t]+(?:ascii|hex)(?:" + _TYPE + r")?[ \t]+(\S{8,})",
+        1,
+        not_placeholder,
+    ),
+    # OpenWrt's UCI (``option key '…'``, ``option password '…'``), OpenLDAP's ``rootpw …``, Tasmota's
+    # console (``Password1 …;``, ``WebPassword …``).
+    _rule(
+        "uci-option",
+        r"(?im)^[ \t]*option[ \t]+(?:key|password|psk|secret|wpa_passphrase|auth_secret)[ \t]+"
+        r"[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        not_placeholder,
+    ),
+    _rule("slapd-rootpw", r"(?im)^[ \t]*rootpw[ \t]+(\S{4,})", 1, not_placeholder),
+    _rule(
+        "tasmota-password",
+        r"\b(?:Password[1-3]|WebPassword|MqttPassword)[ \t]+([^;\s]{4,})",
+        1,
+        lambda value: not_placeholder(value) and not plain_words(value),
+    ),
     # SNMP community strings (``snmp-server community S3cret RO``): the password of SNMP v1/v2c.
     _rule("snmp-community", r"(?i)\bsnmp-server[ \t]+community[ \t]+(\S{3,})", 1, _community),
     # Shared keys: TACACS+ and RADIUS servers, key chains, IKE pre-shared keys, OSPF digests.

@@ -22,6 +22,7 @@ from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
     basic_credentials,
+    env_name,
     generated_value,
     looks_random,
     not_placeholder,
@@ -31,7 +32,8 @@ from osmia.memory.secret_values import (
 )
 from osmia.memory.secret_web import WEB_RULES
 
-_BLOCK_KEY = r"[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?"
+# ... and OpenVPN's static key (``tls-auth``/``tls-crypt``), a shared secret in hex lines.
+_BLOCK_KEY = r"(?:[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?|OpenVPN[ \t]+Static[ \t]+key[ \t]+V1)"
 
 # How a DN's parts begin (``cn=``, ``ou=``, ``dc=``): a second DN or a search base, not a password.
 _DN_PARTS = ("cn=", "uid=", "ou=", "dc=", "o=", "l=", "c=", "st=", "(")
@@ -113,15 +115,15 @@ RULES: tuple[Rule, ...] = (
         r"(?i)\bx-(?:api|auth|access)-(?:key|token)[\"']?\s*:\s*[\"']?([A-Za-z0-9._~+/=-]{12,})",
         1,
     ),
-    _rule("bearer", r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)", 1),
+    _rule("bearer", r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)", 1, lambda value: not env_name(value)),
     _rule("basic-auth", r"(?i)\bbasic[ \t]+([A-Za-z0-9+/]{8,}={0,2})", 1, basic_credentials),
     # scheme://user:password@host — the password may hold '/', the user may be empty; and '@' (the
     # last one before the host ends it, as clients read it: ``p@ss@host``, and ``p%40ss@host`` once
-    # its escape is read; after an '@', a '/' too, in a piece with no dot: ``Qz%40r7%2Fpl@host`` read,
-    # not a host and its path, ``p@host.io/a@b``).
+    # its escape is read; after an '@', a '/' or a '#' too, in a piece with no dot: ``Qz%40r7%2Fpl@host``
+    # and ``j%40xO%23Nt@host`` read, not a host and its path, ``p@host.io/a@b``).
     _rule(
         "url-password",
-        r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@?#]*:([^\s@]+(?:@[^\s@/?#]+|@[^\s@?#.]+)*)@[A-Za-z0-9\[]",
+        r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@?#]*:([^\s@]+(?:@[^\s@/?#]+|@[^\s@?.]+)*)@[A-Za-z0-9\[]",
         1,
         url_password,
     ),
@@ -147,7 +149,7 @@ RULES: tuple[Rule, ...] = (
     # (not a URL given as the user: ``az login -u http://app``).
     _rule(
         "curl-user",
-        r"(?:^|\s)(?:-u|--user|-auth|--auth|--basic-auth)(?:[ \t]+|=)[\"']?[^\s:\"'=@]+:"
+        r"(?:^|\s)(?:-u|--user|-auth|--auth|--basic-auth)(?:[ \t]+|=)(?:[\"'][^\s:\"'=]+|[^\s:\"'=@]+):"
         r"([^\s\"'/][^\s\"']{2,}|/[^\s\"'/][^\s\"']+)",
         1,
         not_placeholder,
@@ -287,11 +289,11 @@ RULES: tuple[Rule, ...] = (
     # .dfs.core.windows.net <key>``): a generated value ending the line.
     _rule(
         "dotted-property",
-        r"(?im)^[ \t]*[\w-]+(?:\.[\w-]+)*\.(?:key|secret|password|passwd|token|credentials?)(?:\.[\w-]+)*"
-        r"[ \t]+([A-Za-z0-9+/=_~-]{20,})[ \t]*$",
+        r"(?im)^[ \t]*[\w-]+(?:\.[\w-]+)*\.(?:key|secret|password|passwd|token|credentials?|psk)(?:\.[\w-]+)*"
+        r"(?:[ \t]+|[ \t]*=[ \t]*)([A-Za-z0-9+/=_~-]{16,})[ \t]*$",
         1,
         generated_value,
-        r"(?i)\.(?:key|secret|password|passwd|token|credentials?)\b[\w.-]*[ \t]+[A-Za-z0-9+/=_~-]{20}",
+        r"(?i)\.(?:key|secret|password|passwd|token|credentials?|psk)\b[\w.-]*(?:[ \t]+|[ \t]*=)",
     ),
     # A DN given as a directory's user, then a literal: its password (ldap3's ``Connection(server,
     # 'cn=…', '…')``, python-ldap's ``simple_bind_s('cn=…', '…')``).

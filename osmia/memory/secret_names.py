@@ -132,6 +132,14 @@ _NAME_ONLY = (
     "error",
     "errors",
     "exception",
+    # A page's cursor and a push device's id (``nextPageToken``, ``didRegister…WithDeviceToken``):
+    # identifiers a token's noun names, not credentials.
+    "pagetoken",
+    "page_token",
+    "continuationtoken",
+    "continuation_token",
+    "devicetoken",
+    "device_token",
 )
 # A word of a name that says it counts (``TOKEN_BUDGET_PER_RUN``, ``MAX_TOKENS_PER_REQUEST``): a number
 # given to it is a count, whatever its length.
@@ -232,6 +240,17 @@ def _hashed(name: str, value: str) -> bool:
     )
 
 
+_WEAK_NAME = linear(rf"(?i){_WEAK}")
+
+
+def _inside_words(name: str) -> str:
+    """``name`` without the words a weak noun hides in (``assignment``, ``design``, ``signal``)."""
+    lowered = name.lower()
+    for word in ("assign", "design", "signal", "consign", "resign"):
+        lowered = lowered.replace(word, "_")
+    return lowered
+
+
 def _said_public(text: str, name_start: int) -> bool:
     """Whether the word before a name says it is public (``wg show``'s ``public key: …``)."""
     return text[max(0, name_start - 8) : name_start].lower().rstrip(" \t_-").endswith("public")
@@ -258,6 +277,8 @@ _HOLDERS = (
 # (``jsondecode(data.aws_secretsmanager_secret_version.db.secret_string``).
 _POINTER = linear(
     r"^(?:(?:op|vault|ref\+[a-z0-9]+|sm|awssm|gcpsm|azurekeyvault|akv|doppler|infisical|bws)://\S+"
+    # ... Vault's path written after ``vault:`` (``vault:secret/data/app#field``),
+    r"|vault:[\w./-]+(?:#\w+)?"
     r"|[a-z][a-z0-9_-]*(?:/[a-z0-9_.-]+){2,}(?::[a-z_]+)?|[a-z]+(?:-[a-z]+)+/[a-z]+(?:-[a-z]+)*|[a-z]+/[a-z]+(?:-[a-z]+)+"
     # ... a credential's file (systemd's ``LoadCredential=api-token:/etc/credstore/…``), a build's
     # secret mount (``--secret id=npmrc,src=$HOME/.npmrc``), an attribute of a resource (Terraform's
@@ -283,6 +304,8 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
     """
     if is_placeholder(value) or len(value) < 4 or _POINTER.match(value) is not None:
         return False
+    if not quoted and code_value(value):
+        return False  # a PowerShell cmdlet called for the value (``$pwd = ConvertTo-SecureString …``)
     if not quoted and value.startswith("(") and env_name(value[1:]):
         return False  # a list of options opened (SQL's ``CREDENTIALS = (AWS_KEY_ID = …``)
     if _SECRET_KEY_NAME.match(value) is not None:
@@ -474,6 +497,8 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             return False  # an id a name calls a key (``Idempotency-Key: <uuid>``, ``cache_key=<uuid>``)
         if ok and (content_key(value) or key_path(value) or worded_key(value)):
             return False  # a cache's key (names and a hash, or words and ids), a store's (an id, a field)
+        if ok and _WEAK_NAME.search(_inside_words(m.group(1) or "")) is None:
+            return False  # "sig" inside a word (``assignment_group``, ``design_id``): no weak name left
         if ok and camel_word(value) and worded_name(value):
             return False  # a name in camel case (NuGet's ``<add key="ClearTextPassword" …``)
         return ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
@@ -573,6 +598,11 @@ _ELEMENT = (
 )
 
 
+# What every element's match holds, for redaction's one scan (the element's whole pattern, a secret's
+# names and attributes, cost its program ~0.25 MB): an opening tag whose name holds a secret's word.
+_ELEMENT_GATE = r"(?i)<[ \t]*[\w.:-]*(?:pass|pwd|secret|token|key|cred|dsn|authtok|webhook|_pw)"
+
+
 def _substitution(pattern: str, replace: Callable[[Match], str]) -> Callable[[str], str]:
     """A redaction step: every match of ``pattern`` (RE2) given to ``replace``."""
     compiled = linear(pattern)
@@ -630,7 +660,7 @@ NAMED_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_ASSIGNMENTS[1].pattern, _assignment_sub(_ASSIGNMENTS[1], strong=False)),
     (_GLUED_PASS_GATE, _assignment_sub(_GLUED_PASS, strong=True)),
     (_NESTED_VALUE_GATE, _assignment_sub(_NESTED_VALUE, strong=True)),
-    (_ELEMENT, _substitution(_ELEMENT, _element_replace)),
+    (_ELEMENT_GATE, _substitution(_ELEMENT, _element_replace)),
     (_PLIST_GATE, _substitution(_PLIST, _element_replace)),
     (_PROPERTY_GATE, _substitution(_PROPERTY, _element_replace)),
     (_FLAG, _substitution(_FLAG, _flag_replace)),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from osmia.memory.linear import linear
 from osmia.memory.secret_codes import CODE_RULES
-from osmia.memory.secret_decoding import HEX_DIGITS
+from osmia.memory.secret_decoding import HEX_DIGITS, decoded_text
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
@@ -152,8 +152,9 @@ def _key_value(value: str) -> bool:
 
 
 _FINGERPRINT_FORMS = ("SHA256:", "SHA1:", "MD5:")
-# How long a key's id and fingerprint are in hex (gpg's short and long ids, its fingerprint).
-_KEY_ID_LENGTHS = (8, 16, 40)
+# How long a key's id, fingerprint or digest is in hex (gpg's short and long ids, its fingerprint;
+# SHA-256's and SHA-512's digests, which a verification prints after a key's name).
+_KEY_ID_LENGTHS = (8, 16, 40, 64, 128)
 
 
 def _adjacent_key(value: str) -> bool:
@@ -162,6 +163,8 @@ def _adjacent_key(value: str) -> bool:
     bare = value.rstrip(".,;:")
     if len(bare) in _KEY_ID_LENGTHS and set(bare) <= HEX_DIGITS:
         return False
+    if set(bare) <= HEX_DIGITS and decoded_text(bare) is not None:
+        return False  # words written in hex ("token cache key (hex): 746f6b656e…", "token-cache-…")
     return _key_value(value)
 
 
@@ -242,7 +245,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?i)\b(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key|pat"
         r"|personal[ _-]access[ _-]token|private[ _-]key|app(?:lication)?[ _-]key|subscription[ _-]key"
         rf"|{KEY_NOUNS}|[A-Za-z][A-Za-z0-9]*(?-i:Secret|Token|Password|Passphrase))"
-        r"[ \t]+[\"'`(]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
+        r"[ \t]+[\"'`(„“«‘]?([A-Za-z0-9_+/=.~!@#$%^&*-]{16,})",
         1,
         generated_value,
     ),
@@ -401,6 +404,19 @@ PROSE_RULES: tuple[Rule, ...] = (
         _key_value,
         r"(?i)(?:key|token)\b[^\r\n]*?[ \t](?:ist|lautet|es|est|é|è|jest|är|adalah|là|это|є|це)[ \t]",
     ),
+    # ... or named with words after it, then a colon, then the value, in English or the languages the
+    # rules read ("the API key for staging: …", "المفتاح المستخدم مؤقتًا: …", "คีย์ Shodan ของบริษัท: …",
+    # "טוקן חדש: …"): a value that looks generated. Not a bare English "key" (a cache's, an
+    # idempotency key, a site key: "Cache restored from key: …").
+    _rule(
+        "key-words-colon",
+        r"(?i)(?:\b(?:token|(?:api|secret|access)[ \t-]?key)\b|المفتاح|مفتاح|توكن|คีย์|โทเค็น|טוקן|מפתח|कुंजी"
+        r"|टोकन)"
+        r"(?:[ \t]+[^\s:=：]+){0,6}?[ \t]*[:：][ \t]*[\"'`„“«]?([A-Za-z0-9_+=.~-][A-Za-z0-9_+/=.~-]{19,})",
+        1,
+        _adjacent_key,
+        r"(?i)(?:\b(?:token|key)\b|المفتاح|مفتاح|توكن|คีย์|โทเค็น|טוקן|מפתח|कुंजी|टोकन)[^\r\n:：]*[:：]",
+    ),
     # A secret's name and its value as two columns of a table (a browser's storage panel, a tool's
     # listing: ``refresh_token    KpgC5…``): the name alone at the line's start, a wide gap, one
     # generated value ending the line (a listing of more columns, ``aws configure list``, is none).
@@ -412,6 +428,16 @@ PROSE_RULES: tuple[Rule, ...] = (
         1,
         lambda value: _key_value(value) or password_value(value),
         r"(?im)^[ \t]*[\w.-]*(?:password|passwd|secret|token|key|credential|secret[_-]id)s?(?:[ \t]{2,}|\t)",
+    ),
+    # An app password as Google writes one (four groups of four lower-case letters) after a password's
+    # label in any of the rules' languages ("Uygulama şifresi: rcgl xxrp ljfn njoa").
+    _rule(
+        "app-password",
+        rf"(?i)(?:{_PASSWORD_NOUNS}|şifre)[^\r\n:=]*[:=][ \t]*[\"']?"
+        r"((?-i:[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}))\b",
+        1,
+        None,
+        r"(?-i:[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4})",
     ),
     # A web form's password field with its value, in either order of the attributes.
     _rule(
@@ -431,8 +457,8 @@ PROSE_RULES: tuple[Rule, ...] = (
     # A wallet's recovery words after their label and a colon (12 to 24 lower-case words).
     _rule(
         "seed-phrase",
-        r"(?i)\b(?:seed|mnemonic|recovery|secret)[ \t]+(?:phrase|words)[\"']?[ \t]*[:=][ \t]*[\"']?"
-        r"((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b",
+        r"(?i)\b(?:seed|mnemonic|recovery|secret)[ \t]+(?:phrase|words)[\"']?(?:[ \t]+[^\s:=]+)*?"
+        r"[ \t]*[:=][ \t]*[\"'“]?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b",
         1,
     ),
     # A passphrase of words joined by dashes, dots or underscores after its label

@@ -39,9 +39,9 @@ def _bitlocker(value: str) -> bool:
 
 
 def _filled_in(path: str) -> bool:
-    """A template's path, each part one letter repeated (Slack's documented ``XXXXXXXXX/YYYYYYYYY/
-    ZZZZ…``): no hook's."""
-    return all(len(set(part)) == 1 for part in path.split("/") if part)
+    """A template's path, each part one letter repeated after its first (Slack's documented
+    ``XXXXXXXXX/YYYYYYYYY/ZZZZ…``, ``TXXXXXXXX/BXXXXXXXX/XXXX…``): no hook's."""
+    return all(len(set(part[1:])) == 1 for part in path.split("/") if len(part) > 1)
 
 
 PROVIDER_RULES: tuple[Rule, ...] = (
@@ -303,7 +303,14 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("nats-seed", r"\bS[UAONCXP][A-Z2-7]{56}\b", 0, None, r"\bS[UAONCXP][A-Z2-7]{12}"),
     _rule("honeycomb-header", r"(?i)\bx-honeycomb-team[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9]{20,64})\b", 1),
     _rule("azure-storage-keys", r"(?m)^[ \t]*key[12][ \t]+(?:FULL|READ)[ \t]+([A-Za-z0-9+/]{86}==)", 1),
-    # Forty-eighth session. PagerDuty's Events API key, given as ``routing_key`` (32 hex: a message
+    # Forty-eighth session: Asana's personal access token, Xendit's and WooCommerce's keys, Together
+    # AI's, a Salesforce session id (the org id, ``!``, the session).
+    _rule("asana-pat", r"\b[12]/\d{14,18}/\d{14,18}:[a-f0-9]{32}\b"),
+    _rule("xendit", r"\bxnd_(?:production|development)_[A-Za-z0-9]{40,}"),
+    _rule("woocommerce", r"\bc[ks]_[a-f0-9]{40}\b"),
+    _rule("together-ai", r"\btgp_v1_[A-Za-z0-9_-]{40,}"),
+    _rule("salesforce-session", r"\b00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,}"),
+    # PagerDuty's Events API key, given as ``routing_key`` (32 hex: a message
     # broker's routing key is words and dots); Algolia's server client made with its app id and key
     # (a browser's ``algoliasearch(…)`` is given the search-only key, published by design).
     _rule(

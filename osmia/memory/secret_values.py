@@ -86,12 +86,14 @@ def is_placeholder(value: str) -> bool:
     if v[0] in "$<{" or v.lower().startswith("[redact") or _PERCENT_TEMPLATE.match(v) is not None:
         return True
     mask = v.strip("[]").replace("_", "")
-    if v[0] == "[" and mask.isalpha() and mask.isupper():
-        return True  # a mask a tool writes: ``[REDACTED]``, ``[FILTERED]``, ``[MASKED]``
+    if v[0] == "[" and mask.isalpha() and (mask.isupper() or mask.istitle()):
+        return True  # a mask a tool writes: ``[REDACTED]``, ``[FILTERED]``, Sentry's ``[Filtered]``
     if masked(v):
         return True
     if _URL_TEMPLATE.search(v) is not None or _REFERENCE.search(v) is not None:
         return True  # ``https://<key>@host``, ``https://${USER}:${PASS}@host``; ``var.db_password``
+    if "XXXXXXXX" in v:
+        return True  # a template's run of X's (``https://hooks.slack.com/services/TXXXXXXXX/…``)
     if (len(v), v[-7:]) == (20, "EXAMPLE") or (len(v), v[-10:]) == (40, "EXAMPLEKEY"):
         return True  # AWS's documented example keys (``AKIAIOSFODNN7EXAMPLE``, ``…/bPxRfiCYEXAMPLEKEY``)
     if v[0] == "(" and v[1:].isalpha() and v[1:].islower():
@@ -182,6 +184,7 @@ _NOT_VALUE_TEXT = (
     "undefined string str int bool secret password token value example changeit secretstr secretbytes"
     " securestring"
     " nothing string.empty vbnullstring"  # Visual Basic's empty values
+    " dummy fake placeholder"  # a fixture's words for a value that is none (``API_KEY=dummy``)
 )
 _NOT_VALUES = frozenset(_NOT_VALUE_TEXT.split())
 
@@ -403,8 +406,13 @@ _CALL = linear(
 
 
 def code_value(value: str) -> bool:
-    """A call or an index written where a value would stand (``jwt.encode(payload``, ``os.getenv(``)."""
-    return _CALL.search(value) is not None
+    """A call or an index written where a value would stand (``jwt.encode(payload``, ``os.getenv(``),
+    or a PowerShell cmdlet called for it (``$pwd = ConvertTo-SecureString …``)."""
+    return _CALL.search(value) is not None or _CMDLET.match(value) is not None
+
+
+# A PowerShell cmdlet's name: a verb, a dash, a noun (``ConvertTo-SecureString``, ``Get-Secret``).
+_CMDLET = linear(r"^[A-Z][a-z]+(?:To)?-[A-Z][A-Za-z]+$")
 
 
 def camel_word(value: str) -> bool:

@@ -156,26 +156,19 @@ KEPT_16 = [
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), REDACTED_16)
-def test_a_form_the_blind_sets_found_is_redacted(text: str, secret: str) -> None:
-    assert_redacted(text, secret)
-
-
-@pytest.mark.parametrize("text", KEPT_16)
-def test_a_look_alike_the_blind_sets_found_is_kept(text: str) -> None:
-    assert_kept(text)
-
-
 def test_the_sessions_blind_sets() -> None:
-    """benchmarks/data/secrets16a.jsonl and …b: B's misses were read and shaped this session's
-    rules, A was held out while they were written (38 leaked, 9 look-alikes changed before; 37 and
-    9 after B's rules), then read too; what leaks and what ordinary lines change is no more than the
-    session left (docs/security.md, forty-eighth session)."""
+    """benchmarks/data/secrets16a.jsonl … d: B's misses were read and shaped this session's rules,
+    A was held out while they were written (38 leaked, 9 look-alikes changed before; 37 and 9 after
+    B's rules), then read; D was held out through A's and B's rounds (22 and 5 before, 22 and 4
+    after), then read; C through all three (28 and 8 before, 26 and 7 after), then read. What leaks
+    and what ordinary lines change is no more than the session left (docs/security.md,
+    forty-eighth session)."""
     from benchmarks.redteam_sets import secrets_16
 
-    for name, (leaked, changed) in {"a": (11, 0), "b": (6, 2)}.items():
+    sizes = {"a": (250, 150), "b": (250, 150), "c": (200, 100), "d": (200, 100)}
+    for name, (leaked, changed) in {"a": (11, 0), "b": (6, 2), "c": (11, 2), "d": (9, 2)}.items():
         figures = secrets_16(name)
-        assert figures["leaked"][1] == 250 and figures["changed"][1] == 150
+        assert (figures["leaked"][1], figures["changed"][1]) == sizes[name]
         assert figures["leaked"][0] <= leaked, (name, figures)
         assert figures["changed"][0] <= changed, (name, figures)
 
@@ -232,3 +225,90 @@ def test_words_joined_into_a_secrets_name_are_kept_by_the_join_step(text: str) -
     from osmia.memory.secret_assembled import _joined_vars_sub
 
     assert _joined_vars_sub(redact)(text) == text
+
+
+# Sets C (enterprise, mobile, IoT) and D (incidents and conversations): each form, fresh values.
+REDACTED_CD = [
+    (
+        "Token: 2/1204958820011234/1209934411223344:5f2c9a1e7b3d8f4a6c0e9b1d3a5f7c2e",
+        "5f2c9a1e7b3d8f4a6c0e9b1d3a5f7c2e",
+    ),
+    (
+        "Key: xnd_production_" + "Qz8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0Lq8rT2",
+        "Qz8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0Lq8rT2",
+    ),
+    (
+        "keys ck_" + "4e8f1a2b3c9d0e7f6a5b4c3d2e1f0a9b8c7d6e5f" + " sent",
+        "4e8f1a2b3c9d0e7f6a5b4c3d2e1f0a9b8c7d6e5f",
+    ),
+    (
+        "key dùng chung: tgp_v1_" + "Zq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0Lq8rT2vLp",
+        "Zq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0Lq8rT2vLp",
+    ),
+    (
+        "-----BEGIN OpenVPN Static key V1-----\n6e1f9c3a7b5d2e8f4a0c9b1d3e5f7a2c\n"
+        "-----END OpenVPN Static key V1-----",
+        "6e1f9c3a7b5d2e8f4a0c9b1d3e5f7a2c",
+    ),
+    ("connecting to mysql://svc:k%40Zq8r%23Tv2Lp9sKw@db.example.internal:3306/app", "Zq8r%23Tv2Lp9sKw"),
+    ("- المفتاح المستخدم مؤقتًا: 7Hq2Zr9Lm4Vx1PkT8Nc3Yd6Wb5", "7Hq2Zr9Lm4Vx1PkT8Nc3Yd6Wb5"),
+    ("יצרתי טוקן חדש: 00Zq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0Lq8", "00Zq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0Lq8"),
+    (
+        "Ich habe den Cloud-Token „Zq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6J“ erstellt.",
+        "Zq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6J",
+    ),
+    ("$ echo 'Zq8#Lp2*Vx9=Km4!' > ~/.vault_pass && chmod 600 ~/.vault_pass", "Zq8#Lp2*Vx9=Km4!"),
+    ("*/30 * * * * echo 'Walrus-Heron4471?' | kinit svc_etl@AD.EXAMPLE.LOCAL", "Walrus-Heron4471?"),
+    (
+        'const p1 = "[redacted]";\nconst p2 = "Vd5Rf3Gh6Jk0Lq8rT2vLpQ";\nnew OpenAI({ apiKey: p1 + p2 });',
+        "Vd5Rf3Gh6Jk0Lq8rT2vLpQ",
+    ),
+    ('security unlock-keychain -p "7vQ_9eZk4Yd!Ovf" build.keychain', "7vQ_9eZk4Yd!Ovf"),
+    ("kadmin -p admin/admin@EXAMPLE.LAN -w 'Y9Q6pWzXXlLn#!!' -q \"listprincs\"", "Y9Q6pWzXXlLn#!!"),
+    ("mosquitto_pub -h mqtt.example.io -u gh-07 -P 'nm-jQ5Yqz.Yr=s1W' -t t -m 1", "nm-jQ5Yqz.Yr=s1W"),
+    ("sudo mosquitto_passwd -b /etc/mosquitto/passwd line3 ZephyrGorge2281!", "ZephyrGorge2281!"),
+    ("root@fs02:~# net ads join -U Administrator%OrchidKite7131! createcomputer=Servers", "OrchidKite7131!"),
+    ("hdbuserstore SET BACKUPKEY hana01:30013 BACKUP_OPERATOR 'lPQ7*I6J5a5RsRNz'", "lPQ7*I6J5a5RsRNz"),
+    ("line vty 0 4\n password 7 0822455D0A16544541", "0822455D0A16544541"),
+    (" security wpa psk set-key ascii 0 GlacierHeron6940*", "GlacierHeron6940*"),
+    ("\toption key 'ThistleWaltz4918*'", "ThistleWaltz4918*"),
+    ("rootpw    KestrelLime751#", "KestrelLime751#"),
+    ("Backlog SSID1 Shop; Password1 TundraLark2274!; MqttHost 192.168.50.10", "TundraLark2274!"),
+    ("wpasupplicant.profile.1.network.1.psk=76quJeQXFWm3msCjhDZC", "76quJeQXFWm3msCjhDZC"),
+    ("Uygulama şifresi: rcgq xxrp ljfn njob", "rcgq xxrp ljfn njob"),
+    (
+        "User: my recovery words so you can check: "
+        '"coconut chief cart bulb crime amateur casino crane castle animal brief crazy"',
+        "coconut chief cart bulb crime amateur casino crane castle animal brief crazy",
+    ),
+    (
+        'curl -u "sfapi@COMPANYT1:HarborQuartz1968+" "https://api.example.com/odata/v2/User"',
+        "HarborQuartz1968+",
+    ),
+]
+
+KEPT_CD = [
+    'headers = {"Authorization": "Bearer YOUR_ACCESS_TOKEN", "X-Api-Key": "YOUR_API_KEY_HERE"}',
+    "SF_CONSUMER_SECRET=vault:secret/data/salesforce/prod#consumer_secret",
+    '{"assignment_group": "8a2873089966c600fe8da0f27c6153bc"}',
+    "[Push] didRegisterForRemoteNotificationsWithDeviceToken: "
+    "54daac6b04a2ea7aec013aa6f1188a39052c72cae5f4ac68aca9a94075b03d15",
+    "the proxy returns an opaque cursor, e.g. nextPageToken=eyJzdGFydEF0IjogMjAwfQ==",
+    '"data": {"email": "[email]", "password": "[Filtered]"}',
+    "the fixture contains `API_KEY=dummy`; false positive",
+    "SLACK_WEBHOOK_URL=https://hooks.slack.com/services/TXXXXXXXX/BXXXXXXXX/XXXXXXXXXXXXXXXXXXXXXXXX",
+    "ED25519 key fingerprint is SHA256:nhT+GGTHVggbOec1cLXundwmqj5sSzjJ76LYPVm5Hd0.",
+    "$ echo 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGfB7twF9D6hrdcipa1bQEG6g1KhjXF8 ci@bastion'"
+    " >> ~/.ssh/authorized_keys",
+    "$pwd = ConvertTo-SecureString -String $env:PFX_PASSWORD -AsPlainText -Force",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), REDACTED_16 + REDACTED_CD)
+def test_a_form_the_blind_sets_found_is_redacted(text: str, secret: str) -> None:
+    assert_redacted(text, secret)
+
+
+@pytest.mark.parametrize("text", KEPT_16 + KEPT_CD)
+def test_a_look_alike_the_blind_sets_found_is_kept(text: str) -> None:
+    assert_kept(text)
