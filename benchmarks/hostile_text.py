@@ -99,6 +99,8 @@ SHAPES: dict[str, str] = {
     "name-columns": "refresh_token    ",
     "sql-options": "SECRET_ACCESS_KEY 'a1",
     "keygen-passphrases": "ssh-keygen -P 'a1b2' -N '",
+    "joined-variables": 'p1 = "a1B2c3D4e5F6"\nGITHUB_TOKEN = p1 + ',
+    "key-word-colons": "token of the day: ",
 }
 
 

@@ -437,7 +437,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"((?-i:[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}))\b",
         1,
         None,
-        r"(?-i:[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4})",
+        rf"(?i)(?:{_PASSWORD_NOUNS}|şifre)[^\r\n:=]*[:=][ \t]*[\"']?(?-i:[a-z]{{4}} [a-z]{{4}} )",
     ),
     # A web form's password field with its value, in either order of the attributes.
     _rule(
