@@ -191,7 +191,7 @@ _SECRET_PHRASE = (
 # and verbs, and the words for "not" and "and" of the languages above.
 _PHRASE_ENDS = (
     r"for|on|of|to|in|at|that|which|and|but|so|when|from|now|here|there|is|was|will|works|worked|used"
-    r"|und|nicht|kein|no|non|ne|nie|pas|não|nao|y|e|et|und|i|và|ve|dan|jangan|tidak|nicht"
+    r"|und|nicht|kein|no|non|ne|nie|pas|não|nao|y|e|et|i|và|ve|dan|jangan|tidak"
 )
 
 # A host name or a glob of them ("restricted to *.acme.io"): where a token works, not a token.

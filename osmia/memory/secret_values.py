@@ -411,8 +411,12 @@ def code_value(value: str) -> bool:
     return _CALL.search(value) is not None or _CMDLET.match(value) is not None
 
 
-# A PowerShell cmdlet's name: a verb, a dash, a noun (``ConvertTo-SecureString``, ``Get-Secret``).
-_CMDLET = linear(r"^[A-Z][a-z]+(?:To)?-[A-Z][A-Za-z]+$")
+# A PowerShell cmdlet's name: one of its common verbs, a dash, a noun (``ConvertTo-SecureString``,
+# ``Get-Secret``); not any two capitalised words joined (``Summer-Breeze`` is a password).
+_CMDLET = linear(
+    r"^(?:Get|Set|New|Remove|Add|Clear|ConvertTo|ConvertFrom|Read|Write|Import|Export|Invoke|Out|Select"
+    r"|Test|Start|Stop|Unprotect|Protect)-[A-Z][A-Za-z]+$"
+)
 
 
 def camel_word(value: str) -> bool:
