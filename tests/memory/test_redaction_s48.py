@@ -1,4 +1,4 @@
-"""Forty-eighth session: secrets two more blind sets found leaking, and look-alikes they found
+"""Forty-eighth session: secrets four more blind sets found leaking, and look-alikes they found
 changed (docs/security.md, "Forty-eighth session").
 
 Set B (the developer's workstation, and prose in sixteen languages) was read first: a value said
@@ -9,7 +9,10 @@ password after curl's user, a stored secret printed at a prompt. Set A (data and
 tooling) was measured held out, then read: SQL's credential options, Redis ACL passwords, a CLI's
 ``login -p``, Elasticsearch's password reset, secrets' constructors, a password element with
 attributes, Japanese and Korean particles, Turkish possessives, an English key's noun with another
-language's verb. The values here are fresh, not the sets'.
+language's verb. Sets D (incidents and conversations) and C (enterprise, mobile and IoT) were each
+measured held out, then read: provider keys, key nouns in more languages before a colon, tools'
+password flags and positions, device configs, app passwords, literals joined into a secret's
+name. The values here are fresh, not the sets'.
 """
 
 from __future__ import annotations
