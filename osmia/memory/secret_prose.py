@@ -74,6 +74,12 @@ def _signed(value: str) -> bool:
     return any(c in "!@#$%^&*?~+=" for c in value.rstrip(".,:;!?)"))
 
 
+def _gpg_key_id(value: str) -> bool:
+    """A key's id or fingerprint as gpg prints it: 8, 16 or 40 hex digits in capitals."""
+    bare = value.rstrip(".,:;)")
+    return len(bare) in (8, 16, 40) and all(c in "0123456789ABCDEF" for c in bare)
+
+
 def _named_value(value: str) -> bool:
     return (
         (value.isalpha() and camel_word(value))
@@ -219,6 +225,7 @@ PROSE_RULES: tuple[Rule, ...] = (
             and not _named_value(value.rstrip(".,:;!?)"))
             and not value.startswith(SSH_KEY_TYPES)  # "the deploy key is ssh-ed25519 …"
             and not (value.isalpha() and value.isupper())  # a word set in capitals ("the key's PUBLIC half")
+            and not _gpg_key_id(value)  # "set user.signingkey to 6387C43FC481C255"
         ),
     ),
     # ... with a few words between ("the password for the admin UI is Summer2024!", "the password,
@@ -387,8 +394,9 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?:[ \t]+[^\s:=：]+){0,8}?[\"']?"
         r"(?:[ \t]*[:=：]|[ \t]+(?:ist|lautet|es|est|é|è|is|jest|to|är|er|on|je|—|–)(?:[ \t]*:)?)"
         # ... and in Chinese, Japanese and Korean, with no blank after the noun ("访问密钥：…", "키는 …")
-        r"|(?:密钥|秘钥|令牌|キー|トークン|키|토큰)(?:[:：]|(?:는|은|가|は|が|是|为)[ \t]*))"
-        r"[ \t]*[\"'`]?([^\s\"'`;（）。，、]{16,})",
+        # ... or quoted in Japanese brackets right after it ("API トークン「…」を")
+        r"|(?:密钥|秘钥|令牌|キー|トークン|키|토큰)(?:[:：]|(?:는|은|가|は|が|是|为)[ \t]*|「))"
+        r"[ \t]*[\"'`]?([^\s\"'`;（）。，、「」]{16,})",
         1,
         _key_value,
         _KEY_NOUN_GATE,

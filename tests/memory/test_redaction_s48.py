@@ -169,7 +169,7 @@ def test_the_sessions_blind_sets() -> None:
     from benchmarks.redteam_sets import secrets_16
 
     sizes = {"a": (250, 150), "b": (250, 150), "c": (200, 100), "d": (200, 100)}
-    for name, (leaked, changed) in {"a": (11, 0), "b": (6, 2), "c": (11, 2), "d": (9, 2)}.items():
+    for name, (leaked, changed) in {"a": (11, 0), "b": (6, 1), "c": (10, 2), "d": (9, 2)}.items():
         figures = secrets_16(name)
         assert (figures["leaked"][1], figures["changed"][1]) == sizes[name]
         assert figures["leaked"][0] <= leaked, (name, figures)
@@ -280,6 +280,10 @@ REDACTED_CD = [
     ("wpasupplicant.profile.1.network.1.psk=76quJeQXFWm3msCjhDZC", "76quJeQXFWm3msCjhDZC"),
     ("Uygulama şifresi: rcgq xxrp ljfn njob", "rcgq xxrp ljfn njob"),
     (
+        "Okta の API トークン「00Zq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0L」を使いました",
+        "00Zq8rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6Jk0L",
+    ),
+    (
         "User: my recovery words so you can check: "
         '"coconut chief cart bulb crime amateur casino crane castle animal brief crazy"',
         "coconut chief cart bulb crime amateur casino crane castle animal brief crazy",
@@ -304,6 +308,8 @@ KEPT_CD = [
     "$ echo 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGfB7twF9D6hrdcipa1bQEG6g1KhjXF8 ci@bastion'"
     " >> ~/.ssh/authorized_keys",
     "$pwd = ConvertTo-SecureString -String $env:PFX_PASSWORD -AsPlainText -Force",
+    "Set user.signingkey to 6387C43FC481C255.",
+    "トークン「設定画面で確認してください」",
 ]
 
 
