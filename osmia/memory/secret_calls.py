@@ -29,6 +29,7 @@ from osmia.memory.secret_values import (
     camel_word,
     content_key,
     is_placeholder,
+    long_hex,
     looks_random,
     password_value,
     uuid_shaped,
@@ -89,9 +90,6 @@ _TEST_NAME = linear(
 )
 
 
-_HEX = frozenset("0123456789abcdefABCDEF")
-
-
 def _call_pair_replace(m: Match) -> str:
     whole = m.group(0) or ""
     name, value = m.group(1) or "", m.group(2) or ""
@@ -111,7 +109,7 @@ def _call_pair_replace(m: Match) -> str:
         secret = (
             password_value(value)
             or (looks_random(value, 16) and any(c.isdigit() for c in value))
-            or (len(value) >= 32 and set(value) <= _HEX and not value.isdigit())
+            or long_hex(value)
         )
     else:
         secret = looks_random(value, 20) and not (

@@ -20,6 +20,7 @@ from osmia.memory.secret_values import (
     SSH_KEY_TYPES,
     flag_token,
     generated_value,
+    long_hex,
     looks_random,
     not_placeholder,
     number_like,
@@ -109,11 +110,6 @@ def _signing_key(value: str) -> bool:
         and not plain_words(value.replace(" ", "-"))
         and _ALGORITHM.search(value) is None
     )
-
-
-def _hex_secret(value: str) -> bool:
-    """Hex of 32 digits or more with a letter: a generated password or key as tools print one."""
-    return len(value) >= 32 and all(c in "0123456789abcdefABCDEF" for c in value) and not value.isdigit()
 
 
 # Commands that print a stored secret's value (libsecret's ``secret-tool lookup``, macOS's ``security
@@ -314,7 +310,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"\r?\n[ \t]*(?:b?[\"'])?"
         r"([A-Za-z0-9+/=_!@#$%^&*.~-]{12,})[\"']?[ \t]*$",
         1,
-        lambda value: looks_random(value, 12) or password_value(value) or _hex_secret(value),
+        lambda value: looks_random(value, 12) or password_value(value) or long_hex(value),
         r"(?im)^[ \t]*(?:[$%#]|>>>|PS[^>\r\n]{0,40}>)[ \t]*(?:sudo[ \t]+)?(?:cat|type|more|head|tail|bat"
         r"|get-content|gc|openssl|pwgen|[^\r\n]*?generate_key\(|[^\r\n]*?secrets\.token_"
         rf"|[^\r\n]*?base64[ \t]+(?:-d|-D|--decode)\b|[^\r\n]*?\b{_PRINTS_STORED})",

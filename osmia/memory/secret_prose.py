@@ -30,6 +30,7 @@ from osmia.memory.secret_values import (
     fragment_value,
     generated_value,
     hex_password,
+    long_hex,
     looks_random,
     memorable_password,
     mixed_value,
@@ -153,8 +154,7 @@ def _key_value(value: str) -> bool:
     bare = value.rstrip(".,;:")
     if bare.startswith(_FINGERPRINT_FORMS):
         return False  # a key's fingerprint as ssh and gpg print it: it names a key, and shows none
-    hexadecimal = len(bare) >= 32 and set(bare) <= HEX_DIGITS
-    return generated_value(value) or (hexadecimal and any(c.isalpha() for c in bare))
+    return generated_value(value) or long_hex(bare)
 
 
 _FINGERPRINT_FORMS = ("SHA256:", "SHA1:", "MD5:")

@@ -465,6 +465,15 @@ def spoken_password(value: str) -> bool:
     return any(c.isupper() for c in v) and any(c.islower() for c in v) and _CAMEL.search(v) is None
 
 
+def long_hex(value: str) -> bool:
+    """Hex of 32 digits or more with a letter: a generated key or password as tools print one (an API
+    key's shape, whatever its entropy happens to be)."""
+    return len(value) >= 32 and set(value) <= _HEX_EITHER and not value.isdigit()
+
+
+_HEX_EITHER = frozenset(string.hexdigits)
+
+
 def hex_password(value: str) -> bool:
     """A password generated as hex (``openssl rand -hex 16``), where a label or a noun says it is one:
     24 to 39 digits with a letter and a digit. Not a SHA-1 or SHA-256 digest's length (a commit, a
