@@ -80,6 +80,7 @@ CLEANING_MODULES = (
     "osmia.memory.secret_formats",
     "osmia.memory.secret_joined",
     "osmia.memory.secret_names",
+    "osmia.memory.secret_placeholders",
     "osmia.memory.secret_prefixed",
     "osmia.memory.secret_prose",
     "osmia.memory.secret_providers",

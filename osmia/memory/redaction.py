@@ -26,6 +26,7 @@ from osmia.memory.secret_decoding import decoded_text, private_key_head
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_joined import JOINED, joined_sub
 from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
+from osmia.memory.secret_placeholders import REDACTED, filler_token, masked
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_tables import (
     CSV_GATE,
@@ -48,7 +49,7 @@ from osmia.memory.secret_tails import (
     tail_sub,
 )
 from osmia.memory.secret_told import TOLD_AFTER, told_after_sub
-from osmia.memory.secret_values import REDACTED, entropy, filler_token, looks_random, masked, password_value
+from osmia.memory.secret_values import entropy, looks_random, password_value
 from osmia.memory.secret_views import VIEWS, joins, view_sub
 
 __all__ = [

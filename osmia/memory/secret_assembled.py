@@ -24,16 +24,8 @@ from itertools import pairwise
 
 from osmia.memory.linear import Match, linear
 from osmia.memory.secret_names import STRONG
-from osmia.memory.secret_values import (
-    REDACTED,
-    camel_word,
-    env_name,
-    looks_random,
-    number_like,
-    plain_words,
-    spans_redacted,
-    uuid_shaped,
-)
+from osmia.memory.secret_placeholders import REDACTED, env_name, spans_redacted, uuid_shaped
+from osmia.memory.secret_values import camel_word, looks_random, number_like, plain_words
 
 __all__ = ["assembled_steps", "random_literal", "token_piece"]
 

@@ -24,15 +24,12 @@ from osmia.memory.secret_names import (
     strong_value,
     substitution,
 )
+from osmia.memory.secret_placeholders import REDACTED, content_key, is_placeholder, uuid_shaped
 from osmia.memory.secret_values import (
-    REDACTED,
     camel_word,
-    content_key,
-    is_placeholder,
     long_hex,
     looks_random,
     password_value,
-    uuid_shaped,
     worded_key,
     worded_name,
 )

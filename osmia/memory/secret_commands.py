@@ -14,6 +14,7 @@ import binascii
 from osmia.memory.english import common_words
 from osmia.memory.linear import linear
 from osmia.memory.secret_decoding import HEX_DIGITS, decoded_text
+from osmia.memory.secret_placeholders import not_placeholder, resource_name, uuid_shaped
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
@@ -22,12 +23,9 @@ from osmia.memory.secret_values import (
     generated_value,
     long_hex,
     looks_random,
-    not_placeholder,
     number_like,
     password_value,
     plain_words,
-    resource_name,
-    uuid_shaped,
 )
 
 

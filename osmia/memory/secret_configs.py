@@ -10,9 +10,10 @@ twenty-sixth session stored each of them (docs/security.md).
 
 from __future__ import annotations
 
+from osmia.memory.secret_placeholders import not_placeholder
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_rule import rule as _rule
-from osmia.memory.secret_values import generated_value, not_placeholder, password_value, plain_words
+from osmia.memory.secret_values import generated_value, password_value, plain_words
 
 __all__ = ["CONFIG_RULES"]
 

@@ -16,9 +16,9 @@ from typing import Any
 from osmia.memory.english import holds_common_word
 from osmia.memory.linear import LinearPattern, Match, linear
 from osmia.memory.secret_formats import GLUED, RULES, unbounded
+from osmia.memory.secret_placeholders import masked
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_tails import fragment
-from osmia.memory.secret_values import masked
 
 __all__ = [
     "CUT_FORMATS",

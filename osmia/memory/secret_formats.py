@@ -16,16 +16,15 @@ from __future__ import annotations
 from osmia.memory.linear import linear
 from osmia.memory.secret_commands import COMMAND_RULES
 from osmia.memory.secret_configs import CONFIG_RULES
+from osmia.memory.secret_placeholders import env_name, not_placeholder
 from osmia.memory.secret_prose import PROSE_RULES
 from osmia.memory.secret_providers import PROVIDER_RULES
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
     basic_credentials,
-    env_name,
     generated_value,
     looks_random,
-    not_placeholder,
     password_value,
     random_value,
     url_password,

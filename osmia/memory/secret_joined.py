@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from osmia.memory.linear import linear
-from osmia.memory.secret_values import REDACTED
+from osmia.memory.secret_placeholders import REDACTED
 
 __all__ = ["JOINED", "joined_sub"]
 

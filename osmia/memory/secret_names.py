@@ -15,20 +15,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from osmia.memory.linear import LinearPattern, Match, linear
-from osmia.memory.secret_values import (
+from osmia.memory.secret_placeholders import (
     REDACTED,
-    basic_credentials,
-    camel_word,
     code_value,
     content_key,
     env_name,
-    generated_value,
     is_placeholder,
     key_path,
-    looks_random,
-    password_value,
     resource_name,
     uuid_shaped,
+)
+from osmia.memory.secret_values import (
+    basic_credentials,
+    camel_word,
+    generated_value,
+    looks_random,
+    password_value,
     worded_key,
     worded_name,
 )

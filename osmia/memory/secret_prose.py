@@ -17,16 +17,21 @@ from __future__ import annotations
 from osmia.memory.linear import linear
 from osmia.memory.secret_codes import CODE_RULES
 from osmia.memory.secret_decoding import HEX_DIGITS, decoded_text
+from osmia.memory.secret_placeholders import (
+    code_value,
+    content_key,
+    env_name,
+    file_path,
+    not_placeholder,
+    resource_name,
+    uuid_shaped,
+)
 from osmia.memory.secret_rule import KEY_NOUNS, Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
     SSH_KEY_TYPES,
     camel_word,
-    code_value,
-    content_key,
     decodes_to_secret,
-    env_name,
-    file_path,
     fragment_value,
     generated_value,
     hex_password,
@@ -34,13 +39,10 @@ from osmia.memory.secret_values import (
     looks_random,
     memorable_password,
     mixed_value,
-    not_placeholder,
     number_like,
     password_value,
     plain_words,
-    resource_name,
     spoken_password,
-    uuid_shaped,
 )
 
 __all__ = ["PROSE_RULES"]

@@ -12,6 +12,7 @@ character longer than the format says is still that secret, never text. A short 
 
 from __future__ import annotations
 
+from osmia.memory.secret_placeholders import not_placeholder
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
@@ -19,7 +20,6 @@ from osmia.memory.secret_values import (
     base32_token,
     key_shaped,
     mixed_token,
-    not_placeholder,
     path_token,
     random_value,
     vault_legacy,

@@ -28,13 +28,8 @@ HTML text is cut at its rows' tags once, and each row read for its cells once.
 from __future__ import annotations
 
 from osmia.memory.linear import linear
-from osmia.memory.secret_values import (
-    REDACTED,
-    generated_value,
-    is_placeholder,
-    password_value,
-    spans_redacted,
-)
+from osmia.memory.secret_placeholders import REDACTED, is_placeholder, spans_redacted
+from osmia.memory.secret_values import generated_value, password_value
 
 __all__ = ["CSV_GATE", "HTML_GATE", "ROW_GATE", "TABLE_GATE", "csv_sub", "html_sub", "row_sub", "table_sub"]
 

@@ -25,14 +25,8 @@ from collections.abc import Callable
 
 from osmia.memory.english import holds_common_word
 from osmia.memory.linear import Match, linear
-from osmia.memory.secret_values import (
-    REDACTED,
-    camel_word,
-    is_placeholder,
-    looks_random,
-    number_like,
-    plain_words,
-)
+from osmia.memory.secret_placeholders import REDACTED, is_placeholder
+from osmia.memory.secret_values import camel_word, looks_random, number_like, plain_words
 
 __all__ = [
     "GLUED",

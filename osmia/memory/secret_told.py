@@ -19,7 +19,8 @@ from collections.abc import Callable
 from osmia.memory.english import holds_common_word
 from osmia.memory.linear import linear
 from osmia.memory.secret_decoding import HEX_DIGITS
-from osmia.memory.secret_values import is_placeholder, looks_random, spans_redacted, uuid_shaped
+from osmia.memory.secret_placeholders import is_placeholder, spans_redacted, uuid_shaped
+from osmia.memory.secret_values import looks_random
 
 __all__ = ["TOLD_AFTER", "told_after_sub"]
 

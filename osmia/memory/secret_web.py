@@ -13,9 +13,10 @@ as curl does after ``-u``; Apache Bench after ``-A``; Windows' tools after their
 
 from __future__ import annotations
 
+from osmia.memory.secret_placeholders import not_placeholder, uuid_shaped
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_rule import rule as _rule
-from osmia.memory.secret_values import generated_value, looks_random, not_placeholder, uuid_shaped
+from osmia.memory.secret_values import generated_value, looks_random
 
 __all__ = ["WEB_RULES"]
 
