@@ -110,6 +110,13 @@ def _signing_key(value: str) -> bool:
     )
 
 
+def _heredoc_secret(body: str) -> bool:
+    """A secret file's lines as a heredoc writes them: the last (the password, after a user's name)
+    of eight characters or more, no placeholder, no public key."""
+    last = body.split()[-1] if body.split() else ""
+    return len(last) >= 8 and not_placeholder(last) and not last.startswith(SSH_KEY_TYPES)
+
+
 # Commands that print a stored secret's value (libsecret's ``secret-tool lookup``, macOS's ``security
 # find-generic-password -w``, 1Password's ``op read``, ``pass show``, Vault's ``-field``, ``gh auth
 # token``, ``heroku auth:token``, the clouds' secret managers, Doppler, Bitwarden): the line under
@@ -118,7 +125,11 @@ _PRINTS_STORED = (
     r"(?:secret-tool[ \t]+lookup|find-(?:generic|internet)-password\b[^\r\n]*?[ \t]-w|op[ \t]+read"
     r"|(?:go)?pass[ \t]+show|vault[ \t]+(?:kv[ \t]+get|read)[^\r\n]*?-field|gh[ \t]+auth[ \t]+token"
     r"|heroku[ \t]+auth:token|get-secret-value|secrets[ \t]+versions[ \t]+access"
-    r"|keyvault[ \t]+secret[ \t]+show|doppler[ \t]+secrets[ \t]+get|bw[ \t]+get[ \t]+password)"
+    r"|keyvault[ \t]+secret[ \t]+show|doppler[ \t]+secrets[ \t]+get|bw[ \t]+get[ \t]+password"
+    # ... and a Kubernetes Secret's value decoded (``kubectl get secret … | base64 -d``), or a value
+    # already redacted decoded (``echo [redacted] | base64 -d``): its decoding is the secret too.
+    r"|get[ \t]+secrets?\b[^\r\n]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode)"
+    r"|echo[ \t]+[\"']?\[redacted\][\"']?[ \t]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode))"
 )
 
 
@@ -364,6 +375,27 @@ COMMAND_RULES: tuple[Rule, ...] = (
         1,
         lambda value: not_placeholder(value) and not value.startswith(SSH_KEY_TYPES),  # a public key's line
         r"(?i)[\"'][ \t]*>>?[ \t]*[^\s;&|]*(?:pass|secret|token|key|cred|auth)",
+    ),
+    # ... or by a heredoc (``cat > .vault_pass <<'EOF'``, ``sudo tee /etc/openvpn/auth.txt <<EOF``): its
+    # one to four lines of one word each (a password, a user and a password) up to the closing word.
+    _rule(
+        "heredoc-to-secret-file",
+        r"\b(?:cat|tee)\b[^\r\n<]*?[^\s<>]*(?i:pass|secret|token|cred|auth)[^\s<>]*[^\r\n<]*"
+        r"<<-?[ \t]*[\"']?[A-Za-z_]+[\"']?[ \t]*\r?\n((?:[^\s]{1,200}\r?\n){1,4})"
+        r"[ \t]*[A-Z_]+[ \t]*(?:\r?\n|$)",
+        1,
+        _heredoc_secret,
+        r"(?i)(?:pass|secret|token|cred|auth)[^\s<>]*[^\r\n<]*<<",
+    ),
+    # An SNMP community given to net-snmp's tools (``snmpwalk -v2c -c <community> host``): the v1 and
+    # v2c password; not the defaults ``public`` and ``private``.
+    _rule(
+        "snmp-community",
+        r"\bsnmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|check)\b[^\r\n]*?[ \t]-c[ \t]*"
+        r"[\"']?([^\s\"']{6,})",
+        1,
+        lambda value: not_placeholder(value) and value.lower() not in ("public", "private"),
+        r"\bsnmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|check)\b",
     ),
     # Tools given a password by a flag of their own: macOS's keychains (``security create-keychain -p``,
     # ``unlock-keychain -p``, ``import … -P``, ``set-key-partition-list … -k``), Kerberos's ``kadmin

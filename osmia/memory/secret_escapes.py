@@ -55,14 +55,31 @@ def unaccented(run: str) -> tuple[str, list[int]]:
     return "".join(chars), where
 
 
+# What an escape in a URL written plainly stays: its delimiters (``@ : / ? #``), escaped there because
+# they are data (a password's ``%40`` is an '@' of the password, not the host's).
+_URL_DELIMITERS = frozenset(("40", "3a", "2f", "3f", "23"))
+# A URL written plainly with a user part: its scheme, then up to its literal '@' no literal '/'.
+_PLAIN_USER_URL = linear(r"://[^\s/@?#]*@")
+
+
 def unescaped(run: str) -> tuple[str, list[int]]:
-    """Percent-escapes of ASCII characters decoded (``redis%3A%2F%2F%3Apw%40host`` → ``redis://:pw@host``)."""
+    """Percent-escapes of ASCII characters decoded (``redis%3A%2F%2F%3Apw%40host`` → ``redis://:pw@host``);
+    in a run whose URL and its user part are written plainly (``mssql://u:p%40ss%2F1@host``), not those
+    of its delimiters, which the URL's writer escaped to keep them data (decoded, ``p@ss/1@host`` reads
+    as another host). A URL escaped whole, in a query (``?next=https%3A%2F%2Fu%3Apw%40h``), is decoded."""
+    plain_url = "://" in run and _PLAIN_USER_URL.search(run) is not None
     chars: list[str] = []
     where: list[int] = []
     i = 0
     while i < len(run):
         hexa = run[i + 1 : i + 3]
-        if run[i] == "%" and len(hexa) == 2 and set(hexa) <= HEX_DIGITS and int(hexa, 16) < 0x80:
+        if (
+            run[i] == "%"
+            and len(hexa) == 2
+            and set(hexa) <= HEX_DIGITS
+            and int(hexa, 16) < 0x80
+            and not (plain_url and hexa.lower() in _URL_DELIMITERS)
+        ):
             chars.append(chr(int(hexa, 16)))
             where.append(i)
             i += 3

@@ -105,7 +105,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "authorization-header",
         r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token|digest|negotiate|apikey|"
-        r"sso-key|key)[ \t]+)?([A-Za-z0-9._~+/=:-]{8,})",
+        r"sso-key|key|geniekey)[ \t]+)?([A-Za-z0-9._~+/=:-]{8,})",
         1,
         not_placeholder,
     ),

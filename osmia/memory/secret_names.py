@@ -142,6 +142,24 @@ _NAME_ONLY = (
     "continuation_token",
     "devicetoken",
     "device_token",
+    # A key's fingerprint (``key_fingerprint=sha256:…``), .NET's public key token (a hash of an
+    # assembly's public key: ``publicKeyToken="30ad4fe6b2a6aeed"``), and a flag that reads the secret
+    # from standard input (``docker login --password-stdin <registry>``: what follows is no value).
+    "fingerprint",
+    "fingerprints",
+    "publickeytoken",
+    "stdin",
+    # A digest of a key (``key_sha256=…``), the public site key of a CAPTCHA (``data-sitekey``), a
+    # consent cookie's name, a signed entry's timestamp (cosign's ``SignedEntryTimestamp``).
+    "sha1",
+    "sha256",
+    "sha512",
+    "md5",
+    "digest",
+    "sitekey",
+    "site_key",
+    "consent",
+    "timestamp",
 )
 # A word of a name that says it counts (``TOKEN_BUDGET_PER_RUN``, ``MAX_TOKENS_PER_REQUEST``): a number
 # given to it is a count, whatever its length.
@@ -200,7 +218,8 @@ _PUBLIC_ENDINGS = ("publickey", "public_key", "pubkey", "publishablekey", "publi
 # A value that is the name of a secret's key, not the secret: lower-case words and dashes, one of
 # them a secret's noun (``postgres-password``, ``api-token``; a passphrase has no such word).
 _SECRET_KEY_NAME = linear(
-    r"^(?:[a-z]+-)*(?:password|passwd|passphrase|secret|token|key|credentials?|apikey)(?:-[a-z]+)*$"
+    r"^(?:[a-z]+-)*(?:password|passwd|passphrase|secret|token|key|credentials?|apikey)(?:-[a-z]+)*"
+    r"(?::(?:\d+|latest))?$"  # ... and its version (``openai-key:3``, as Cloud Run names one)
 )
 
 
@@ -304,7 +323,7 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
     ``password: "postgres"`` are leaked passwords, ``token: expired`` is prose and
     ``SECRET_BACKEND=vault`` names a service.
     """
-    if is_placeholder(value) or len(value) < 4 or _POINTER.match(value) is not None:
+    if is_placeholder(value) or len(value) < 4 or _POINTER.match(value) is not None or resource_name(value):
         return False
     if not quoted and code_value(value):
         return False  # a PowerShell cmdlet called for the value (``$pwd = ConvertTo-SecureString …``)
@@ -422,6 +441,16 @@ _METHOD = linear(r"^\.[A-Za-z_$][\w$]*[(\[]")
 _COLOUR = linear(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
+# A name and ``=`` at a value's start: the value is another pair (a cookie's ``session=…``).
+_PAIR_VALUE = linear(r"^[A-Za-z_][\w.-]{0,40}=")
+# A Maven coordinate's group (a package's dotted lower-case name, whose last part holds a secret's
+# word inside a longer one: ``io.jsonwebtoken``) and its artifact (``jjwt-api``).
+_COORDINATE_GROUP = linear(
+    r"^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*\.[a-z]*(?:[a-z]token|token[a-z]|[a-z]key|key[a-z])[a-z]*$"
+)
+_COORDINATE_ARTIFACT = linear(r"^[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*$")
+
+
 def _not_a_value(value: str, between: str, name: str = "") -> bool:
     """Whether a bare value after a secret-like name (``between`` them: the operator) is no value:
     code, a port, a variable given to a subscript, a resource's name (``secretsmanager:us-east-1:…``
@@ -437,6 +466,13 @@ def _not_a_value(value: str, between: str, name: str = "") -> bool:
         return True  # a key of a nested block (``secrets: env:``, ``Secrets: remoteRef:``), its value below
     if name and value.rstrip(",;").lower() == name.strip("'\"").lower():
         return True
+    if value.startswith("[") and _STRONG_NAME.search(name) is None:
+        return True  # a list given to a name that only suggests a secret (``keys=[2025-10-rsa-1f84, …]``)
+    pair = _PAIR_VALUE.match(value)
+    if pair is not None and pair.end(0) < len(value) and is_placeholder(value[pair.end(0) :]):
+        return True  # a cookie's name and a placeholder (``set-cookie=session=<redacted>;``)
+    if between == ":" and _COORDINATE_GROUP.match(name) is not None and _COORDINATE_ARTIFACT.match(value):
+        return True  # a Maven coordinate (``io.jsonwebtoken:jjwt-api``): a package, not a token
     if between.strip() == ":" and _PORT_VALUE.search(value) is not None:
         return True
     if between.strip() == ":" and value.startswith("?"):

@@ -64,25 +64,26 @@ def is_placeholder(value: str) -> bool:
 
 
 # What a value that starts with ``%`` starts with when it is a template: a format's conversion
-# (``%s``, ``%-8.2f``), a named one (``%(password)s``), a substitution (``%{DB_PASSWORD}``) or a
-# Windows variable (``%APPDATA%``, ``%DB_PASS%\…``). A password may start with ``%`` too
-# (``%iN99BTN5…``, ``%3Fhunter2``): a conversion runs on into more letters and digits there.
+# (``%s``, ``%-8.2f``), a named one (``%(password)s``), a substitution (``%{DB_PASSWORD}``), a
+# Windows variable (``%APPDATA%``, ``%DB_PASS%\…``) or Symfony's env processor
+# (``%env(file:DB_PASS_FILE)%``). A password may start with ``%`` too (``%iN99BTN5…``,
+# ``%3Fhunter2``): a conversion runs on into more letters and digits there.
 _PERCENT_TEMPLATE = linear(
     r"^%(?:[-+ #0]*[0-9]*(?:\.[0-9]+)?[A-Za-z](?:[^A-Za-z0-9]|$)|\([A-Za-z_][\w.-]*\)|\{"
-    r"|[A-Za-z_][\w.()-]*%(?:[^A-Za-z0-9]|$)|%|$)"
+    r"|[A-Za-z_][\w.():-]*%(?:[^A-Za-z0-9]|$)|%|$)"
 )
 
 
 # A format's prefix (up to 12 characters) and then only a mask of 8 or more, or of three x's after
 # the prefix's own separator (``sk_test_xxx`` in an ``.env.example``): no value is written so.
 # ... or a mask with the last few characters shown (``****************3f9a``: what tools print).
-_MASKED = linear(r"^[\w.-]{0,12}?(?:[_-][xX]{3,}|[xX]{8,}|\*{8,}|•{8,}|#{8,})(?:[A-Za-z0-9]{1,4})?$")
+_MASKED = linear(r"^[\w.-]{0,12}?(?:[_-][xX]{3,}|[xX]{8,}|\*{8,}|[•●]{8,}|#{8,})(?:[A-Za-z0-9]{1,4})?$")
 
 
 def masked(value: str) -> bool:
     """A mask written for a value, alone or after a format's prefix (``****``, ``AKIAXXXXXXXXXXXXXXXX``,
     ``ghp_xxxx…``): a template, even where a rule takes any value of its format."""
-    if set(value) <= set("*xX.-_#•") or _MASKED.search(value) is not None:
+    if set(value) <= set("*xX.-_#•●") or _MASKED.search(value) is not None:
         return True
     head = _FORMAT_HEAD.match(value)
     rest = value[head.end(0) :] if head is not None else ""
@@ -100,6 +101,10 @@ _REFERENCE = linear(
     # ... or an environment variable read in code (``process.env.SLACK_BOT_TOKEN``,
     # ``import.meta.env.VITE_KEY``, ``os.environ.get``, Ruby's ``ENV.fetch``)
     r"|^(?:process\.env|import\.meta\.env|os\.environ|ENV|Deno\.env)[.\[]"
+    # ... or a setting's constant read off an object (``settings.STRIPE_SECRET_KEY``,
+    # ``config.DB_PASSWORD``), or Azure App Service's reference to a Key Vault secret
+    # (``@Microsoft.KeyVault(SecretUri=…)``)
+    r"|^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*\.[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^@Microsoft\.KeyVault\("
 )
 
 
@@ -115,10 +120,14 @@ _PUBLISHED = ("pk_live_", "pk_test_", "sb_publishable_", "pk-lf-", "pk.eyJ")
 
 # ... Datadog's browser (RUM) client tokens and Mailgun's public validation keys (``pub`` and 32 hex
 # digits, ``pubkey-`` and 32), and a certificate or a public key in base64 (a kubeconfig's
-# ``certificate-authority-data``: "-----BEGIN CERTIFICATE-----" encoded).
+# ``certificate-authority-data``: "-----BEGIN CERTIFICATE-----" encoded). And ciphertext made to be
+# committed, which only its controller's key opens: a Sealed Secret's value (base64 of a version
+# byte 2 and a session key sealed with RSA, hundreds of characters: ``AgB…``) and Pulumi's
+# ``v1:<nonce>:<ciphertext>`` (a ``secure:`` value, a stack's ``encryptionsalt``).
 _PUBLISHED_SHAPE = linear(
     r"^(?:pub[0-9a-f]{32}|pubkey-[0-9a-f]{32}|LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t"
-    r"|LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0)"
+    r"|LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0"
+    r"|Ag[A-Za-z0-9+/]{150,}={0,2}$|v1:[A-Za-z0-9+/]{8,}={0,2}:)"
 )
 
 
@@ -200,8 +209,12 @@ def env_name(value: str) -> bool:
 
 # An AWS resource name, or what follows its ``arn:`` after a colon: the partition, then the service
 # (``arn:aws:secretsmanager:…``, ``aws-cn:iam::…``), or the region and the account's twelve digits
-# (``us-east-1:123456789012:secret:prod/db``, what follows ``secretsmanager:``).
-_RESOURCE_NAME = linear(r"^(?:arn:)?aws(?:-[a-z]+)*:[a-z0-9-]+:|^(?:[a-z]{2}(?:-[a-z]+)+-\d)?:\d{12}:")
+# (``us-east-1:123456789012:secret:prod/db``, what follows ``secretsmanager:``); or a Google Cloud
+# Secret Manager secret's name, given to a variable or not (``API_KEY=projects/p/secrets/api-key``).
+_RESOURCE_NAME = linear(
+    r"^(?:arn:)?aws(?:-[a-z]+)*:[a-z0-9-]+:|^(?:[a-z]{2}(?:-[a-z]+)+-\d)?:\d{12}:"
+    r"|^(?:[A-Za-z_][A-Za-z0-9_]*=)?projects/[\w.-]+/secrets/"
+)
 
 
 def resource_name(value: str) -> bool:

@@ -393,7 +393,8 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?i)(?:(?:\b(?:api[ \t-]?)?(?:[a-zäöüß]*(?:schlüssel|schluessel)|clave|clé|cle|chave|chiave"
         r"|klucz|sleutel|nyckel|nøgle|avain|token[ \t]+(?:de|da|do|del|di|für))"
         r"|(?:api[ \t-]?)?(?:ключ|токен))"
-        r"(?:[ \t]+[^\s:=：]+){0,8}?[\"']?"
+        # (Words that end no sentence: "Schlüssel … rotiert. Neuer Key-ID (kid): …" says two things.)
+        r"(?:[ \t]+[^\s:=：]*[^\s:=：.!?]){0,8}?[\"']?"
         r"(?:[ \t]*[:=：]|[ \t]+(?:ist|lautet|es|est|é|è|is|jest|to|är|er|on|je|—|–)(?:[ \t]*:)?)"
         # ... and in Chinese, Japanese and Korean, with no blank after the noun ("访问密钥：…", "키는 …")
         # ... or quoted in Japanese brackets right after it ("API トークン「…」を")

@@ -301,7 +301,9 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     # list`` prints in its table (``key1  FULL  <88 characters>``). The seed's scan reads twelve of its
     # characters (the whole count cost redaction's first pass over new text ~0.03 ms a run).
     _rule("nats-seed", r"\bS[UAONCXP][A-Z2-7]{56}\b", 0, None, r"\bS[UAONCXP][A-Z2-7]{12}"),
-    _rule("honeycomb-header", r"(?i)\bx-honeycomb-team[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9]{20,64})\b", 1),
+    _rule(
+        "honeycomb-header", r"(?i)\bx-honeycomb-team[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9_]{20,100})\b", 1
+    ),
     _rule("azure-storage-keys", r"(?m)^[ \t]*key[12][ \t]+(?:FULL|READ)[ \t]+([A-Za-z0-9+/]{86}==)", 1),
     # Forty-eighth session: Asana's personal access token, Xendit's and WooCommerce's keys, Together
     # AI's, a Salesforce session id (the org id, ``!``, the session).
@@ -327,5 +329,37 @@ PROVIDER_RULES: tuple[Rule, ...] = (
         1,
         None,
         r"\bSearchClient\b",
+    ),
+    # Forty-ninth session. Honeycomb's ingest and configuration keys in their current format
+    # (``hcaik_01…``, ``hcxik_…``: a kind, ``k_``, 58 lower-case letters and digits); a Cloud Storage
+    # HMAC key's access id (``GOOG1`` and 56 more, as an AWS key id is redacted with its secret); a
+    # Confluent Cloud API key given as the SASL user name of a JAAS ``PlainLoginModule`` (16 capitals
+    # and digits: a person's or service's user name is written otherwise); the secret id of a Nomad
+    # or Consul ACL token as their CLIs print it (``Secret ID = <uuid>``, ``SecretID: <uuid>``: the
+    # token itself, where an ``Accessor ID`` names it); an access key id and its secret given as two
+    # literals (``NewStaticV4("…", "…", "")``, ``new BasicAWSCredentials("AKIA…", "…")``).
+    _rule("honeycomb-key", r"\bhc[a-z]{2}k_[0-9a-z]{50,70}\b"),
+    _rule("gcs-hmac-id", r"\bGOOG1[A-Z0-9]{50,60}\b"),
+    _rule(
+        "jaas-api-key-user",
+        r"(?i)PlainLoginModule[ \t]+required[^;\r\n]*?\busername[ \t]*=[ \t]*[\"']?((?-i:[A-Z0-9]{16}))\b",
+        1,
+        lambda value: any(c.isdigit() for c in value) and any(c.isalpha() for c in value),
+        r"(?i)PlainLoginModule",
+    ),
+    _rule(
+        "acl-secret-id",
+        r"(?i)\bsecret[ \t]?id[\"']?[ \t]*[:=][ \t]*[\"']?"
+        r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b",
+        1,
+        None,
+        r"(?i)secret[ \t]?id[\"']?[ \t]*[:=]",
+    ),
+    _rule(
+        "key-id-and-secret",
+        r"[\"'](?:[A-Z0-9]{20})[\"'][ \t]*,[ \t]*[\"']([A-Za-z0-9/+]{40})[\"']",
+        1,
+        aws_secret_key,
+        r"[\"'][A-Z0-9]{20}[\"'][ \t]*,",
     ),
 )

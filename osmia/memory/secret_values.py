@@ -156,6 +156,8 @@ def generated_value(value: str) -> bool:
     value = value.rstrip(".,:;!?)")
     if published_or_sample(value) or _PAIR.match(value) is not None:
         return False
+    if camel_word(value) and worded_name(value):
+        return False  # an identifier of words in camel case (``expirationSeconds``, ``clientRequestToken``)
     return looks_random(value, 16) or uuid_shaped(value)
 
 

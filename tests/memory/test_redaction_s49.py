@@ -1,0 +1,127 @@
+"""Forty-ninth session: secrets three more blind sets found leaking, and look-alikes they changed
+(docs/security.md, "Forty-ninth session").
+
+Set E (application source code and its configuration) was measured and read first: an
+access key id and its secret as two literals, look-alikes that are placeholders (Symfony's
+``%env(…)%``, a mask of ``●``), references (``settings.STRIPE_SECRET_KEY``, a Secret Manager path),
+a .NET public key token, a key's fingerprint, a Maven coordinate, a Sealed Secret's ciphertext. Set
+F (delivery, infrastructure, Kubernetes) was measured on the session's start, then read: Honeycomb's keys, a Cloud
+Storage HMAC id, a Confluent key as a JAAS user name, an ACL token's secret id, a heredoc into a
+password file, a Kubernetes Secret's value decoded; ``--password-stdin`` takes no value, a Key Vault
+reference and Pulumi's ciphertext are none. Set G (logs, traffic, observability) was measured held
+out after both rounds, then read: a SNMP community, Opsgenie's ``GenieKey``; a list, a cookie's
+placeholder, a consent cookie, a digest's name, a CAPTCHA's site key are no secrets. The values
+here are fresh, not the sets'.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.memory.redaction_checks import assert_kept, assert_redacted
+
+# (text, the secret in it): the forms each rule reads.
+REDACTED_17 = [
+    (
+        'creds := credentials.NewStaticV4("Q7ZK2MNB4XWT8RLC5VYD", '
+        '"Lq8Tz2Vm9xKp4Rb7Wn3Yc6Hd1Fg5Js0Ae2Qu8Zo7", "")',
+        "Lq8Tz2Vm9xKp4Rb7Wn3Yc6Hd1Fg5Js0Ae2Qu8Zo7",
+    ),
+    (
+        "export AIRFLOW_CONN_DW='mssql://etl:Rq7Lm%2F%40Tz%23Kp9%3F@mssql-01.internal:1433/dw'",
+        "Rq7Lm%2F%40Tz%23Kp9%3F",
+    ),
+    (
+        "      x-honeycomb-team: hcaik_01hq7zk2mnb4xwt8rlc5vydq7zk2mnb4xwt8rlc5vydq7zk2mnb4xwt8rl",
+        "hcaik_01hq7zk2mnb4xwt8rlc5vydq7zk2mnb4xwt8rlc5vydq7zk2mnb4xwt8rl",
+    ),
+    (
+        "accessId: GOOG1EQ7ZK2MNB4XWT8RLC5VYDQ7ZK2MNB4XWT8RLC5VYDQ7ZK2MNB4XWT8R",
+        "GOOG1EQ7ZK2MNB4XWT8RLC5VYDQ7ZK2MNB4XWT8RLC5VYDQ7ZK2MNB4XWT8R",
+    ),
+    (
+        "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
+        'username="Q7ZK2MNB4XWT8RLC" password="Lq8Tz2Vm9xKp4Rb7Wn3Yc6Hd1Fg5Js0A";',
+        "Q7ZK2MNB4XWT8RLC",
+    ),
+    (
+        "Accessor ID  = 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f\n"
+        "Secret ID    = 7e1a9c3d-5b2f-4d8e-a6c0-f9b3d7e1a5c2",
+        "7e1a9c3d-5b2f-4d8e-a6c0-f9b3d7e1a5c2",
+    ),
+    (
+        "cat > .vault_pass <<'EOF'\nCopper_lantern8817!\nEOF\nchmod 600 .vault_pass",
+        "Copper_lantern8817!",
+    ),
+    (
+        "sudo tee /etc/openvpn/client/auth.txt >/dev/null <<EOF\nsvc-vpn\nBasalt.ember.harbor.61\nEOF",
+        "Basalt.ember.harbor.61",
+    ),
+    (
+        "$ kubectl -n shop get secret shop-db -o jsonpath='{.data.password}' | base64 -d\n"
+        "Tz8.Qv3Lm7Np2Wx5K\n",
+        "Tz8.Qv3Lm7Np2Wx5K",
+    ),
+    ("$ snmpwalk -v2c -c Kq7Zr2Lm9Vx4Tp 10.0.0.1 IF-MIB::ifOperStatus", "Kq7Zr2Lm9Vx4Tp"),
+    (
+        "Authorization: GenieKey 3f2a9c1e-5b7d-4e8f-a0c6-9b3d7e1a5c2f\\r\\n",
+        "3f2a9c1e-5b7d-4e8f-a0c6-9b3d7e1a5c2f",
+    ),
+]
+
+# Look-alikes the sets found changed: placeholders, references, ids, names and ciphertext.
+KEPT_17 = [
+    "password: '%env(file:DB_PASSWORD_FILE)%'",
+    "STRIPE_SECRET_KEY=sk_live_●●●●●●●●",
+    "DATABASE_URL=postgresql://app:●●●●●●@db:5432/app",
+    "stripe.api_key = settings.STRIPE_SECRET_KEY  # loaded from the environment",
+    "gcloud run deploy api --set-secrets=OPENAI_API_KEY=projects/acme/secrets/openai-key/versions/latest",
+    "DB_PASSWORD = @Microsoft.KeyVault(SecretUri=https://kv-weu.vault.azure.net/secrets/sql-admin/)",
+    '<assemblyIdentity name="Newtonsoft.Json" publicKeyToken="30ad4fe6b2a6aeed" culture="neutral" />',
+    "the app logs key_fingerprint=sha256:c125e279ca84420a at start-up",
+    "- io.jsonwebtoken:jjwt-api 0.11.5 -> 0.12.6",
+    "Der Schlüssel für die JWT-Signatur wurde rotiert. Neuer Key-ID (kid): 511334bf84b1d864.",
+    "docker login --username AWS --password-stdin 570877576952.dkr.ecr.eu-west-1.amazonaws.com",
+    "    DB_PASSWORD: Ag" + "BZGg3e8eBdLBgy4YCXKTWb2kmonSo7sat0pAdWvhk6N1TmO9A0Ljoz" * 4,
+    "encryptionsalt: v1:ewR7jZj3p+8=:v1:O1x4kfiy5hICFIQw:t+fiFlE8rSWnCl7iVGNKhKvDa+sWtgyT",
+    '<div class="g-recaptcha" data-sitekey="6L1B4Xwfek9Z-G5BOLuqnMUaxfgrQXt22H7PGYBB"></div>',
+    "INFO auth: jwks refreshed, keys=[2025-10-rsa-1f84, 2025-10-rsa-ac59]",
+    "Cookie: theme=dark; cookie_consent=analytics:1|marketing:0; locale=de-DE",
+    "DEBUG http.in 200 set-cookie=session=<redacted>; Path=/; HttpOnly",
+    "SA token projected at /var/run/secrets/kubernetes.io/serviceaccount/token (expirationSeconds 3607)",
+    '"Bundle":{"SignedEntryTimestamp":"JDg4Z7A1t5GLMlkoysd1fpCIkN+4WYCHAUW8poP4ae0fR5jfYesQXgp4Ws5M=="}',
+    "curl 'https://api.example.com/cb?state=ok&next=%2Fhome%2Fdashboard'",
+]
+
+
+def test_the_sessions_blind_sets() -> None:
+    """benchmarks/data/secrets17e.jsonl … g: E was held out until it was read (6 leaked, 9
+    look-alikes changed before); F too (17 and 8: it arrived before E's round was written); G was
+    held out through both rounds (13 and 15 before, 12 and 14 after). What leaks and what ordinary lines change is no more
+    than the session left (docs/security.md, forty-ninth session)."""
+    from benchmarks.redteam_sets import secrets_17
+
+    for name, (leaked, changed) in {"e": (5, 0), "f": (11, 3), "g": (11, 7)}.items():
+        figures = secrets_17(name)
+        assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
+        assert figures["leaked"][0] <= leaked, (name, figures)
+        assert figures["changed"][0] <= changed, (name, figures)
+
+
+def test_an_escaped_url_in_a_query_is_still_read_whole() -> None:
+    """A URL escaped whole inside another's query (``?next=https%3A%2F%2Fu%3Apw%40h``) is decoded:
+    its password is redacted, as before the plain URL's delimiters were kept escaped."""
+    assert_redacted(
+        "curl 'https://api.example.com/cb?redirect=https%3A%2F%2Fuser%3AHunter2Zx9q%40evil.com%2F&x=1'",
+        "Hunter2Zx9q",
+    )
+
+
+@pytest.mark.parametrize(("text", "secret"), REDACTED_17)
+def test_a_form_the_blind_sets_found_is_redacted(text: str, secret: str) -> None:
+    assert_redacted(text, secret)
+
+
+@pytest.mark.parametrize("text", KEPT_17)
+def test_a_look_alike_the_blind_sets_found_is_kept(text: str) -> None:
+    assert_kept(text)
