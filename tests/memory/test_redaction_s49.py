@@ -4,9 +4,9 @@
 Set E (application source code and its configuration) was measured and read first: an
 access key id and its secret as two literals, look-alikes that are placeholders (Symfony's
 ``%env(…)%``, a mask of ``●``), references (``settings.STRIPE_SECRET_KEY``, a Secret Manager path),
-a .NET public key token, a key's fingerprint, a Maven coordinate, a Sealed Secret's ciphertext. Set
-F (delivery, infrastructure, Kubernetes) was measured on the session's start, then read: Honeycomb's keys, a Cloud
-Storage HMAC id, a Confluent key as a JAAS user name, an ACL token's secret id, a heredoc into a
+a .NET public key token, a key's fingerprint, a Maven coordinate, a Sealed Secret's ciphertext.
+Set F (delivery, infrastructure, Kubernetes) was measured on the session's start, then read:
+Honeycomb's keys, a Cloud Storage HMAC id, a Confluent key as a JAAS user name, an ACL token's secret id, a heredoc into a
 password file, a Kubernetes Secret's value decoded; ``--password-stdin`` takes no value, a Key Vault
 reference and Pulumi's ciphertext are none. Set G (logs, traffic, observability) was measured held
 out after both rounds, then read: a SNMP community, Opsgenie's ``GenieKey``; a list, a cookie's
@@ -97,8 +97,8 @@ KEPT_17 = [
 def test_the_sessions_blind_sets() -> None:
     """benchmarks/data/secrets17e.jsonl … g: E was held out until it was read (6 leaked, 9
     look-alikes changed before); F too (17 and 8: it arrived before E's round was written); G was
-    held out through both rounds (13 and 15 before, 12 and 14 after). What leaks and what ordinary lines change is no more
-    than the session left (docs/security.md, forty-ninth session)."""
+    held out through both rounds (13 and 15 before, 12 and 14 after). What leaks and what ordinary
+    lines change is no more than the session left (docs/security.md, forty-ninth session)."""
     from benchmarks.redteam_sets import secrets_17
 
     for name, (leaked, changed) in {"e": (5, 0), "f": (11, 3), "g": (11, 7)}.items():
