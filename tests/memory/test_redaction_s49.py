@@ -1,17 +1,17 @@
 """Forty-ninth session: secrets three more blind sets found leaking, and look-alikes they changed
 (docs/security.md, "Forty-ninth session").
 
-Set E (application source code and its configuration) was measured and read first: an
-access key id and its secret as two literals, look-alikes that are placeholders (Symfony's
-``%env(…)%``, a mask of ``●``), references (``settings.STRIPE_SECRET_KEY``, a Secret Manager path),
-a .NET public key token, a key's fingerprint, a Maven coordinate, a Sealed Secret's ciphertext.
-Set F (delivery, infrastructure, Kubernetes) was measured on the session's start, then read:
-Honeycomb's keys, a Cloud Storage HMAC id, a Confluent key as a JAAS user name, an ACL token's secret id, a heredoc into a
-password file, a Kubernetes Secret's value decoded; ``--password-stdin`` takes no value, a Key Vault
-reference and Pulumi's ciphertext are none. Set G (logs, traffic, observability) was measured held
-out after both rounds, then read: a SNMP community, Opsgenie's ``GenieKey``; a list, a cookie's
-placeholder, a consent cookie, a digest's name, a CAPTCHA's site key are no secrets. The values
-here are fresh, not the sets'.
+Set E (application source code and its configuration) was measured and read first: an access key
+id and its secret as two literals; look-alikes that are placeholders (Symfony's ``%env(…)%``, a
+mask of ``●``), references (``settings.STRIPE_SECRET_KEY``, a Secret Manager path), a .NET public
+key token, a key's fingerprint, a Maven coordinate, a Sealed Secret's ciphertext. Set F
+(delivery, infrastructure, Kubernetes) was measured on the session's start, then read:
+Honeycomb's keys, a Cloud Storage HMAC id, a Confluent key as a JAAS user name, an ACL token's
+secret id, a heredoc into a password file, a Kubernetes Secret's value decoded;
+``--password-stdin`` takes no value, a Key Vault reference and Pulumi's ciphertext are none. Set G
+(logs, traffic, observability) was measured held out after both rounds, then read: an SNMP
+community, Opsgenie's ``GenieKey``; a list, a cookie's placeholder, a consent cookie, a digest's
+name, a CAPTCHA's site key are no secrets. The values here are fresh, not the sets'.
 """
 
 from __future__ import annotations
