@@ -101,6 +101,14 @@ SHAPES: dict[str, str] = {
     "keygen-passphrases": "ssh-keygen -P 'a1b2' -N '",
     "joined-variables": 'p1 = "a1B2c3D4e5F6"\nGITHUB_TOKEN = p1 + ',
     "key-word-colons": "token of the day: ",
+    # Forty-ninth session: CLI tables' headers that name a secret with no rows, heredocs into a
+    # password file never closed, Terraform's generated passwords with no result, objects of fields
+    # under a name that only suggests a secret, mail sessions' password prompts with no answer.
+    "aligned-headers": "USERNAME   PASSWORD   TOKEN\n",
+    "secret-heredocs": "cat > .vault_pass <<'EOF'\nab\n",
+    "random-results": '"type": "random_password",\n',
+    "weak-nested-values": '"cache_auth": {"type": "string", ',
+    "mail-passwords": "334 UGFzc3dvcmQ6\n",
 }
 
 

@@ -29,10 +29,12 @@ from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
 from osmia.memory.secret_placeholders import REDACTED, filler_token, masked
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_tables import (
+    ALIGNED_GATE,
     CSV_GATE,
     HTML_GATE,
     ROW_GATE,
     TABLE_GATE,
+    aligned_sub,
     csv_sub,
     html_sub,
     row_sub,
@@ -284,6 +286,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (ROW_GATE, row_sub),
     (CSV_GATE, csv_sub),
     (HTML_GATE, html_sub),
+    (ALIGNED_GATE, aligned_sub),
     *NAMED_STEPS,
     *CALL_STEPS,
     (_ENCODED, _encoded_sub()),

@@ -480,10 +480,51 @@ COMMAND_RULES: tuple[Rule, ...] = (
     _rule(
         "secret-call",
         r"(?i)(?:\.|\b(?:set|with)_?|\b)(?:password|passwd|passphrase|secret(?:_?key)?|secretstr|token"
-        r"|api_?key|access_?key|auth_?token|client_?secret|credentials?)"
+        r"|api_?key|access_?key|auth_?token|client_?secret|bearer(?:_?auth)?)"
         r"[ \t]*\([ \t]*b?[\"']([^\"'\r\n]{4,})[\"']",
         1,
         _not_words,
+    ),
+    # ... ``Credentials("…")`` too, whose first literal may name a realm (sbt's ``Credentials("Sonatype
+    # Nexus Repository Manager", host, user, password)``): one word, then; and the fourth of four
+    # literals, sbt's password.
+    _rule(
+        "credentials-call",
+        r"(?i)(?:\.|\b(?:set|with)_?|\b)credentials?[ \t]*\([ \t]*b?[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        lambda value: _not_words(value) and not any(c.isspace() for c in value),
+    ),
+    # A value given to a CLI's secret command by its data flag (``drone secret add … --data '…'``,
+    # ``… secrets set NAME --value …``, ``gh secret set NAME --body …``): not a file (``@file``).
+    _rule(
+        "secret-command-data",
+        r"(?i)\bsecrets?[ \t]+(?:add|set|create|put|update)\b[^\r\n|;&]*?[ \t]--?(?:data|value|body|b"
+        r"|secret-string|string-data)(?:[ \t]+|=)[\"']?([^\s\"'@][^\s\"']{5,})",
+        1,
+        lambda value: not_placeholder(value) and not value.startswith(("file://", "fileb://", "-")),
+        r"(?i)\bsecrets?[ \t]+(?:add|set|create|put|update)\b",
+    ),
+    # A password sent in a mail session: after the server's ``334 UGFzc3dvcmQ6`` ("Password:" in
+    # base64) the client's next line, in base64; an IMAP ``LOGIN`` command's password.
+    _rule(
+        "smtp-auth-password",
+        r"(?m)334[ \t]+UGFzc3dvcmQ6[ \t]*\r?\n[^\r\n]*?([A-Za-z0-9+/]{8,}={0,2})[ \t]*\r?$",
+        1,
+        None,
+        r"334[ \t]+UGFzc3dvcmQ6",
+    ),
+    _rule(
+        "imap-login",
+        r"(?m)^[ \t]*[A-Za-z0-9.]{1,8}[ \t]+(?-i:LOGIN)[ \t]+\S+[ \t]+\"?([^\s\"]{6,})\"?[ \t]*\r?$",
+        1,
+        lambda value: password_value(value) or looks_random(value, 12),
+        r"[ \t](?-i:LOGIN)[ \t]",
+    ),
+    _rule(
+        "credentials-fourth",
+        r"\bCredentials[ \t]*\((?:[ \t]*\"[^\"\r\n]*\"[ \t]*,){3}[ \t]*\"([^\"\r\n]{4,})\"[ \t]*\)",
+        1,
+        not_placeholder,
     ),
     _rule(
         "auth-call",
@@ -630,11 +671,12 @@ COMMAND_RULES: tuple[Rule, ...] = (
     # password to proceed to installation:", Elasticsearch's "Password for the elastic user …:",
     # MySQL's "A temporary password is generated for root@localhost: …"; "API key:" and the key two
     # lines down): a generated or password-like value only. Not a word right after a colon: an ARN's
-    # resource type (``…:secret:prod/db/password-ytN6zM`` names a secret, and holds none).
+    # resource type (``…:secret:prod/db/password-ytN6zM`` names a secret, and holds none). The next
+    # line may start with the prefix Compose gives a container's log (``es01  | ``).
     _rule(
         "password-after-label",
         r"(?im)(?:^|[^:])\b(?:password|passphrase|passwd|api[ _-]?key|token|secret)\b[^\n:]*:[ \t]*"
-        r"(?:\r?\n[ \t]*){0,2}[\"'`]?([^\s\"'`]{7,}[^\s\"'`,;])[,;]?[\"'`]?[ \t]*$",
+        r"(?:\r?\n(?:[\w.-]+[ \t]*\|)?[ \t]*){0,2}[\"'`]?([^\s\"'`]{7,}[^\s\"'`,;])[,;]?[\"'`]?[ \t]*$",
         1,
         _banner_value,
     ),

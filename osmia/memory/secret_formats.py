@@ -37,6 +37,11 @@ _BLOCK_KEY = r"(?:[A-Z0-9 ]*PRIVATE[ \t]+KEY(?:[ \t]+BLOCK)?|OpenVPN[ \t]+Static
 # How a DN's parts begin (``cn=``, ``ou=``, ``dc=``): a second DN or a search base, not a password.
 _DN_PARTS = ("cn=", "uid=", "ou=", "dc=", "o=", "l=", "c=", "st=", "(")
 
+# An authorization header's scheme words of eight letters or more: the value is after them (a second
+# pass over ``Authorization: GenieKey [redacted]`` would take the scheme for it).
+_AUTH_SCHEMES = frozenset(("negotiate", "geniekey"))
+
+
 RULES: tuple[Rule, ...] = (
     # Private keys (PEM, OpenSSH, PGP, PKCS#8, encrypted): the whole block, across lines; an
     # unterminated block is redacted to the end of the text.
@@ -104,10 +109,11 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "authorization-header",
-        r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token|digest|negotiate|apikey|"
+        # (after a word's boundary, or a newline escaped in a logged request: ``…\r\nAuthorization: …``)
+        r"(?i)(?:\b|\\n)(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token|digest|negotiate|apikey|"
         r"sso-key|key|geniekey)[ \t]+)?([A-Za-z0-9._~+/=:-]{8,})",
         1,
-        not_placeholder,
+        lambda value: not_placeholder(value) and value.lower() not in _AUTH_SCHEMES,
     ),
     _rule(
         "api-key-header",
@@ -202,11 +208,23 @@ RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
     ),
+    # A generated password in Terraform's state: the ``result`` of a ``random_password`` (or
+    # ``random_string``) resource, a dozen lines after its type at most.
+    _rule(
+        "terraform-random-result",
+        r"random_(?:password|string)\b[^\r\n]*(?:\r?\n[^\r\n]*){0,12}?\"result\"[ \t]*:[ \t]*"
+        r"\"((?:[^\"\\\r\n]|\\.){8,})\"",
+        1,
+        not_placeholder,
+        r"random_(?:password|string)\b",
+    ),
     # A .pgpass line: host:port:database:user:password (a host of ``*`` at a line's start too: no
-    # word boundary before it; a name of three characters or more: a MAC address's pairs are none).
+    # word boundary before it; a name of three characters or more: a MAC address's pairs are none; or
+    # an IPv4 address).
     _rule(
         "pgpass",
-        r"(?:\b[A-Za-z][\w.*-]{2,}|(?m:^)[ \t]*\*|\B\*):(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})",
+        r"(?:\b[A-Za-z][\w.*-]{2,}|\b(?:\d{1,3}\.){3}\d{1,3}|(?m:^)[ \t]*\*|\B\*)"
+        r":(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})",
         1,
         not_placeholder,
     ),

@@ -360,10 +360,14 @@ _PROPERTY_GATE = r"(?i)</name>\s*<value>"
 # ... a name whose value is an object holding it, among a few other fields (Spring's
 # ``/actuator/env``: ``"spring.mail.password":{"value":"…"}``; ``terraform output -json``:
 # ``"db_password": {"sensitive": true, "type": "string", "value": "…"}``),
-_NESTED_VALUE = linear(
-    rf"""(?i)["']({_IDENT}{_STRONG}{_IDENT})["'][ \t]*:[ \t]*\{{"""
-    r"""(?:[ \t]*"[\w-]{1,20}"[ \t]*:[ \t]*(?:true|false|null|\d{1,10}|"[^"\r\n]{0,40}")[ \t]*,){0,4}"""
-    rf"""[ \t]*["']value{_OPERATOR}{_VALUE}"""
+# A strong name takes any value there, a weak one (``"redis_auth": {…}``) only a random one.
+_NESTED_VALUES = tuple(
+    linear(
+        rf"""(?i)["']({_IDENT}{names}{_IDENT})["'][ \t]*:[ \t]*\{{"""
+        r"""(?:[ \t]*"[\w-]{1,20}"[ \t]*:[ \t]*(?:true|false|null|\d{1,10}|"[^"\r\n]{0,40}")[ \t]*,){0,4}"""
+        rf"""[ \t]*["']value{_OPERATOR}{_VALUE}"""
+    )
+    for names in (_STRONG, _WEAK)
 )
 # What every match of the two holds, for redaction's one scan (each whole pattern, a secret's names
 # and a value's forms, cost its program ~0.25 MB): a quoted ``value``; a key closed, then a string.
@@ -697,7 +701,8 @@ NAMED_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_ASSIGNMENTS[0].pattern, _assignment_sub(_ASSIGNMENTS[0], strong=True)),
     (_ASSIGNMENTS[1].pattern, _assignment_sub(_ASSIGNMENTS[1], strong=False)),
     (_GLUED_PASS_GATE, _assignment_sub(_GLUED_PASS, strong=True)),
-    (_NESTED_VALUE_GATE, _assignment_sub(_NESTED_VALUE, strong=True)),
+    (_NESTED_VALUE_GATE, _assignment_sub(_NESTED_VALUES[0], strong=True)),
+    (_NESTED_VALUE_GATE, _assignment_sub(_NESTED_VALUES[1], strong=False)),
     (_ELEMENT_GATE, _substitution(_ELEMENT, _element_replace)),
     (_PLIST_GATE, _substitution(_PLIST, _element_replace)),
     (_PROPERTY_GATE, _substitution(_PROPERTY, _element_replace)),

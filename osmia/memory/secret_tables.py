@@ -16,6 +16,10 @@ A CSV or TSV file pasted with its header (``email,role,password`` then a row a l
 secrets the same way: :func:`csv_sub` redacts, in each column whose header names a secret, the
 cells of the rows below that have as many fields as the header, up to the first that has not.
 
+A table a CLI prints aligned in columns (``USERNAME   PASSWORD`` then a row a line) holds them the
+same way: :func:`aligned_sub` redacts, in each column whose header names a secret, the word that
+starts where the header's name does.
+
 An HTML table (a report an agent rendered, ``<tr><td>password</td><td>…</td></tr>``) holds them
 both ways, and a definition list (``<dt>Password</dt><dd>…</dd>``) the second: :func:`html_sub`
 redacts a cell after a cell that names a secret, and the cells under a header cell that names one,
@@ -29,20 +33,41 @@ from __future__ import annotations
 
 from osmia.memory.linear import linear
 from osmia.memory.secret_placeholders import REDACTED, is_placeholder, spans_redacted
-from osmia.memory.secret_values import generated_value, password_value
+from osmia.memory.secret_values import generated_value, long_hex, password_value
 
-__all__ = ["CSV_GATE", "HTML_GATE", "ROW_GATE", "TABLE_GATE", "csv_sub", "html_sub", "row_sub", "table_sub"]
+__all__ = [
+    "ALIGNED_GATE",
+    "CSV_GATE",
+    "HTML_GATE",
+    "ROW_GATE",
+    "TABLE_GATE",
+    "aligned_sub",
+    "csv_sub",
+    "html_sub",
+    "row_sub",
+    "table_sub",
+]
+
+# A password's, a key's or a token's noun in the languages redaction's prose rules read.
+_FOREIGN_NOUNS = (
+    r"(?:пароль|ключ|токен|passwort|kennwort|schlüssel|contraseña|clave|mot de passe|clé|senha|chave"
+    r"|hasło|klucz|wachtwoord|sleutel|şifre|parola|anahtar|mật khẩu|密码|密碼|密钥|口令|令牌|パスワード"
+    r"|キー|トークン|비밀번호|키|토큰)"
+)
+_NOUNS = rf"(?:passw|passphrase|pwd|secret|token|key|credential|{_FOREIGN_NOUNS})"
 
 # What redaction's one scan looks for: a secret's name in a row, then the next line a separator row.
-TABLE_GATE = r"(?i)(?:passw|passphrase|pwd|secret|token|key|credential)[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-"
+TABLE_GATE = rf"(?i){_NOUNS}[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-"
 
 # ... and for :func:`row_sub`: a secret's name in a cell, then a bar and another cell.
-ROW_GATE = r"(?i)(?:passw|passphrase|pwd|secret|token|key|credential)[^|\n]*\|[ \t]*[^|\s]"
+ROW_GATE = rf"(?i){_NOUNS}[^|\n]*\|[ \t]*[^|\s]"
 
 # A header cell that names a secret (after its emphasis and code marks): the whole cell.
 _SECRET_HEADER = linear(
     r"(?i)^(?:[a-z0-9 _.-]*[ _.-])?(?:password|passwd|passphrase|pwd|secret|token|api[ _.-]?key"
     r"|access[ _.-]?key|private[ _.-]?key|credentials?)s?$"
+    # ... or, in another language, a password's, a key's or a token's noun (``| Сервіс | Ключ |``).
+    rf"|^(?:[a-z0-9 _.-]*[ _.-])?{_FOREIGN_NOUNS}$"
 )
 _SEPARATOR = linear(r"^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?$")
 _MARKS = "*_` \t"
@@ -67,7 +92,7 @@ def _secret_cell(value: str) -> bool:
     "stored in Vault at secret/prod/api"), not a word, number or placeholder."""
     if not value or is_placeholder(value) or any(c.isspace() for c in value):
         return False
-    return password_value(value) or generated_value(value)
+    return password_value(value) or generated_value(value) or long_hex(value)
 
 
 def _redacted_row(
@@ -242,4 +267,54 @@ def html_sub(text: str) -> str:
             found = _value_span(text, m.start(2), m.end(2))
             if found is not None:
                 spans.append(found)
+    return spans_redacted(text, spans) if spans else text
+
+
+# What redaction's one scan looks for: a header in capitals that names a secret, after another
+# column's name and two blanks or more (a CLI's ``-o table``: ``USERNAME   PASSWORD   PASSWORD2``).
+ALIGNED_GATE = r"[A-Z][A-Z0-9_]*[ \t]{2,}[A-Z0-9_ \t]*(?:PASSW|PASSPHRASE|PWD|SECRET|TOKEN|KEY|CREDENTIAL)"
+_ALIGNED_HEADER = linear(r"^[ \t]*[A-Z][A-Z0-9_-]*(?:[ \t]{2,}[A-Z][A-Z0-9_-]*)+[ \t]*\r?$")
+_ALIGNED_COLUMN = linear(r"[A-Z][A-Z0-9_-]*")
+_DASHES = linear(r"^[ \t]*-{3,}(?:[ \t]+-{3,})*[ \t]*\r?$")
+
+
+def aligned_sub(text: str) -> str:
+    """Redact the secret cells of every table a CLI prints aligned in columns (``az acr credential show
+    -o table``, ``… list --output table``): a header of names in capitals two blanks apart or more,
+    dashes under it perhaps, then rows up to the first blank line. In each column whose name is a
+    secret's (``PASSWORD``, ``PASSWORD2``, ``CLIENT_SECRET``; not ``KEY_ID`` or ``SECRET_NAME``), the
+    word that starts where the name starts, when it holds a password or generated value (a redaction
+    step)."""
+    lines = text.split("\n")
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    starts = []
+    for line in lines:
+        starts.append(offset)
+        offset += len(line) + 1
+    i = 0
+    while i < len(lines):
+        header = lines[i]
+        if _ALIGNED_HEADER.match(header) is None:
+            i += 1
+            continue
+        columns = [
+            m.start(0)
+            for m in _ALIGNED_COLUMN.finditer(header)
+            if _SECRET_HEADER.search((m.group(0) or "").rstrip("0123456789").replace("_", " ")) is not None
+        ]
+        i += 1
+        if i < len(lines) and _DASHES.match(lines[i]) is not None:
+            i += 1
+        while columns and i < len(lines) and lines[i].strip():
+            row = lines[i]
+            for at in columns:
+                if at >= len(row) or row[at].isspace() or (at > 0 and not row[at - 1].isspace()):
+                    continue
+                end = at
+                while end < len(row) and not row[end].isspace():
+                    end += 1
+                if _secret_cell(row[at:end]):
+                    spans.append((starts[i] + at, starts[i] + end))
+            i += 1
     return spans_redacted(text, spans) if spans else text

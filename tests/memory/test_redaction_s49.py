@@ -67,6 +67,52 @@ REDACTED_17 = [
         "Authorization: GenieKey 3f2a9c1e-5b7d-4e8f-a0c6-9b3d7e1a5c2f\\r\\n",
         "3f2a9c1e-5b7d-4e8f-a0c6-9b3d7e1a5c2f",
     ),
+    # The session's second round, on what E, F and G still leaked.
+    (
+        'send: "GET /v2/ping HTTP/1.1\\r\\nAuthorization: GenieKey '
+        '7e1a9c3d-5b2f-4d8e-a6c0-f9b3d7e1a5c2\\r\\n"',
+        "7e1a9c3d-5b2f-4d8e-a6c0-f9b3d7e1a5c2",
+    ),
+    (
+        '{"cache_auth":{"sensitive":false,"type":"string","value":"Gk7Tq2Zr9Lm4Vx1Pq8Wn"}}',
+        "Gk7Tq2Zr9Lm4Vx1Pq8Wn",
+    ),
+    (
+        "USERNAME     PASSWORD                  PASSWORD2\n"
+        "-----------  ------------------------  ------------------------\n"
+        "acmeacr      Lq8Tz2Vm9xKp4Rb7Wn3Yc6Hd  Zq8rT2vLp9sKw4MzNb7Xc1Vd",
+        "Zq8rT2vLp9sKw4MzNb7Xc1Vd",
+    ),
+    (
+        "| Сервіс | Ключ |\n|---|---|\n| Nova Poshta | 5c2f3c9e1a7f5b2d8e4a6c0f9b3d7e1a |",
+        "5c2f3c9e1a7f5b2d8e4a6c0f9b3d7e1a",
+    ),
+    (
+        'client.get(url).bearer_auth("Tq8Zr3Lm6Np1Vx4Kb7Wc0Yd2Jf5Hs9Ga").send()',
+        "Tq8Zr3Lm6Np1Vx4Kb7Wc0Yd2Jf5Hs9Ga",
+    ),
+    (
+        'credentials += Credentials("Sonatype Nexus Repository Manager", "nexus.example.net", "ci", '
+        '"Wq9Zr2Lm7Np4Vx")',
+        "Wq9Zr2Lm7Np4Vx",
+    ),
+    ("10.20.4.17:5432:ledger:ledger_ro:Kq7Zr2.Lm9Vx4Tp", "Kq7Zr2.Lm9Vx4Tp"),
+    (
+        '  "type": "random_password",\n  "instances": [{"attributes": {"length": 24,\n'
+        '    "result": "x!)0kB]%z&7sq:Uf00NW6{SA"}}]',
+        "x!)0kB]%z&7sq:Uf00NW6{SA",
+    ),
+    ("$ drone secret add --repository acme/api --name docker_password --data 'Vb7Qz2Lm9Tx4'", "Vb7Qz2Lm9Tx4"),
+    (
+        "<-  334 UGFzc3dvcmQ6\n -> S3pPeEZBNTBHbm90ZEpW\n<-  235 2.7.0 Authentication successful",
+        "S3pPeEZBNTBHbm90ZEpW",
+    ),
+    ('a1 LOGIN support@example.io "Juniper_Quartz7499"\na1 OK Logged in', "Juniper_Quartz7499"),
+    (
+        "es01  | Password for the elastic user (reset with `bin/elasticsearch-reset-password -u elastic`):\n"
+        "es01  |   Q_WaXEHs+V9ot*NKvwCM",
+        "Q_WaXEHs+V9ot*NKvwCM",
+    ),
 ]
 
 # Look-alikes the sets found changed: placeholders, references, ids, names and ciphertext.
@@ -91,6 +137,12 @@ KEPT_17 = [
     "SA token projected at /var/run/secrets/kubernetes.io/serviceaccount/token (expirationSeconds 3607)",
     '"Bundle":{"SignedEntryTimestamp":"JDg4Z7A1t5GLMlkoysd1fpCIkN+4WYCHAUW8poP4ae0fR5jfYesQXgp4Ws5M=="}',
     "curl 'https://api.example.com/cb?state=ok&next=%2Fhome%2Fdashboard'",
+    "KEY_ID                                    CREATED_AT            DISABLED\n"
+    "675167653dfa42b380c436f14351c85b017553d1  2025-02-06T09:12:44Z  False",
+    "NAME       TYPE     SECRET_NAME\ndb-creds   Opaque   db-creds-v2",
+    'Credentials.from_service_account_file("sa.json")',
+    "Authorization: Negotiate",
+    "2024-05-01 10:20:33:441 INFO started",
 ]
 
 
@@ -101,7 +153,7 @@ def test_the_sessions_blind_sets() -> None:
     lines change is no more than the session left (docs/security.md, forty-ninth session)."""
     from benchmarks.redteam_sets import secrets_17
 
-    for name, (leaked, changed) in {"e": (5, 0), "f": (11, 3), "g": (11, 7)}.items():
+    for name, (leaked, changed) in {"e": (2, 0), "f": (7, 3), "g": (8, 7)}.items():
         figures = secrets_17(name)
         assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
         assert figures["leaked"][0] <= leaked, (name, figures)
