@@ -103,12 +103,16 @@ SHAPES: dict[str, str] = {
     "key-word-colons": "token of the day: ",
     # Forty-ninth session: CLI tables' headers that name a secret with no rows, heredocs into a
     # password file never closed, Terraform's generated passwords with no result, objects of fields
-    # under a name that only suggests a secret, mail sessions' password prompts with no answer.
+    # under a name that only suggests a secret, mail sessions' password prompts with no answer, a
+    # debugger asked for a key, a secret file added in a diff, Actuator's property with no value.
     "aligned-headers": "USERNAME   PASSWORD   TOKEN\n",
     "secret-heredocs": "cat > .vault_pass <<'EOF'\nab\n",
     "random-results": '"type": "random_password",\n',
     "weak-nested-values": '"cache_auth": {"type": "string", ',
     "mail-passwords": "334 UGFzc3dvcmQ6\n",
+    "debugger-prints": "(lldb) po self.apiKey\n",
+    "diff-secret-files": "+++ b/.vault_pass\n",
+    "actuator-values": '{"property": {"source": "a", ',
 }
 
 

@@ -44,7 +44,8 @@ _CALL_PAIR = (
     r"""["'`]([^"'`\s]{4,})["'`]"""
 )
 # Literals given by position to a call that takes credentials (PHP's ``new PDO($dsn, 'user', '…')``,
-# Perl's ``DBI->connect($dsn, "user", "…")``, ``AuthTokens.basic("neo4j", "…")``,
+# Perl's ``DBI->connect($dsn, "user", "…")``, its constructor in a stack trace
+# (``PDO->__construct('mysql:…', 'wp', '…')``), ``AuthTokens.basic("neo4j", "…")``,
 # ``new BasicAWSCredentials("AKIA…", "…")``, ``algoliasearch("APPID", "…")``, a requests ``auth=("",
 # "…")`` tuple, Twilio's ``Client("SK…", "…", "AC…")``): the literals after the first, each judged
 # alone; the first is a DSN, host or user. (The login calls of :mod:`osmia.memory.secret_commands`
@@ -52,7 +53,8 @@ _CALL_PAIR = (
 # take only a secret's shape.)
 _LITERAL = r"""(?:"[^"\r\n]*"|'[^'\r\n]*')"""
 _CREDENTIAL_CALL = (
-    r"""(?i)(?:\b(?:\w+(?:\.|->|::))*\w*(?:connect|credentials?|basic|auth|login|logon|signin|pdo"""
+    r"""(?i)(?:\bPDO->__construct[ \t]*\("""
+    r"""|\b(?:\w+(?:\.|->|::))*\w*(?:connect|credentials?|basic|auth|login|logon|signin|pdo"""
     r"""|algoliasearch|client)\w*[ \t]*\(|\bauth["']?[ \t]*[:=][ \t]*[(\[])[ \t\r\n]*"""
     rf"""({_LITERAL})[ \t]*,[ \t\r\n]*({_LITERAL})(?:[ \t]*,[ \t\r\n]*({_LITERAL}))?"""
 )
@@ -75,7 +77,8 @@ _FALLBACK = (
 # credential-taking call opened on a literal, two byte literals in a list.
 _FALLBACK_GATE = r"""(?:\?\?|\|\||[ \t]or|\?:)[ \t]*["'`][^"'`\s]{6}"""
 _CREDENTIAL_CALL_GATE = (
-    r"""(?i)(?:connect|credential|basic|auth|login|logon|signin|pdo|algoliasearch|client)\w*[ \t]*\("""
+    r"""(?i)(?:connect|credential|basic|auth|login|logon|signin|pdo|algoliasearch|client|pdo->__construct)"""
+    r"""\w*[ \t]*\("""
     r"""[ \t\r\n]*["']|\bauth["']?[ \t]*[:=][ \t]*[(\[][ \t\r\n]*["']"""
 )
 _BYTE_LIST_GATE = r"0x[0-9A-Fa-f]{1,2}[ \t]*,[ \t\r\n]*0x[0-9A-Fa-f]{1,2}[ \t]*,"

@@ -520,6 +520,18 @@ COMMAND_RULES: tuple[Rule, ...] = (
         lambda value: password_value(value) or looks_random(value, 12),
         r"[ \t](?-i:LOGIN)[ \t]",
     ),
+    # A debugger asked for a secret's value (lldb's ``po self.adminKey``, gdb's ``p cfg->password``):
+    # what it prints on the next line (``"…"``, ``$1 = 0x55… "…"``, ``(NSString *) $0 = "…"``).
+    _rule(
+        "debugger-print",
+        r"(?i)\((?:lldb|gdb)\)[ \t]+(?:po|p|print|expr|frame[ \t]+variable)[ \t]+[\w.>\[\]*-]*"
+        r"(?:passw|secret|token|api_?key|key\b|credential)[\w.\[\]]*[ \t]*\r?\n[ \t]*"
+        r"(?:\$\d+[ \t]*=[ \t]*)?(?:\([^)\r\n]*\)[ \t]*(?:\$\d+[ \t]*=[ \t]*)?)?(?:0x[0-9a-f]+[ \t]+)?@?"
+        r"\"([^\"\r\n]{6,})\"",
+        1,
+        not_placeholder,
+        r"(?i)\((?:lldb|gdb)\)[ \t]+(?:po|p|print|expr|frame)",
+    ),
     _rule(
         "credentials-fourth",
         r"\bCredentials[ \t]*\((?:[ \t]*\"[^\"\r\n]*\"[ \t]*,){3}[ \t]*\"([^\"\r\n]{4,})\"[ \t]*\)",

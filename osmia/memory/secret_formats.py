@@ -24,6 +24,7 @@ from osmia.memory.secret_rule import rule as _rule
 from osmia.memory.secret_values import (
     basic_credentials,
     generated_value,
+    long_hex,
     looks_random,
     password_value,
     random_value,
@@ -217,6 +218,25 @@ RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
         r"random_(?:password|string)\b",
+    ),
+    # A file of one secret added in a diff (``+++ b/config/master.key``, ``…/.vault_pass``,
+    # ``…/api_token.txt``), its added line: a random value or hex of 32 digits or more.
+    _rule(
+        "diff-secret-file",
+        r"(?i)\+\+\+[ \t]+b/[^\s]*?(?:master\.key|[^\s/]*(?:pass(?:word)?|secret|token|credential)[^\s/]*)"
+        r"[ \t]*\r?\n(?:@@[^\r\n]*\r?\n)?\+([^\s+][^\s]{15,})",
+        1,
+        lambda value: not_placeholder(value) and (looks_random(value, 16) or long_hex(value)),
+        r"\+\+\+[ \t]+b/",
+    ),
+    # A value Spring Boot's Actuator shows for one property (``/actuator/env/spring.datasource.password``
+    # prints ``{"property": {"source": "…", "value": "…"}}``): a password-like or generated value.
+    _rule(
+        "actuator-env-value",
+        r"\"property\"\s*:\s*\{\s*\"source\"\s*:\s*\"[^\"\r\n]*\"\s*,\s*\"value\"\s*:\s*\"([^\"\r\n]{6,})\"",
+        1,
+        lambda value: not_placeholder(value) and (password_value(value) or generated_value(value)),
+        r"\"property\"\s*:\s*\{\s*\"source\"",
     ),
     # A .pgpass line: host:port:database:user:password (a host of ``*`` at a line's start too: no
     # word boundary before it; a name of three characters or more: a MAC address's pairs are none; or

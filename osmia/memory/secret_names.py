@@ -196,8 +196,11 @@ _OPERATOR = (
 # letter, digit or sign, does not end it: ``SECRET_KEY=Ew#Cft)IvjE=f#Zq``, but ``token=None):``).
 # A quoted value may be a literal's prefix or a conversion's call away from its operator: Python's
 # ``b"…"`` and ``u'…'``, Go's ``[]byte("…")``, ``bytes("…")``, Node's ``Buffer.from("…")``. Not a raw
-# string's ``r'…'``: in code that is a pattern (``secret_keyword = r'(?:key|pwd)'``).
-_LITERAL_OPENS = r"""(?:[bBuUN]|\[\]byte\(|bytes\(|Buffer\.from\(|string\(\d{1,5}\)[ \t]*)?"""
+# string's ``r'…'``: in code that is a pattern (``secret_keyword = r'(?:key|pwd)'``). gdb prints a
+# ``char *`` as its address and then the string (``password = 0x5555557a8340 "…"``).
+_LITERAL_OPENS = (
+    r"""(?:[bBuUN]|\[\]byte\(|bytes\(|Buffer\.from\(|string\(\d{1,5}\)[ \t]*|0x[0-9a-f]{4,16}[ \t]+)?"""
+)
 _VALUE = (
     rf"""(?:{_LITERAL_OPENS}"((?:[^"\\\r\n]|\\.)+)"|{_LITERAL_OPENS}'([^'\r\n]+)'|`([^`\r\n]+)`"""
     rf"""|{_ESCAPED_QUOTE}((?:[^"'\\\r\n\t%]|\\[^"'\\\su]|%(?:[013-9A-Fa-f]|2[013-9A-Fa-f]))+){_ESCAPED_QUOTE}"""

@@ -378,6 +378,9 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"|wachtwoord|l[öo]senord(?:et)?|adgangskode(?:n)?|salasana|heslo|jelsz[óo]|mật[ \t]+khẩu"
         r"|kata[ \t]+sandi|sifre)|şifre|пароль)[\"']?(?:[ \t]+[^\s:=]+){0,8}?[ \t]+"
         r"(?:ist|lautet|heißt|heisst|es|est|é|è|is|jest|to|är|er|on|je|là|adalah|—|–)[ \t]*:?[ \t]+"
+        # ... "now" after the verb ("est désormais « … »", "ist jetzt …", "es ahora …")
+        r"(?:(?:désormais|maintenant|jetzt|nun|ahora|agora|adesso|ora|teraz|sekarang|artık|теперь|сейчас)"
+        r"[ \t]+)?"
         r"|\bpassword(?:[ \t]+[^\s:=]+){0,5}?[ \t]+(?:ist|lautet|es|est|é|è|jest|är|adalah)[ \t]+"
         r"|(?:密码|密碼|口令)(?:是|为|為)[ \t]*|パスワード(?:は|が)[ \t]*|비밀번호(?:는|가)[ \t]*)"
         r"(?:[\"'`「“„‘]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;」，、。»”“]{8,})",

@@ -118,8 +118,12 @@ def path_token(value: str) -> bool:
 
 
 def number_like(value: str) -> bool:
-    """A number, version or size (``1.2.3``, ``4096``, ``12k``), trailing punctuation aside."""
-    core = value.rstrip(".,:;!?)").lower().removesuffix("k").removesuffix("m")
+    """A number, version or size (``1.2.3``, ``4096``, ``12k``), or an address in hex as a debugger
+    prints one (``0x5555557a8340``), trailing punctuation aside."""
+    core = value.rstrip(".,:;!?)").lower()
+    if core.startswith("0x") and 2 < len(core) <= 18 and set(core[2:]) <= _HEX:
+        return True
+    core = core.removesuffix("k").removesuffix("m")
     return core.replace(".", "").replace("_", "").isdigit() and len(core) < 12
 
 

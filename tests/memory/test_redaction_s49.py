@@ -113,6 +113,32 @@ REDACTED_17 = [
         "es01  |   Q_WaXEHs+V9ot*NKvwCM",
         "Q_WaXEHs+V9ot*NKvwCM",
     ),
+    (
+        "Le mot de passe du compte `svc_backup` est désormais « Basalt.lantern4959* » (provisoire).",
+        "Basalt.lantern4959*",
+    ),
+    (
+        "#0 /var/www/inc/db.php(12): "
+        "PDO->__construct('mysql:host=db;dbname=wp', 'wp', '-7uhQUC3XEuLdaG_s4BqTz')",
+        "-7uhQUC3XEuLdaG_s4BqTz",
+    ),
+    (
+        "+++ b/config/master.key\n@@ -0,0 +1 @@\n+9d3e1a7f5b2c8e4a6c0f9b3d7e1a5c2f",
+        "9d3e1a7f5b2c8e4a6c0f9b3d7e1a5c2f",
+    ),
+    (
+        "curl -s localhost:8081/actuator/env/spring.datasource.password | jq .\n"
+        '{\n  "property": {\n    "source": "application.yml",\n    "value": "qZ8rT2vLp9sKw4MzNb7X"\n  }\n}',
+        "qZ8rT2vLp9sKw4MzNb7X",
+    ),
+    (
+        '(lldb) po self.adminKey\n"7c0e9b3d7e1a5c2f3c9e1a7f5b2d8e4a"\n(lldb) continue',
+        "7c0e9b3d7e1a5c2f3c9e1a7f5b2d8e4a",
+    ),
+    (
+        '$1 = {user = 0x5555557a8320 "collector", password = 0x5555557a8340 "H.UejuOMBj9Zsy~m~u7B~q"}',
+        "H.UejuOMBj9Zsy~m~u7B~q",
+    ),
 ]
 
 # Look-alikes the sets found changed: placeholders, references, ids, names and ciphertext.
@@ -143,6 +169,8 @@ KEPT_17 = [
     'Credentials.from_service_account_file("sa.json")',
     "Authorization: Negotiate",
     "2024-05-01 10:20:33:441 INFO started",
+    '$1 = {host = 0x5555557a8300 "db.internal", port = 5433, timeout_ms = 0}',
+    "+++ b/docs/password-policy.md\n@@ -0,0 +1 @@\n+Passwords rotate every ninety days.",
 ]
 
 
@@ -153,7 +181,7 @@ def test_the_sessions_blind_sets() -> None:
     lines change is no more than the session left (docs/security.md, forty-ninth session)."""
     from benchmarks.redteam_sets import secrets_17
 
-    for name, (leaked, changed) in {"e": (2, 0), "f": (7, 3), "g": (8, 7)}.items():
+    for name, (leaked, changed) in {"e": (0, 0), "f": (6, 3), "g": (5, 7)}.items():
         figures = secrets_17(name)
         assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
         assert figures["leaked"][0] <= leaked, (name, figures)
