@@ -219,8 +219,10 @@ def _concatenated_sub() -> Callable[[str], str]:
             assigned = f'{name}="{joined}"'
             secret = redact(assigned) != assigned
         else:
+            # (A URL is no random token: an access log's referer and user agent, ``"https://…/"
+            # "Mozilla/5.0"``, side by side; a token inside one is its own rules'.)
             secret = len(joined) >= 16 and (
-                (random_literal(joined) and all(token_piece(t) for t in texts if t))
+                ("://" not in joined and random_literal(joined) and all(token_piece(t) for t in texts if t))
                 or redact(joined) != joined
             )
         if not secret:

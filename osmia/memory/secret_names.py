@@ -343,6 +343,9 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
         return value.count("/") == 1 and looks_random(value, 24)
     if not (value.isalpha() and value.islower() and len(value) < 12):
         return True
+    last = name.strip("'\"").rpartition(".")[2]
+    if _STRONG_NAME.search(last) is None and _WEAK_NAME.search(last) is None:
+        return False  # a word given to a setting under a secret's namespace (``secrets.rotate_on_deploy``)
     return quoted or ("=" in operator and name.lower().strip("'\"").endswith(_HOLDERS))
 
 

@@ -60,7 +60,20 @@ def is_placeholder(value: str) -> bool:
         # (Compose's ``secrets: [db_password]``)
     if v[0] == "!" and v[1:].isalpha():
         return True  # a YAML tag: the value is elsewhere (``password: !vault |``, ``!Ref DbPassword``)
+    if _DIGEST_VALUE.match(v) is not None:
+        return True  # a digest of the value, as an audit log writes it (Vault's ``hmac-sha256:…``)
+    if v.isupper() and not _MASK_WORDS.isdisjoint(v.split("_")):
+        return True  # a tool's words for a value it hid (CloudTrail's ``HIDDEN_DUE_TO_SECURITY_REASONS``)
     return v.lower() in _NOT_VALUES or _FILL_IN.search(v) is not None or filler_token(v)
+
+
+# A digest named by its algorithm (``hmac-sha256:44a9…``, ``sha256:…``): what an audit log keeps in
+# place of a value.
+_DIGEST_VALUE = linear(r"^(?:hmac-)?(?:sha(?:1|224|256|384|512)|md5):[0-9a-fA-F]{32,}$")
+# The words a tool writes in capitals where it hid a value.
+_MASK_WORDS = frozenset(
+    ("HIDDEN", "REDACTED", "MASKED", "REMOVED", "OMITTED", "FILTERED", "SCRUBBED", "SANITIZED")
+)
 
 
 # What a value that starts with ``%`` starts with when it is a template: a format's conversion

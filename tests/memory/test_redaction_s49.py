@@ -171,6 +171,12 @@ KEPT_17 = [
     "2024-05-01 10:20:33:441 INFO started",
     '$1 = {host = 0x5555557a8300 "db.internal", port = 5433, timeout_ms = 0}',
     "+++ b/docs/password-policy.md\n@@ -0,0 +1 @@\n+Passwords rotate every ninety days.",
+    '203.0.113.9 - - [15/Feb/2025:13:15:31 +0000] "GET /tiles HTTP/2.0" 200 48211 '
+    '"https://stores.example.de/" "Mozilla/5.0"',
+    '{"response":{"data":{"password":"hmac-sha256:44a98666456d5b13d8fff41603cd5d9694a2341db80f17fe493c79624ae2df45"}}}',
+    '"requestParameters": {"secretId": "prod/payments/stripe", '
+    '"secretString": "HIDDEN_DUE_TO_SECURITY_REASONS"}',
+    '  secrets.rotate_on_deploy = "shadow"',
 ]
 
 
@@ -181,7 +187,7 @@ def test_the_sessions_blind_sets() -> None:
     lines change is no more than the session left (docs/security.md, forty-ninth session)."""
     from benchmarks.redteam_sets import secrets_17
 
-    for name, (leaked, changed) in {"e": (0, 0), "f": (6, 3), "g": (5, 7)}.items():
+    for name, (leaked, changed) in {"e": (0, 0), "f": (6, 3), "g": (5, 4)}.items():
         figures = secrets_17(name)
         assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
         assert figures["leaked"][0] <= leaked, (name, figures)
