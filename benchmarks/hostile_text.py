@@ -113,6 +113,9 @@ SHAPES: dict[str, str] = {
     "debugger-prints": "(lldb) po self.apiKey\n",
     "diff-secret-files": "+++ b/.vault_pass\n",
     "actuator-values": '{"property": {"source": "a", ',
+    "value-columns": "key,type,value\npass,data,",
+    "c-defines": '#define SECRET_PASS "',
+    "key-parentheses": "la clé de production Cohere (",
 }
 
 

@@ -31,9 +31,10 @@ JSON-lines file each:
   (forty-eighth): 250 texts holding secrets and 150 look-alikes each, by helpers who read nothing
   else, in four slices (delivery, application code, data tooling, the workstation and prose in
   other languages). Each session read B's misses first and measured A held out (docs/security.md).
-- ``data/secrets17e.jsonl`` / ``…f`` / ``…g`` (forty-ninth session): 200 texts holding secrets and
-  100 look-alikes each, in three more slices (application code, delivery and infrastructure, logs
-  and traffic), each measured held out before it was read (docs/security.md).
+- ``data/secrets17e.jsonl`` … ``…j`` (forty-ninth session): 200 texts holding secrets and 100
+  look-alikes each, in six more slices (application code, delivery and infrastructure, logs and
+  traffic, security and identity, SaaS APIs, machine learning and devices), each measured before it
+  was read (docs/security.md).
 
     .venv/bin/python -m benchmarks.redteam_sets
 
@@ -142,11 +143,12 @@ def secrets_16(name: str) -> dict[str, list[int]]:
 
 
 def secrets_17(name: str) -> dict[str, list[int]]:
-    """A forty-ninth session secret set's figures (``data/secrets17e.jsonl`` … ``g``, each 200 texts
+    """A forty-ninth session secret set's figures (``data/secrets17e.jsonl`` … ``j``, each 200 texts
     holding secrets and 100 look-alikes by a helper who read nothing else: E in application source
     code and its configuration, F in CI/CD, infrastructure as code, containers and Kubernetes, G in
-    logs, network traffic and observability): secrets leaked and ordinary lines changed, each
-    [count, of]."""
+    logs, network traffic and observability, H in security tooling and identity, I in payments,
+    messaging and SaaS APIs, J in machine learning, devices and game tooling): secrets leaked and
+    ordinary lines changed, each [count, of]."""
     return _secret_set(f"secrets17{name}.jsonl")
 
 
@@ -176,7 +178,7 @@ def evaluate() -> dict[str, Any]:
     fourteen = {name: secrets_14(name) for name in ("a", "b")}
     fifteen = {name: secrets_15(name) for name in ("a", "b")}
     sixteen = {name: secrets_16(name) for name in ("a", "b", "c", "d")}
-    seventeen = {name: secrets_17(name) for name in ("e", "f", "g")}
+    seventeen = {name: secrets_17(name) for name in ("e", "f", "g", "h", "i", "j")}
     thirteen = {name: evasive_13(name) for name in ("a", "b", "c")}
     return {
         **{f"evasive 13{name}: leaked": figures["leaked"] for name, figures in thirteen.items()},

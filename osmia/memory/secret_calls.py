@@ -47,15 +47,17 @@ _CALL_PAIR = (
 # Perl's ``DBI->connect($dsn, "user", "…")``, its constructor in a stack trace
 # (``PDO->__construct('mysql:…', 'wp', '…')``), ``AuthTokens.basic("neo4j", "…")``,
 # ``new BasicAWSCredentials("AKIA…", "…")``, ``algoliasearch("APPID", "…")``, a requests ``auth=("",
-# "…")`` tuple, Twilio's ``Client("SK…", "…", "AC…")``): the literals after the first, each judged
-# alone; the first is a DSN, host or user. (The login calls of :mod:`osmia.memory.secret_commands`
-# take any value but a placeholder; these callees, whose literals may be hosts, ports or buckets,
-# take only a secret's shape.)
+# "…")`` tuple, Twilio's ``Client("SK…", "…", "AC…")``, PayPal's ``LiveEnvironment(id, "…")``, MQTT's
+# ``username_pw_set("u", "…")``):
+# the literals after the first, each judged alone; the first is a DSN, host or user. (The login
+# calls of :mod:`osmia.memory.secret_commands` take any value but a placeholder; these callees,
+# whose literals may be hosts, ports or buckets, take only a secret's shape.)
 _LITERAL = r"""(?:"[^"\r\n]*"|'[^'\r\n]*')"""
 _CREDENTIAL_CALL = (
     r"""(?i)(?:\bPDO->__construct[ \t]*\("""
-    r"""|\b(?:\w+(?:\.|->|::))*\w*(?:connect|credentials?|basic|auth|login|logon|signin|pdo"""
-    r"""|algoliasearch|client)\w*[ \t]*\(|\bauth["']?[ \t]*[:=][ \t]*[(\[])[ \t\r\n]*"""
+    r"""|\b(?:\w+(?:\.|->|::))*\w*(?:connect|credentials?|basic|auth|login|logon|signin|pdo|pw_set"""
+    r"""|algoliasearch|client|liveenvironment|sandboxenvironment)\w*[ \t]*\("""
+    r"""|\bauth["']?[ \t]*[:=][ \t]*[(\[])[ \t\r\n]*"""
     rf"""({_LITERAL})[ \t]*,[ \t\r\n]*({_LITERAL})(?:[ \t]*,[ \t\r\n]*({_LITERAL}))?"""
 )
 # A key written as a list of byte literals, as C, Rust and Go embed one (``static const uint8_t
@@ -77,7 +79,8 @@ _FALLBACK = (
 # credential-taking call opened on a literal, two byte literals in a list.
 _FALLBACK_GATE = r"""(?:\?\?|\|\||[ \t]or|\?:)[ \t]*["'`][^"'`\s]{6}"""
 _CREDENTIAL_CALL_GATE = (
-    r"""(?i)(?:connect|credential|basic|auth|login|logon|signin|pdo|algoliasearch|client|pdo->__construct)"""
+    r"""(?i)(?:connect|credential|basic|auth|login|logon|signin|pdo|algoliasearch|client|pdo->__construct|pw_set"""
+    r"""|liveenvironment|sandboxenvironment)"""
     r"""\w*[ \t]*\("""
     r"""[ \t\r\n]*["']|\bauth["']?[ \t]*[:=][ \t]*[(\[][ \t\r\n]*["']"""
 )

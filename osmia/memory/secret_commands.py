@@ -331,6 +331,13 @@ COMMAND_RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
     ),
+    # ... or after ``-AsPlainText`` (``ConvertTo-SecureString -AsPlainText "…" -Force``)
+    _rule(
+        "secure-string-after",
+        r"(?i)\bConvertTo-SecureString\b[^\r\n\"']*?-AsPlainText[ \t]+[\"']([^\"'\r\n]{4,})[\"']",
+        1,
+        not_placeholder,
+    ),
     _rule(
         "redis-auth",
         r"(?m)(?:^|>[ \t]*)AUTH[ \t]+(?:[A-Za-z0-9_.-]+[ \t]+)?([^\s\"']{6,})[ \t]*$",

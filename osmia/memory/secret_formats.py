@@ -160,6 +160,14 @@ RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
     ),
+    # ... and an API key given as the user, with no password or a dummy one (``-u <key>:``, Freshdesk's
+    # ``-u <key>:X``, Mixpanel's and Lob's secrets): a generated value or hex of 32 digits or more.
+    _rule(
+        "curl-key-user",
+        r"(?:^|\s)(?:-u|--user)(?:[ \t]+|=)[\"']?([A-Za-z0-9_.-]{16,}):(?:[Xx]|[\"']|\s|$)",
+        1,
+        lambda value: not_placeholder(value) and (generated_value(value) or long_hex(value)),
+    ),
     # ... and a quoted password after the user's colon (``-u amir:'x#Sl6*ke…'``, as a shell quotes one
     # that holds its signs).
     _rule(

@@ -29,8 +29,10 @@ from osmia.memory.secret_values import (
     basic_credentials,
     camel_word,
     generated_value,
+    long_hex,
     looks_random,
     password_value,
+    plain_words,
     worded_key,
     worded_name,
 )
@@ -160,6 +162,8 @@ _NAME_ONLY = (
     "site_key",
     "consent",
     "timestamp",
+    # A service's id (Twilio's ``TWILIO_VERIFY_SERVICE_SID``, ``ACCOUNT_SID``): an identifier.
+    "sid",
 )
 # A word of a name that says it counts (``TOKEN_BUDGET_PER_RUN``, ``MAX_TOKENS_PER_REQUEST``): a number
 # given to it is a count, whatever its length.
@@ -171,12 +175,14 @@ _ESCAPED_QUOTE = r"""(?:\\+["']|\\+u0022|%22)"""
 # A declaration's type between the name and its value (``token: &str = "…"``, ``apiKey: string =``,
 # ``password: Final[str] =``, ``let key: Option<String> = String::from("…")``): the value is the
 # literal after ``=``, not the type after ``:`` (which was taken for it). Tried before a bare ``:``.
+# A blank before the ``=``, as declarations are written: ``password: Zephyr=Rk…`` in YAML is a
+# value holding a sign, not a type.
 _TYPE = (
     r"""&?(?:'[A-Za-z_]+[ \t]+)?[A-Za-z_][\w.:]*(?:[<\[][\w&'.,:?|<>\[\] \t]*[>\]])?\??"""
     r"""(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]*)*"""
 )
 _TYPED = (
-    rf""":[ \t]*{_TYPE}[ \t]*=[ \t]*(?:String::from\(|Secret(?:String|Str|Box)?(?:::new)?\()?"""
+    rf""":[ \t]*{_TYPE}[ \t]+=[ \t]*(?:String::from\(|Secret(?:String|Str|Box)?(?:::new)?\()?"""
     # ... or after the name in words, a type a secret is written in: Visual Basic's ``Dim pwd As
     # String = "…"`` (any case; not "as" and any word: "create the secret as type=Opaque" is prose),
     # and Go's ``var pwd string = "…"``.
@@ -197,9 +203,11 @@ _OPERATOR = (
 # A quoted value may be a literal's prefix or a conversion's call away from its operator: Python's
 # ``b"…"`` and ``u'…'``, Go's ``[]byte("…")``, ``bytes("…")``, Node's ``Buffer.from("…")``. Not a raw
 # string's ``r'…'``: in code that is a pattern (``secret_keyword = r'(?:key|pwd)'``). gdb prints a
-# ``char *`` as its address and then the string (``password = 0x5555557a8340 "…"``).
+# ``char *`` as its address and then the string (``password = 0x5555557a8340 "…"``); a list's first
+# literal is its value too (Keycloak's ``"bindCredential": ["…"]``).
 _LITERAL_OPENS = (
-    r"""(?:[bBuUN]|\[\]byte\(|bytes\(|Buffer\.from\(|string\(\d{1,5}\)[ \t]*|0x[0-9a-f]{4,16}[ \t]+)?"""
+    r"""(?:[bBuUN]|\[\]byte\(|bytes\(|Buffer\.from\(|string\(\d{1,5}\)[ \t]*|0x[0-9a-f]{4,16}[ \t]+"""
+    r"""|\[[ \t]*)?"""
 )
 _VALUE = (
     rf"""(?:{_LITERAL_OPENS}"((?:[^"\\\r\n]|\\.)+)"|{_LITERAL_OPENS}'([^'\r\n]+)'|`([^`\r\n]+)`"""
@@ -224,6 +232,10 @@ _SECRET_KEY_NAME = linear(
     r"^(?:[a-z]+-)*(?:password|passwd|passphrase|secret|token|key|credentials?|apikey)(?:-[a-z]+)*"
     r"(?::(?:\d+|latest))?$"  # ... and its version (``openai-key:3``, as Cloud Run names one)
 )
+
+
+# ... written in snake case, given to a name that ends in ``KEY`` (the key it is stored under).
+_SNAKE_KEY_NAME = linear(r"^(?:[a-z0-9]+_)*(?:password|passwd|pass|pwd|secret|token|key|psk)(?:_[a-z0-9]+)*$")
 
 
 def _name_allowed(name: str) -> bool:
@@ -317,6 +329,11 @@ _POINTER = linear(
 )
 
 
+# Lower-case words joined by dots and a number after the last (``quartz.saffron.cobalt26``): a chosen
+# password, which the pointer's dotted reference (``module.db.password``) would take for one.
+_WORDS_AND_NUMBER = linear(r"^[a-z]{3,}(?:\.[a-z]{3,})+\d{1,6}$")
+
+
 def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
     """Whether a value assigned to a strong secret name is a secret.
 
@@ -326,14 +343,18 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
     ``password: "postgres"`` are leaked passwords, ``token: expired`` is prose and
     ``SECRET_BACKEND=vault`` names a service.
     """
-    if is_placeholder(value) or len(value) < 4 or _POINTER.match(value) is not None or resource_name(value):
+    if is_placeholder(value) or len(value) < 4 or resource_name(value):
         return False
+    if _POINTER.match(value) is not None and _WORDS_AND_NUMBER.match(value) is None:
+        return False  # a reference (``random_password.db.result``), not words and a number
     if not quoted and code_value(value):
         return False  # a PowerShell cmdlet called for the value (``$pwd = ConvertTo-SecureString …``)
     if not quoted and value.startswith("(") and env_name(value[1:]):
         return False  # a list of options opened (SQL's ``CREDENTIALS = (AWS_KEY_ID = …``)
     if _SECRET_KEY_NAME.match(value) is not None:
         return False  # the name of a key in a secret store (``adminPasswordKey: postgres-password``)
+    if name.lower().strip("'\"").endswith("key") and _SNAKE_KEY_NAME.match(value) is not None:
+        return False  # ... or in a device's store (``#define MQTT_PASS_KEY "mqtt_pass"``)
     if value.replace(".", "").isdigit() and (len(value) < 6 or "." in value):
         return False
     if value.isdigit() and _COUNTING.search(name.lower().strip("'\"")) is not None:
@@ -352,8 +373,9 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
 # A name and its value given apart: Kubernetes env entries (``- name: DB_PASSWORD`` then
 # ``value: …``, across lines), .NET ``<add key="ApiSecret" value="…"/>``, JSON name/value pairs,
 # Android's ``<meta-data android:name="…SERVER_SECRET" android:value="…"/>`` (a namespace's prefix).
+# Keycloak's credentials and secrets name theirs by type (``{"type": "password", "value": "…"}``).
 _NAME_VALUE = linear(
-    rf"""(?i)\b(?:name|key|label)["']?[ \t]*[:=][ \t]*["']?({_IDENT}{_STRONG}{_IDENT})["']?[\s,]*"""
+    rf"""(?i)\b(?:name|key|label|type)["']?[ \t]*[:=][ \t]*["']?({_IDENT}{_STRONG}{_IDENT})["']?[\s,]*"""
     rf"""(?:[A-Za-z_][\w-]*:)?["']?value{_OPERATOR}{_VALUE}"""
 )
 # ... Hadoop's and Hive's configuration properties (``<name>fs.s3a.secret.key</name>`` then
@@ -453,6 +475,33 @@ _COLOUR = linear(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 # A name and ``=`` at a value's start: the value is another pair (a cookie's ``session=…``).
 _PAIR_VALUE = linear(r"^[A-Za-z_][\w.-]{0,40}=")
+# ... a lower-case identifier's pair (``sha256=…``, ``_ga=…``, ``type=LOGIN_ERROR``).
+_LOWER_PAIR = linear(r"^[a-z_][a-z0-9_.-]{0,40}=[^=]")
+# An environment variable's name that ends in a key's (``KAGGLE_KEY``, ``WANDB_API_KEY``; not a
+# cache's), which hex of 32 digits or more given to it is (an API key's shape, its entropy aside).
+_ENV_KEY_NAME = linear(r"""^["']?(?:[A-Z0-9]+_)*(?:API_|APP_|ACCESS_|SECRET_|PRIVATE_|LICENSE_)?KEY["']?$""")
+# ... not one a word before it says is no secret (a cache's, a partition's, a public one).
+_NOT_SECRET_KEYS = frozenset(
+    [
+        "CACHE",
+        "IDEMPOTENCY",
+        "PARTITION",
+        "SORT",
+        "ROUTING",
+        "LOOKUP",
+        "ROW",
+        "INDEX",
+        "SHARD",
+        "HASH",
+        "DEDUP",
+        "PRIMARY",
+        "FOREIGN",
+        "OBJECT",
+        "PUBLIC",
+        "PUB",
+        "SITE",
+    ]
+)
 # A Maven coordinate's group (a package's dotted lower-case name, whose last part holds a secret's
 # word inside a longer one: ``io.jsonwebtoken``) and its artifact (``jjwt-api``).
 _COORDINATE_GROUP = linear(
@@ -481,6 +530,9 @@ def _not_a_value(value: str, between: str, name: str = "") -> bool:
     pair = _PAIR_VALUE.match(value)
     if pair is not None and pair.end(0) < len(value) and is_placeholder(value[pair.end(0) :]):
         return True  # a cookie's name and a placeholder (``set-cookie=session=<redacted>;``)
+    if _LOWER_PAIR.match(value) is not None:
+        return True  # another pair after a label (``X-Hub-Signature-256: sha256=…``, ``Cookie: _ga=…``);
+        # a password holding a sign starts otherwise (``trust-store-password: Zephyr=Rk…``)
     if between == ":" and _COORDINATE_GROUP.match(name) is not None and _COORDINATE_ARTIFACT.match(value):
         return True  # a Maven coordinate (``io.jsonwebtoken:jjwt-api``): a package, not a token
     if between.strip() == ":" and _PORT_VALUE.search(value) is not None:
@@ -549,6 +601,14 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
             return False  # "sig" inside a word (``assignment_group``, ``design_id``): no weak name left
         if ok and camel_word(value) and worded_name(value):
             return False  # a name in camel case (NuGet's ``<add key="ClearTextPassword" …``)
+        name = (m.group(1) or "").strip("'\"")
+        if (
+            ok
+            and long_hex(value)
+            and _ENV_KEY_NAME.match(name) is not None
+            and not _NOT_SECRET_KEYS & set(name.split("_"))
+        ):
+            return True  # hex given to an environment variable named for a key (``KAGGLE_KEY``)
         return ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
 
     def replace(m: Match, text: str) -> str:
@@ -588,6 +648,8 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
                 return whole  # code: a declaration's literal is quoted in every language with types
             if between.endswith(('"""', "'''")) and any(c.isspace() for c in value):
                 return whole  # a triple-quoted text (a template, a docstring); TOML's secret is one token
+            if between.rstrip("\"' \t").endswith("[") and plain_words(value):
+                return whole  # a list of words (``tokens = ["tokenizer", …]``), not of secrets
             if not any(secret(piece, g, m) for piece in pieces):
                 return whole if g == _BARE_GROUP else _within(m, g)
             return redacted_group(m, g)
@@ -626,10 +688,12 @@ _FLAG = rf"(?i)(--{_IDENT}{_STRONG}{_IDENT})(?:[ \t]+|=)" + (
 
 
 # A variable set with a space instead of ``=``: fish ``set -gx API_TOKEN …``, csh ``setenv DB_PASSWORD …``,
+# C's ``#define SECRET_PASS "…"`` (Arduino's ``arduino_secrets.h``),
 # Dockerfile ``ENV API_TOKEN …``, Windows ``setx API_KEY …``, ``gh secret set API_TOKEN --body …``. The
 # name must say secret (or suggest one, and then only a random value is taken).
 _SET_VAR = (
-    rf"(?:^|[\s;&|(`])(?i:set(?:[ \t]+-{{1,2}}[A-Za-z]{{1,12}})*|setenv|env|setx(?:[ \t]+/[A-Za-z])?)[ \t]+"
+    rf"(?:^|[\s;&|(`])(?i:set(?:[ \t]+-{{1,2}}[A-Za-z]{{1,12}})*|setenv|env|setx(?:[ \t]+/[A-Za-z])?"
+    rf"|#[ \t]*define)[ \t]+"
     rf"((?i:[A-Za-z_][A-Za-z0-9_]*(?:{_STRONG}|{_WEAK})[A-Za-z0-9_]*))[ \t]+"
     rf"(?:(?:--body|-b)(?:[ \t]+|=))?{_VALUE}"
 )
@@ -660,6 +724,22 @@ def _substitution(pattern: str, replace: Callable[[Match], str]) -> Callable[[st
 def _element_replace(m: Match) -> str:
     name, value = m.group(1) or "", m.group(2) or ""
     if not _name_allowed(name) or not _strong_value(value, True, "=", name):
+        return m.group(0) or ""
+    return redacted_group(m, 2)
+
+
+# ... and one named only like a key (Authorize.Net's ``<transactionKey>…</transactionKey>``): a
+# random value only, as a weak name's. Not a property list's ``<key>``, which holds a name.
+_WEAK_ELEMENT = (
+    r"(?i)<[ \t]*((?:[A-Za-z_][\w.-]*:)?[A-Za-z0-9_.-]+key)[ \t]*>[ \t]*([A-Za-z0-9_+/=.~-]{16,200})"
+    r"[ \t]*<[ \t]*/"
+)
+_WEAK_ELEMENT_GATE = r"(?i)key[ \t]*>[ \t]*[A-Za-z0-9_+/=.~-]{16}"
+
+
+def _weak_element_replace(m: Match) -> str:
+    name, value = m.group(1) or "", m.group(2) or ""
+    if not _name_allowed(name) or _public(name, value) or not generated_value(value) or is_placeholder(value):
         return m.group(0) or ""
     return redacted_group(m, 2)
 
@@ -710,6 +790,7 @@ NAMED_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_NESTED_VALUE_GATE, _assignment_sub(_NESTED_VALUES[0], strong=True)),
     (_NESTED_VALUE_GATE, _assignment_sub(_NESTED_VALUES[1], strong=False)),
     (_ELEMENT_GATE, _substitution(_ELEMENT, _element_replace)),
+    (_WEAK_ELEMENT_GATE, _substitution(_WEAK_ELEMENT, _weak_element_replace)),
     (_PLIST_GATE, _substitution(_PLIST, _element_replace)),
     (_PROPERTY_GATE, _substitution(_PROPERTY, _element_replace)),
     (_FLAG, _substitution(_FLAG, _flag_replace)),

@@ -98,6 +98,8 @@ def masked(value: str) -> bool:
     ``ghp_xxxx…``): a template, even where a rule takes any value of its format."""
     if set(value) <= set("*xX.-_#•●") or _MASKED.search(value) is not None:
         return True
+    if "***" in value and 2 * value.count("*") >= len(value):
+        return True  # a value masked but for a few characters (``MTI***.***.***``)
     head = _FORMAT_HEAD.match(value)
     rest = value[head.end(0) :] if head is not None else ""
     return "*" in rest and set(rest) <= set("*-_.")  # ``xoxb-****-****-********``
@@ -140,7 +142,9 @@ _PUBLISHED = ("pk_live_", "pk_test_", "sb_publishable_", "pk-lf-", "pk.eyJ")
 _PUBLISHED_SHAPE = linear(
     r"^(?:pub[0-9a-f]{32}|pubkey-[0-9a-f]{32}|LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t"
     r"|LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0"
-    r"|Ag[A-Za-z0-9+/]{150,}={0,2}$|v1:[A-Za-z0-9+/]{8,}={0,2}:)"
+    r"|Ag[A-Za-z0-9+/]{150,}={0,2}$|v1:[A-Za-z0-9+/]{8,}={0,2}:"
+    # ... and a Sentry DSN (its key is public: browsers send it with every event)
+    r"|https://[0-9a-f]{32}@o\d+\.ingest\.(?:[a-z]{2}\.)?sentry\.io/\d+$)"
 )
 
 
@@ -265,8 +269,9 @@ _CALL = linear(
 
 def code_value(value: str) -> bool:
     """A call or an index written where a value would stand (``jwt.encode(payload``, ``os.getenv(``),
-    or a PowerShell cmdlet called for it (``$pwd = ConvertTo-SecureString …``)."""
-    return _CALL.search(value) is not None or _CMDLET.match(value) is not None
+    or a PowerShell cmdlet called for it (``$pwd = ConvertTo-SecureString …``, ``-AccountPassword
+    (ConvertTo-SecureString …)``)."""
+    return _CALL.search(value) is not None or _CMDLET.match(value.lstrip("(")) is not None
 
 
 # A PowerShell cmdlet's name: one of its common verbs, a dash, a noun (``ConvertTo-SecureString``,

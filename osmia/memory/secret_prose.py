@@ -178,8 +178,9 @@ def _adjacent_key(value: str) -> bool:
 
 # ... and every key said to be one in those languages ("key-is"), for the same reason.
 _KEY_NOUN_GATE = (
-    r"(?i)schl(?:ü|ue)ssel|\b(?:clave|cl[ée]|chave|chiave|klucz|sleutel|nyckel|n[øo]gle|avain)\b"
+    r"(?i)schl(?:ü|ue)ssel|\b(?:clave|cl[ée]|chave|chiave|klucz|sleutel|nyckel|n[øo]gle|avain)(?:[^A-Za-z]|$)"
     r"|\btoken[ \t]+(?:de|da|do|del|di|für)\b|ключ|токен|密钥|秘钥|令牌|キー|トークン|키|토큰"
+    r"|\b(?:secreto|segredo|segreto|sekret|jeton)\b|секрет"
 )
 
 
@@ -394,18 +395,32 @@ PROSE_RULES: tuple[Rule, ...] = (
     _rule(
         "key-is",
         r"(?i)(?:(?:\b(?:api[ \t-]?)?(?:[a-zäöüß]*(?:schlüssel|schluessel)|clave|clé|cle|chave|chiave"
-        r"|klucz|sleutel|nyckel|nøgle|avain|token[ \t]+(?:de|da|do|del|di|für))"
-        r"|(?:api[ \t-]?)?(?:ключ|токен))"
+        r"|klucz|sleutel|nyckel|nøgle|avain|token[ \t]+(?:de|da|do|del|di|für)"
+        # ... a secret's or a token's noun ("el secreto de la app era «…»", "le jeton OAuth … était …",
+        # "Sekret ustawiony w …: …")
+        r"|secreto|segredo|segreto|sekret|jeton)"
+        r"|(?:api[ \t-]?)?(?:ключ|токен|секрет))"
         # (Words that end no sentence: "Schlüssel … rotiert. Neuer Key-ID (kid): …" says two things.)
         r"(?:[ \t]+[^\s:=：]*[^\s:=：.!?]){0,8}?[\"']?"
-        r"(?:[ \t]*[:=：]|[ \t]+(?:ist|lautet|es|est|é|è|is|jest|to|är|er|on|je|—|–)(?:[ \t]*:)?)"
+        r"(?:[ \t]*[:=：]|[ \t]+(?:ist|lautet|es|est|é|è|is|jest|to|är|er|on|je|era|était|war|foi|fue|był|был"
+        r"|—|–)(?:[ \t]*:)?)"
         # ... and in Chinese, Japanese and Korean, with no blank after the noun ("访问密钥：…", "키는 …")
         # ... or quoted in Japanese brackets right after it ("API トークン「…」を")
         r"|(?:密钥|秘钥|令牌|キー|トークン|키|토큰)(?:[:：]|(?:는|은|가|は|が|是|为)[ \t]*|「))"
-        r"[ \t]*[\"'`]?([^\s\"'`;（）。，、「」]{16,})",
+        r"[ \t]*(?:[\"'`]|«[ \t\x{a0}\x{202f}]?)?([^\s\"'`;（）。，、「」«»]{16,})",
         1,
         _key_value,
         _KEY_NOUN_GATE,
+    ),
+    # ... or a key's or token's noun, a few words, and the value in parentheses ("la clé de production
+    # Cohere (…) avait été remplacée", "the Mailgun key (…) was rotated"): a generated value.
+    _rule(
+        "key-in-parentheses",
+        r"(?i)\b(?:cl[ée]|clave|chave|chiave|schl(?:ü|ue)ssel|klucz|key|token|jeton|secret|secreto|segredo|sekret)"
+        r"(?:[ \t]+[^\s()]+){0,4}?[ \t]+\(([A-Za-z0-9_+/=.~-]{20,})\)",
+        1,
+        lambda value: _adjacent_key(value) and not uuid_shaped(value),
+        r"(?i)(?:cl[ée]|clave|chave|chiave|ssel|klucz|key|token|jeton|secret|secreto|segredo|sekret)[^()\r\n]{0,80}\(",
     ),
     # ... and a key or token named in English inside another language's sentence, with that language's
     # verb ("La secret key corretta dell'utente backup è …", "der access key lautet …"): a value that

@@ -119,7 +119,8 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     # Payments, messaging, mail, observability.
     _rule("stripe", r"\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{16,}"),
     _rule("stripe-webhook", r"\bwhsec_[A-Za-z0-9+/=]{24,}"),
-    _rule("square", r"\b(?:sq0atp|sq0csp|sq0idp)-[A-Za-z0-9_-]{22,}|\bEAAA[A-Za-z0-9_-]{60}\b"),
+    # Square's access tokens and application secrets (``sq0idp-`` is an application's public id).
+    _rule("square", r"\b(?:sq0atp|sq0csp)-[A-Za-z0-9_-]{22,}|\bEAAA[A-Za-z0-9_-]{60}\b"),
     _rule("shopify", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32,}"),
     _rule("slack-token", r"\bxox[abporsce]-[A-Za-z0-9-]{10,}|\bxoxe\.xox[bp]-[A-Za-z0-9-]{10,}"),
     _rule("slack-app-token", r"\bxapp-\d-[A-Za-z0-9-]{10,}"),
@@ -307,7 +308,7 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("azure-storage-keys", r"(?m)^[ \t]*key[12][ \t]+(?:FULL|READ)[ \t]+([A-Za-z0-9+/]{86}==)", 1),
     # Forty-eighth session: Asana's personal access token, Xendit's and WooCommerce's keys, Together
     # AI's, a Salesforce session id (the org id, ``!``, the session).
-    _rule("asana-pat", r"\b[12]/\d{14,18}/\d{14,18}:[a-f0-9]{32}\b"),
+    _rule("asana-pat", r"\b[12]/\d{14,18}(?:/\d{14,18})?:[a-f0-9]{32}\b"),
     _rule("xendit", r"\bxnd_(?:production|development)_[A-Za-z0-9]{40,}"),
     _rule("woocommerce", r"\bc[ks]_[a-f0-9]{40}\b"),
     _rule("together-ai", r"\btgp_v1_[A-Za-z0-9_-]{40,}"),
@@ -338,6 +339,8 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     # or Consul ACL token as their CLIs print it (``Secret ID = <uuid>``, ``SecretID: <uuid>``: the
     # token itself, where an ``Accessor ID`` names it); an access key id and its secret given as two
     # literals (``NewStaticV4("…", "…", "")``, ``new BasicAWSCredentials("AKIA…", "…")``).
+    # Adyen's API key: ``AQE``, base64 pieces joined by ``=-`` (its last piece may hold a ``;``).
+    _rule("adyen-key", r"\bAQE[A-Za-z0-9+/]{20,}={0,2}-[A-Za-z0-9+/]{20,}={0,2}-[A-Za-z0-9+/=;]{6,}"),
     _rule("honeycomb-key", r"\bhc[a-z]{2}k_[0-9a-z]{50,70}\b"),
     _rule("gcs-hmac-id", r"\bGOOG1[A-Z0-9]{50,60}\b"),
     _rule(

@@ -57,7 +57,7 @@ _FOREIGN_NOUNS = (
 _NOUNS = rf"(?:passw|passphrase|pwd|secret|token|key|credential|{_FOREIGN_NOUNS})"
 
 # What redaction's one scan looks for: a secret's name in a row, then the next line a separator row.
-TABLE_GATE = rf"(?i){_NOUNS}[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-"
+TABLE_GATE = rf"(?i)(?:{_NOUNS}|\bvalue\b)[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-"
 
 # ... and for :func:`row_sub`: a secret's name in a cell, then a bar and another cell.
 ROW_GATE = rf"(?i){_NOUNS}[^|\n]*\|[ \t]*[^|\s]"
@@ -95,6 +95,34 @@ def _secret_cell(value: str) -> bool:
     return password_value(value) or generated_value(value) or long_hex(value)
 
 
+# A table of names and values by column (``| variable | value |``, an ESP32 NVS partition's
+# ``key,type,encoding,value``): the header of the names' column, the values', and a name in a row
+# that says its value is a secret (``wandb_key``, ``pass``, ``cloud_token``).
+_NAME_HEADER = linear(r"(?i)^(?:name|key|variable|var|setting|field|env|parameter|property)s?$")
+_VALUE_HEADER = linear(r"(?i)^values?$")
+_SECRET_NAME_CELL = linear(
+    r"(?i)(?:passw|passphrase|pwd|secret|token|credential|api[_.-]?key|(?:^|[_.-])(?:pass|key|psk|pin)$)"
+)
+
+
+def _name_value_columns(headers: list[str]) -> tuple[int, int] | None:
+    """The columns of names and of values of a table whose header has both, else None."""
+    names = [k for k, h in enumerate(headers) if _NAME_HEADER.match(h) is not None]
+    values = [k for k, h in enumerate(headers) if _VALUE_HEADER.match(h) is not None]
+    return (names[0], values[0]) if names and values and names[0] != values[0] else None
+
+
+def _row_columns(
+    columns: set[int], pair: tuple[int, int] | None, row: str, cells: list[tuple[int, int]], marks: str
+) -> set[int]:
+    """``columns``, and the value's column of a row whose name's cell names a secret."""
+    if pair is None or max(pair) >= len(cells):
+        return columns
+    start, end = cells[pair[0]]
+    named = _SECRET_NAME_CELL.search(row[start:end].strip(marks)) is not None
+    return columns | {pair[1]} if named else columns
+
+
 def _redacted_row(
     row: str, columns: set[int], cells: list[tuple[int, int]] | None = None, marks: str = _MARKS
 ) -> str:
@@ -124,15 +152,15 @@ def table_sub(text: str) -> str:
         if "|" not in header or _SEPARATOR.search(separator) is None:
             i += 1
             continue
-        columns = {
-            k
-            for k, (start, end) in enumerate(_cells(header.rstrip("\r")))
-            if _SECRET_HEADER.search(header[start:end].strip(_MARKS)) is not None
-        }
+        heads = [header[start:end].strip(_MARKS) for start, end in _cells(header.rstrip("\r"))]
+        columns = {k for k, head in enumerate(heads) if _SECRET_HEADER.search(head) is not None}
+        pair = _name_value_columns(heads)
         i += 2
         while i < len(lines) and "|" in lines[i] and lines[i].strip():
-            if columns:
-                row = _redacted_row(lines[i], columns)
+            cells = _cells(lines[i].rstrip("\r"))
+            wanted = _row_columns(columns, pair, lines[i], cells, _MARKS)
+            if wanted:
+                row = _redacted_row(lines[i], wanted)
                 changed = changed or row != lines[i]
                 lines[i] = row
             i += 1
@@ -162,7 +190,8 @@ def row_sub(text: str) -> str:
 # What redaction's one scan looks for: a field that names a secret at the end of a line, or before
 # a comma or a tab, with a comma or a tab before it on the same line (a CSV or TSV header).
 CSV_GATE = (
-    r"(?i)[,\t][ \t\"']*[\w .-]*(?:passw(?:or)?d|passphrase|pwd|secret|token|api[ _.-]?key|credentials?)"
+    r"(?i)[,\t][ \t\"']*(?:[\w .-]*(?:passw(?:or)?d|passphrase|pwd|secret|token|api[ _.-]?key|credentials?)"
+    r"|value)"
     r"[ \t\"']*(?:[,\t]|\r?\n)"
 )
 _CSV_QUOTES = " \t\"'"
@@ -192,19 +221,18 @@ def csv_sub(text: str) -> str:
             i += 1
             continue
         spans = _fields(header, separator)
-        columns = {
-            k
-            for k, (start, end) in enumerate(spans)
-            if _SECRET_HEADER.search(header[start:end].strip(_CSV_QUOTES)) is not None
-        }
+        heads = [header[start:end].strip(_CSV_QUOTES) for start, end in spans]
+        columns = {k for k, head in enumerate(heads) if _SECRET_HEADER.search(head) is not None}
+        pair = _name_value_columns(heads)
         i += 1
-        if not columns:
+        if not columns and pair is None:
             continue
         while i < len(lines):
             cells = _fields(lines[i], separator)
             if len(cells) != len(spans):
                 break
-            row = _redacted_row(lines[i], columns, cells, _CSV_QUOTES)
+            wanted = _row_columns(columns, pair, lines[i], cells, _CSV_QUOTES)
+            row = _redacted_row(lines[i], wanted, cells, _CSV_QUOTES) if wanted else lines[i]
             changed = changed or row != lines[i]
             lines[i] = row
             i += 1

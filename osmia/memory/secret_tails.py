@@ -221,6 +221,11 @@ def _continued_at(before: str, line: str) -> int:
     return line.index(theirs[same], at)
 
 
+def _table_row(line: str) -> bool:
+    """A Markdown table's row: it opens with a bar and has two cells or more."""
+    return line.lstrip().startswith("|") and line.count("|") >= 3
+
+
 def next_line_sub() -> Callable[[str], str]:
     """The redaction step that takes the rest of a value wrapped onto the next line (see
     :data:`NEXT_LINE`); line by line, so that a value wrapped over many lines goes whole."""
@@ -234,6 +239,13 @@ def next_line_sub() -> Callable[[str], str]:
                 continue
             line = lines[i + 1]
             start = _continued_at(lines[i][: marker.start(0)], line)
+            if (
+                start >= 0
+                and _table_row(lines[i])
+                and _table_row(line)
+                and line[:start].count("|") != lines[i][: marker.start(0)].count("|")
+            ):
+                continue  # another cell of the table's next row, not the rest of this cell
             run = _CONTINUED.match(line[start:]) if start >= 0 else None
             value = (run.group(0) or "") if run is not None else ""
             if len(value) < 8 or not fragment(value.rstrip(".")):

@@ -18,6 +18,7 @@ from osmia.memory.english import common_words
 from osmia.memory.linear import linear
 from osmia.memory.secret_placeholders import (
     REDACTED,
+    code_value,
     env_name,
     file_path,
     is_placeholder,
@@ -162,6 +163,8 @@ def generated_value(value: str) -> bool:
         return False
     if camel_word(value) and worded_name(value):
         return False  # an identifier of words in camel case (``expirationSeconds``, ``clientRequestToken``)
+    if code_value(value):
+        return False  # a cmdlet called for the value (``(ConvertTo-SecureString …``)
     return looks_random(value, 16) or uuid_shaped(value)
 
 

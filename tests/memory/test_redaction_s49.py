@@ -139,6 +139,48 @@ REDACTED_17 = [
         '$1 = {user = 0x5555557a8320 "collector", password = 0x5555557a8340 "H.UejuOMBj9Zsy~m~u7B~q"}',
         "H.UejuOMBj9Zsy~m~u7B~q",
     ),
+    # Sets H, I and J's rounds.
+    (
+        '{"login":{"username":"ops@example.io","password":"cobalt.willow.harbor47","totp":"x"}}',
+        "cobalt.willow.harbor47",
+    ),
+    ("    trust-store-password: Orbit=RkKZLynx58", "Orbit=RkKZLynx58"),
+    ('{"type" : "secret", "value" : "Qz7rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6J"}', "Qz7rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6J"),
+    ('"bindCredential": ["Verano2024@117"],', "Verano2024@117"),
+    (
+        "-AccountPassword (ConvertTo-SecureString 'Lynx-Orbit-7306-' -AsPlainText -Force) -Enabled $true",
+        "Lynx-Orbit-7306-",
+    ),
+    (
+        "Set-ADAccountPassword -Identity ak -Reset -NewPassword "
+        '(ConvertTo-SecureString -AsPlainText "maple.velvet.ash43" -Force)',
+        "maple.velvet.ash43",
+    ),
+    ("<transactionKey>q4tnGeyh5lxsheXZ</transactionKey>", "q4tnGeyh5lxsheXZ"),
+    (
+        "La clé de production Cohere (UBhuZ6HnKbsPi0rOF3aU84xRsBb0ulAnhjenA26b) avait été remplacée.",
+        "UBhuZ6HnKbsPi0rOF3aU84xRsBb0ulAnhjenA26b",
+    ),
+    (
+        "el secreto de la app en producción era «E1u97oPhQ0y3jqybJwxxyXWgnVNSeMboi8QeHNjl19kPM9»",
+        "E1u97oPhQ0y3jqybJwxxyXWgnVNSeMboi8QeHNjl19kPM9",
+    ),
+    (
+        "curl -u 73d5d0c1ec01680712b3ace3a7d3ce1f: https://data.example.com/api/2.0/export",
+        "73d5d0c1ec01680712b3ace3a7d3ce1f",
+    ),
+    ('#define SECRET_PASS "Quartzjuniper972$"', "Quartzjuniper972$"),
+    ('os.environ["KAGGLE_KEY"] = "87991a8275712fcd24d95d1704acf8d2"', "87991a8275712fcd24d95d1704acf8d2"),
+    ('client.username_pw_set("edge-fleet", "p8OYvPPFxik^tcvzQ")', "p8OYvPPFxik^tcvzQ"),
+    (
+        "key,type,encoding,value\nssid,data,string,Factory\npass,data,string,lB38G8#DejN*_DQ",
+        "lB38G8#DejN*_DQ",
+    ),
+    (
+        "| file | variable | value |\n|---|---|---|\n"
+        "| a.yaml | wandb_key | efcdc333ca362dbbd94dd343d63a2491df709925 |",
+        "efcdc333ca362dbbd94dd343d63a2491df709925",
+    ),
 ]
 
 # Look-alikes the sets found changed: placeholders, references, ids, names and ciphertext.
@@ -177,17 +219,38 @@ KEPT_17 = [
     '"requestParameters": {"secretId": "prod/payments/stripe", '
     '"secretString": "HIDDEN_DUE_TO_SECURITY_REASONS"}',
     '  secrets.rotate_on_deploy = "shadow"',
+    '#define MQTT_PASS_KEY   "mqtt_pass"    /* NVS key name */',
+    'tokens = ["tokenizer", "x"]',
+    "X-Hub-Signature-256: sha256=4df011ab5f125a1e64b54e76b45562ea7fc4f2daf4ea098e3dfe355c64b78f40",
+    "Cookie: _ga=GA1.1.573028132.1757425034; theme=dark",
+    "keycloak[2291]: type=LOGIN_ERROR, realmId=corp, clientId=grafana",
+    'CACHE_KEY = "87991a8275712fcd24d95d1704acf8d1"',
+    "<key>CFBundleURLSchemes</key>",
+    "The kid in the token header (c274cc3931aa3102b88bcd770a03a4b327cf1f88) was not in the JWKS.",
+    "| file | variable | value |\n|---|---|---|\n| a.yaml | wandb_key | [redacted] |\n"
+    "| b.yaml | lr | 0.0003 |",
+    "rejouée avec la même clé d'idempotence (b522bc6b-4c54-481f-9ec5-efce63585b0d), sans double débit",
 ]
 
 
 def test_the_sessions_blind_sets() -> None:
     """benchmarks/data/secrets17e.jsonl … g: E was held out until it was read (6 leaked, 9
     look-alikes changed before); F too (17 and 8: it arrived before E's round was written); G was
-    held out through both rounds (13 and 15 before, 12 and 14 after). What leaks and what ordinary
-    lines change is no more than the session left (docs/security.md, forty-ninth session)."""
+    held out through both rounds (13 and 15 before, 12 and 14 after). H (security and identity), I
+    (SaaS APIs) and J (machine learning, devices, games) came after E, F and G's rounds: H 38 and 13
+    before, 36 and 12 held out; I 16 and 9, 16 and 8; J 35 and 5, 33 and 5 (after part of I's round
+    too). What leaks and what ordinary lines change is no more than the session left
+    (docs/security.md, forty-ninth session)."""
     from benchmarks.redteam_sets import secrets_17
 
-    for name, (leaked, changed) in {"e": (0, 0), "f": (6, 3), "g": (5, 4)}.items():
+    for name, (leaked, changed) in {
+        "e": (0, 0),
+        "f": (6, 3),
+        "g": (5, 4),
+        "h": (29, 10),
+        "i": (6, 7),
+        "j": (28, 5),
+    }.items():
         figures = secrets_17(name)
         assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
         assert figures["leaked"][0] <= leaked, (name, figures)
