@@ -142,9 +142,7 @@ _PUBLISHED = ("pk_live_", "pk_test_", "sb_publishable_", "pk-lf-", "pk.eyJ")
 _PUBLISHED_SHAPE = linear(
     r"^(?:pub[0-9a-f]{32}|pubkey-[0-9a-f]{32}|LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t"
     r"|LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0"
-    r"|Ag[A-Za-z0-9+/]{150,}={0,2}$|v1:[A-Za-z0-9+/]{8,}={0,2}:"
-    # ... and a Sentry DSN (its key is public: browsers send it with every event)
-    r"|https://[0-9a-f]{32}@o\d+\.ingest\.(?:[a-z]{2}\.)?sentry\.io/\d+$)"
+    r"|Ag[A-Za-z0-9+/]{150,}={0,2}$|v1:[A-Za-z0-9+/]{8,}={0,2}:)"
 )
 
 
