@@ -31,6 +31,7 @@ from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_tables import (
     ALIGNED_GATE,
     CSV_GATE,
+    FOREIGN_TABLE_GATE,
     HTML_GATE,
     ROW_GATE,
     TABLE_GATE,
@@ -286,6 +287,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (CUT_SHORT_RULE.gate or "", _rule_sub(CUT_SHORT_RULE)),
     (TABLE_GATE, table_sub),
     (ROW_GATE, row_sub),
+    (FOREIGN_TABLE_GATE, lambda text: row_sub(table_sub(text))),
     (CSV_GATE, csv_sub),
     (HTML_GATE, html_sub),
     (ALIGNED_GATE, aligned_sub),

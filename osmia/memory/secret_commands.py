@@ -125,11 +125,7 @@ _PRINTS_STORED = (
     r"(?:secret-tool[ \t]+lookup|find-(?:generic|internet)-password\b[^\r\n]*?[ \t]-w|op[ \t]+read"
     r"|(?:go)?pass[ \t]+show|vault[ \t]+(?:kv[ \t]+get|read)[^\r\n]*?-field|gh[ \t]+auth[ \t]+token"
     r"|heroku[ \t]+auth:token|get-secret-value|secrets[ \t]+versions[ \t]+access"
-    r"|keyvault[ \t]+secret[ \t]+show|doppler[ \t]+secrets[ \t]+get|bw[ \t]+get[ \t]+password"
-    # ... and a Kubernetes Secret's value decoded (``kubectl get secret … | base64 -d``), or a value
-    # already redacted decoded (``echo [redacted] | base64 -d``): its decoding is the secret too.
-    r"|get[ \t]+secrets?\b[^\r\n]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode)"
-    r"|echo[ \t]+[\"']?\[redacted\][\"']?[ \t]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode))"
+    r"|keyvault[ \t]+secret[ \t]+show|doppler[ \t]+secrets[ \t]+get|bw[ \t]+get[ \t]+password)"
 )
 
 
@@ -315,6 +311,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"|openssl[ \t]+rand\b[^\r\n]*|pwgen\b[^\r\n]*|[^\r\n]*?\bgenerate_key\(\)[^\r\n]*"
         r"|[^\r\n]*?\bsecrets\.token_(?:hex|urlsafe)\([^\r\n]*"
         r"|[^\r\n]*?\bget[ \t]+secrets?\b[^\r\n]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode)\b[^\r\n]*"
+        # ... or a value already redacted, decoded (``echo [redacted] | base64 -d``)
+        r"|echo[ \t]+[\"']?\[redacted\][\"']?[ \t]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode)\b[^\r\n]*"
         rf"|[^\r\n]*?\b{_PRINTS_STORED}[^\r\n]*)"
         r"\r?\n[ \t]*(?:b?[\"'])?"
         r"([A-Za-z0-9+/=_!@#$%^&*.~-]{12,})[\"']?[ \t]*$",
@@ -538,6 +536,14 @@ COMMAND_RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
         r"(?i)\((?:lldb|gdb)\)[ \t]+(?:po|p|print|expr|frame)",
+    ),
+    # C's constant named for a secret (``#define SECRET_PASS "…"``, Arduino's ``arduino_secrets.h``).
+    _rule(
+        "c-define",
+        r"(?i)#[ \t]*define[ \t]+\w*(?:pass(?:word)?|pwd|secret|token|api_?key|psk)[ \t]+\"([^\"\r\n]{4,})\"",
+        1,
+        lambda value: not_placeholder(value) and (password_value(value) or looks_random(value, 12)),
+        r"#[ \t]*define[ \t]",
     ),
     _rule(
         "credentials-fourth",

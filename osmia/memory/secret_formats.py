@@ -246,6 +246,16 @@ RULES: tuple[Rule, ...] = (
         lambda value: not_placeholder(value) and (password_value(value) or generated_value(value)),
         r"\"property\"\s*:\s*\{\s*\"source\"",
     ),
+    # Keycloak's credentials and client secrets, named by their type (``{"type": "password", "value":
+    # "…"}``, ``kcadm.sh get clients/…/client-secret``).
+    _rule(
+        "typed-credential",
+        r"(?i)\"type\"[ \t]*:[ \t]*\"(?:password|secret|client-secret|totp|otp)\"[ \t]*,\s*"
+        r"\"value\"[ \t]*:[ \t]*\"([^\"\r\n]{4,})\"",
+        1,
+        not_placeholder,
+        r"(?i)\"type\"[ \t]*:[ \t]*\"(?:password|secret|client-secret|totp|otp)\"",
+    ),
     # A .pgpass line: host:port:database:user:password (a host of ``*`` at a line's start too: no
     # word boundary before it; a name of three characters or more: a MAC address's pairs are none; or
     # an IPv4 address).

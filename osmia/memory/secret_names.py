@@ -206,7 +206,7 @@ _OPERATOR = (
 # ``char *`` as its address and then the string (``password = 0x5555557a8340 "…"``); a list's first
 # literal is its value too (Keycloak's ``"bindCredential": ["…"]``).
 _LITERAL_OPENS = (
-    r"""(?:[bBuUN]|\[\]byte\(|bytes\(|Buffer\.from\(|string\(\d{1,5}\)[ \t]*|0x[0-9a-f]{4,16}[ \t]+"""
+    r"""(?:[bBuUN]|\[\]byte\(|bytes\(|Buffer\.from\(|string\(\d{1,5}\)[ \t]*|0x[0-9a-f]+[ \t]+"""
     r"""|\[[ \t]*)?"""
 )
 _VALUE = (
@@ -373,9 +373,8 @@ def _strong_value(value: str, quoted: bool, operator: str, name: str) -> bool:
 # A name and its value given apart: Kubernetes env entries (``- name: DB_PASSWORD`` then
 # ``value: …``, across lines), .NET ``<add key="ApiSecret" value="…"/>``, JSON name/value pairs,
 # Android's ``<meta-data android:name="…SERVER_SECRET" android:value="…"/>`` (a namespace's prefix).
-# Keycloak's credentials and secrets name theirs by type (``{"type": "password", "value": "…"}``).
 _NAME_VALUE = linear(
-    rf"""(?i)\b(?:name|key|label|type)["']?[ \t]*[:=][ \t]*["']?({_IDENT}{_STRONG}{_IDENT})["']?[\s,]*"""
+    rf"""(?i)\b(?:name|key|label)["']?[ \t]*[:=][ \t]*["']?({_IDENT}{_STRONG}{_IDENT})["']?[\s,]*"""
     rf"""(?:[A-Za-z_][\w-]*:)?["']?value{_OPERATOR}{_VALUE}"""
 )
 # ... Hadoop's and Hive's configuration properties (``<name>fs.s3a.secret.key</name>`` then
@@ -688,12 +687,10 @@ _FLAG = rf"(?i)(--{_IDENT}{_STRONG}{_IDENT})(?:[ \t]+|=)" + (
 
 
 # A variable set with a space instead of ``=``: fish ``set -gx API_TOKEN …``, csh ``setenv DB_PASSWORD …``,
-# C's ``#define SECRET_PASS "…"`` (Arduino's ``arduino_secrets.h``),
 # Dockerfile ``ENV API_TOKEN …``, Windows ``setx API_KEY …``, ``gh secret set API_TOKEN --body …``. The
 # name must say secret (or suggest one, and then only a random value is taken).
 _SET_VAR = (
-    rf"(?:^|[\s;&|(`])(?i:set(?:[ \t]+-{{1,2}}[A-Za-z]{{1,12}})*|setenv|env|setx(?:[ \t]+/[A-Za-z])?"
-    rf"|#[ \t]*define)[ \t]+"
+    rf"(?:^|[\s;&|(`])(?i:set(?:[ \t]+-{{1,2}}[A-Za-z]{{1,12}})*|setenv|env|setx(?:[ \t]+/[A-Za-z])?)[ \t]+"
     rf"((?i:[A-Za-z_][A-Za-z0-9_]*(?:{_STRONG}|{_WEAK})[A-Za-z0-9_]*))[ \t]+"
     rf"(?:(?:--body|-b)(?:[ \t]+|=))?{_VALUE}"
 )

@@ -420,7 +420,7 @@ PROSE_RULES: tuple[Rule, ...] = (
         r"(?:[ \t]+[^\s()]+){0,4}?[ \t]+\(([A-Za-z0-9_+/=.~-]{20,})\)",
         1,
         lambda value: _adjacent_key(value) and not uuid_shaped(value),
-        r"(?i)(?:cl[ée]|clave|chave|chiave|ssel|klucz|key|token|jeton|secret|secreto|segredo|sekret)[^()\r\n]{0,80}\(",
+        r"(?i)(?:cl[ée]|clave|chave|chiave|ssel|klucz|key|token|jeton|secret|secreto|segredo|sekret)[^()\r\n]*\(",
     ),
     # ... and a key or token named in English inside another language's sentence, with that language's
     # verb ("La secret key corretta dell'utente backup è …", "der access key lautet …"): a value that

@@ -302,9 +302,7 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     # list`` prints in its table (``key1  FULL  <88 characters>``). The seed's scan reads twelve of its
     # characters (the whole count cost redaction's first pass over new text ~0.03 ms a run).
     _rule("nats-seed", r"\bS[UAONCXP][A-Z2-7]{56}\b", 0, None, r"\bS[UAONCXP][A-Z2-7]{12}"),
-    _rule(
-        "honeycomb-header", r"(?i)\bx-honeycomb-team[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9_]{20,100})\b", 1
-    ),
+    _rule("honeycomb-header", r"(?i)\bx-honeycomb-team[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9_]{20,})\b", 1),
     _rule("azure-storage-keys", r"(?m)^[ \t]*key[12][ \t]+(?:FULL|READ)[ \t]+([A-Za-z0-9+/]{86}==)", 1),
     # Forty-eighth session: Asana's personal access token, Xendit's and WooCommerce's keys, Together
     # AI's, a Salesforce session id (the org id, ``!``, the session).
