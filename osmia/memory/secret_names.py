@@ -162,8 +162,6 @@ _NAME_ONLY = (
     "site_key",
     "consent",
     "timestamp",
-    # A service's id (Twilio's ``TWILIO_VERIFY_SERVICE_SID``, ``ACCOUNT_SID``): an identifier.
-    "sid",
 )
 # A word of a name that says it counts (``TOKEN_BUDGET_PER_RUN``, ``MAX_TOKENS_PER_REQUEST``): a number
 # given to it is a count, whatever its length.
