@@ -32,7 +32,6 @@ from osmia.memory.secret_values import (
     long_hex,
     looks_random,
     password_value,
-    plain_words,
     worded_key,
     worded_name,
 )
@@ -201,11 +200,10 @@ _OPERATOR = (
 # A quoted value may be a literal's prefix or a conversion's call away from its operator: Python's
 # ``b"…"`` and ``u'…'``, Go's ``[]byte("…")``, ``bytes("…")``, Node's ``Buffer.from("…")``. Not a raw
 # string's ``r'…'``: in code that is a pattern (``secret_keyword = r'(?:key|pwd)'``). gdb prints a
-# ``char *`` as its address and then the string (``password = 0x5555557a8340 "…"``); a list's first
-# literal is its value too (Keycloak's ``"bindCredential": ["…"]``).
+# ``char *`` as its address and then the string (``password = 0x5555557a8340 "…"``). Not a list's
+# first literal: a list after a secret's name holds names, hashes or a blocklist as often as values.
 _LITERAL_OPENS = (
-    r"""(?:[bBuUN]|\[\]byte\(|bytes\(|Buffer\.from\(|string\(\d{1,5}\)[ \t]*|0x[0-9a-f]+[ \t]+"""
-    r"""|\[[ \t]*)?"""
+    r"""(?:[bBuUN]|\[\]byte\(|bytes\(|Buffer\.from\(|string\(\d{1,5}\)[ \t]*|0x[0-9a-f]+[ \t]+)?"""
 )
 _VALUE = (
     rf"""(?:{_LITERAL_OPENS}"((?:[^"\\\r\n]|\\.)+)"|{_LITERAL_OPENS}'([^'\r\n]+)'|`([^`\r\n]+)`"""
@@ -645,8 +643,6 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
                 return whole  # code: a declaration's literal is quoted in every language with types
             if between.endswith(('"""', "'''")) and any(c.isspace() for c in value):
                 return whole  # a triple-quoted text (a template, a docstring); TOML's secret is one token
-            if between.rstrip("\"' \t").endswith("[") and plain_words(value):
-                return whole  # a list of words (``tokens = ["tokenizer", …]``), not of secrets
             if not any(secret(piece, g, m) for piece in pieces):
                 return whole if g == _BARE_GROUP else _within(m, g)
             return redacted_group(m, g)

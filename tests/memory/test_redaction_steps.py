@@ -130,7 +130,7 @@ def test_a_set_finds_the_patterns_each_search_finds_or_all_of_them(max_mem: int)
     the forty-seventh's ~0.1 MB more, its two heaviest patterns behind gates: 5.08 MB; the
     forty-eighth's forty rules behind gates, and an XML element's pattern read through a gate of
     its own, which saved ~0.25 MB: 5.09 MB; the forty-ninth's steps for CLI tables, weak names'
-    objects, a list's or an address's opening before a literal and tables of names and values, the
+    objects, an address's opening before a literal and tables of names and values, the
     other languages' table nouns read through a gate of their own: 5.23 MB), so 5.25 MB leaves its
     automaton little room."""
     patterns = [pattern for pattern, _step in redaction._STEPS]
