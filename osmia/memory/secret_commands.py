@@ -307,7 +307,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         "printed-secret",
         r"(?im)^[ \t]*(?:[$%#]|>>>|PS[^>\r\n]{0,40}>)[ \t]*(?:sudo[ \t]+)?"
         r"(?:(?:cat|type|more|head|tail|bat|Get-Content|gc)[ \t]+[^\r\n|;&]*?"
-        r"(?:pass|secret|token|key|cred|\.pem\b|htpasswd)[^\r\n|;&]*"
+        r"(?:pass|secret|token|key|cred|seed|totp|\.pem\b|htpasswd)[^\r\n|;&]*"
         r"|openssl[ \t]+rand\b[^\r\n]*|pwgen\b[^\r\n]*|[^\r\n]*?\bgenerate_key\(\)[^\r\n]*"
         r"|[^\r\n]*?\bsecrets\.token_(?:hex|urlsafe)\([^\r\n]*"
         r"|[^\r\n]*?\bget[ \t]+secrets?\b[^\r\n]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode)\b[^\r\n]*"

@@ -58,7 +58,7 @@ _FOREIGN_NOUNS = (
 _NOUNS = r"(?:passw|passphrase|pwd|secret|token|key|credential)"
 
 # What redaction's one scan looks for: a secret's name in a row, then the next line a separator row.
-TABLE_GATE = rf"(?i)(?:{_NOUNS}|\bvalue\b)[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-"
+TABLE_GATE = rf"(?i)(?:{_NOUNS}|\bvalue\b)[^\n]*(?:\|[ \t]*|[ \t]*)\r?\n[ \t]*[|+]?[ \t]*:?-"
 
 # ... and for :func:`row_sub`: a secret's name in a cell, then a bar and another cell.
 ROW_GATE = rf"(?i){_NOUNS}[^|\n]*\|[ \t]*[^|\s]"
@@ -73,7 +73,8 @@ _SECRET_HEADER = linear(
     # ... or, in another language, a password's, a key's or a token's noun (``| Сервіс | Ключ |``).
     rf"|^(?:[a-z0-9 _.-]*[ _.-])?{_FOREIGN_NOUNS}$"
 )
-_SEPARATOR = linear(r"^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?$")
+# (``|---|:-:|``, or psql's ``----+----`` and MySQL's ``+----+----+``, whose rows have bars too)
+_SEPARATOR = linear(r"^[ \t]*[|+]?(?:[ \t]*:?-+:?[ \t]*[|+])+[ \t]*(?::?-+:?[ \t]*)?$")
 _MARKS = "*_` \t"
 
 

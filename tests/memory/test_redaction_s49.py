@@ -180,6 +180,15 @@ REDACTED_17 = [
         "| a.yaml | wandb_key | efcdc333ca362dbbd94dd343d63a2491df709925 |",
         "efcdc333ca362dbbd94dd343d63a2491df709925",
     ),
+    (
+        " user_id | algorithm |              secret\n---------+-----------+---------------------\n"
+        "    1042 | SHA1      | RXTDZNPRIXCW6ODKMK6J3B7ON5LFVNEQ",
+        "RXTDZNPRIXCW6ODKMK6J3B7ON5LFVNEQ",
+    ),
+    (
+        "$ cat /tmp/seed.txt\nVUMSOHLCU2PXUXD6FUY3YD5D74DZVDVYGEL33334DCGTAVN2CZD6JL4VX4YSGTXQ\n",
+        "VUMSOHLCU2PXUXD6FUY3YD5D74DZVDVYGEL33334DCGTAVN2CZD6JL4VX4YSGTXQ",
+    ),
 ]
 
 # Look-alikes the sets found changed: placeholders, references, ids, names and ciphertext.
@@ -227,6 +236,8 @@ KEPT_17 = [
     "The kid in the token header (c274cc3931aa3102b88bcd770a03a4b327cf1f88) was not in the JWKS.",
     "| file | variable | value |\n|---|---|---|\n| a.yaml | wandb_key | [redacted] |\n"
     "| b.yaml | lr | 0.0003 |",
+    " user_id | algorithm | enrolled\n---------+-----------+---------------------\n"
+    "    1042 | SHA1      | 2025-06-01T09:12:44",
     "rejouée avec la même clé d'idempotence (b522bc6b-4c54-481f-9ec5-efce63585b0d), sans double débit",
 ]
 
@@ -245,7 +256,7 @@ def test_the_sessions_blind_sets() -> None:
         "e": (0, 0),
         "f": (6, 3),
         "g": (5, 4),
-        "h": (30, 9),
+        "h": (28, 9),
         "i": (6, 7),
         "j": (28, 5),
     }.items():
