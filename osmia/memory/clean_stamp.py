@@ -79,6 +79,7 @@ CLEANING_MODULES = (
     "osmia.memory.secret_escapes",
     "osmia.memory.secret_formats",
     "osmia.memory.secret_joined",
+    "osmia.memory.secret_name_words",
     "osmia.memory.secret_names",
     "osmia.memory.secret_placeholders",
     "osmia.memory.secret_prefixed",

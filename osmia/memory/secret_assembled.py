@@ -23,7 +23,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from osmia.memory.linear import Match, linear
-from osmia.memory.secret_names import STRONG
+from osmia.memory.secret_name_words import STRONG
 from osmia.memory.secret_placeholders import REDACTED, env_name, spans_redacted, uuid_shaped
 from osmia.memory.secret_values import camel_word, looks_random, number_like, plain_words
 

@@ -14,11 +14,9 @@ from collections.abc import Callable
 
 from osmia.memory.linear import Match, linear
 from osmia.memory.secret_decoding import HEX_DIGITS
+from osmia.memory.secret_name_words import IDENT, STRONG, WEAK
 from osmia.memory.secret_names import (
-    IDENT,
-    STRONG,
     STRONG_NAME,
-    WEAK,
     name_allowed,
     redacted_group,
     strong_value,

@@ -113,7 +113,8 @@ def _signing_key(value: str) -> bool:
 def _heredoc_secret(body: str) -> bool:
     """A secret file's lines as a heredoc writes them: the last (the password, after a user's name)
     of eight characters or more, no placeholder, no public key."""
-    last = body.split()[-1] if body.split() else ""
+    words = body.split()
+    last = words[-1] if words else ""
     return len(last) >= 8 and not_placeholder(last) and not last.startswith(SSH_KEY_TYPES)
 
 

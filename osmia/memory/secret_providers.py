@@ -329,7 +329,10 @@ PROVIDER_RULES: tuple[Rule, ...] = (
         None,
         r"\bSearchClient\b",
     ),
-    # Forty-ninth session. Honeycomb's ingest and configuration keys in their current format
+    # Forty-ninth session. Adyen's API key: ``AQE``, base64 pieces joined by ``=-`` (its last piece
+    # may hold a ``;``).
+    _rule("adyen-key", r"\bAQE[A-Za-z0-9+/]{20,}={0,2}-[A-Za-z0-9+/]{20,}={0,2}-[A-Za-z0-9+/=;]{6,}"),
+    # Honeycomb's ingest and configuration keys in their current format
     # (``hcaik_01…``, ``hcxik_…``: a kind, ``k_``, 58 lower-case letters and digits); a Cloud Storage
     # HMAC key's access id (``GOOG1`` and 56 more, as an AWS key id is redacted with its secret); a
     # Confluent Cloud API key given as the SASL user name of a JAAS ``PlainLoginModule`` (16 capitals
@@ -337,8 +340,6 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     # or Consul ACL token as their CLIs print it (``Secret ID = <uuid>``, ``SecretID: <uuid>``: the
     # token itself, where an ``Accessor ID`` names it); an access key id and its secret given as two
     # literals (``NewStaticV4("…", "…", "")``, ``new BasicAWSCredentials("AKIA…", "…")``).
-    # Adyen's API key: ``AQE``, base64 pieces joined by ``=-`` (its last piece may hold a ``;``).
-    _rule("adyen-key", r"\bAQE[A-Za-z0-9+/]{20,}={0,2}-[A-Za-z0-9+/]{20,}={0,2}-[A-Za-z0-9+/=;]{6,}"),
     _rule("honeycomb-key", r"\bhc[a-z]{2}k_[0-9a-z]{50,70}\b"),
     _rule("gcs-hmac-id", r"\bGOOG1[A-Z0-9]{50,60}\b"),
     _rule(

@@ -165,7 +165,7 @@ def table_sub(text: str) -> str:
             cells = _cells(lines[i].rstrip("\r"))
             wanted = _row_columns(columns, pair, lines[i], cells, _MARKS)
             if wanted:
-                row = _redacted_row(lines[i], wanted)
+                row = _redacted_row(lines[i], wanted, cells)
                 changed = changed or row != lines[i]
                 lines[i] = row
             i += 1
