@@ -26,7 +26,9 @@ from osmia.memory.secret_decoding import decoded_text, private_key_head
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_joined import JOINED, joined_sub
 from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
+from osmia.memory.secret_nearby import NEARBY_GATE, nearby_sub
 from osmia.memory.secret_placeholders import REDACTED, filler_token, masked
+from osmia.memory.secret_quoted import QUOTED, quoted_sub
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_tables import (
     ALIGNED_GATE,
@@ -293,6 +295,10 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (ALIGNED_GATE, aligned_sub),
     *NAMED_STEPS,
     *CALL_STEPS,
+    # Then what no name says in a form the rules above read: a value a few words after a
+    # secret's name in any language, and a quoted literal shaped as a password on its own.
+    (NEARBY_GATE, nearby_sub()),
+    (QUOTED, quoted_sub()),
     (_ENCODED, _encoded_sub()),
     # Last: the rest of a value that a step above redacted only the start of (cut by a blank, or
     # the first of a list), after what is glued to a marker: :mod:`osmia.memory.secret_tails`.

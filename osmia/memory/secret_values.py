@@ -191,7 +191,8 @@ def letters_seed(value: str) -> bool:
     return sum(c in "AEIOU" for c in letters) < 0.3 * len(letters)
 
 
-_SIGNS = frozenset("!@#$%^&*?~+=")
+# The signs a password mixes in (a sentence's full stop or a path's slash are not among them).
+SIGNS = frozenset("!@#$%^&*?~+=")
 
 
 _HEX = frozenset("0123456789abcdef")
@@ -240,11 +241,11 @@ def password_value(value: str) -> bool:
         return False  # a product's name: 1Password, 2Checkout, 3Scale
     if not any(c.isalpha() for c in v):
         return False
-    if not any(c.islower() for c in v) and not any(c in _SIGNS for c in v):
+    if not any(c.islower() for c in v) and not any(c in SIGNS for c in v):
         return False  # GITHUB_TOKEN, AUTH-1234: names and ids
     if any(c.isdigit() for c in v):
         return not ("." in v and all(c.isalnum() or c in "._-" for c in v))  # python3.12, report2.pdf
-    return any(c in _SIGNS for c in v[:-1])
+    return any(c in SIGNS for c in v[:-1])
 
 
 def spoken_password(value: str) -> bool:
@@ -254,7 +255,7 @@ def spoken_password(value: str) -> bool:
     v = value.rstrip(".,:;)")
     if not password_value(v) or not any(c.isdigit() for c in v):
         return False
-    if any(c in _SIGNS for c in v):
+    if any(c in SIGNS for c in v):
         return True
     return any(c.isupper() for c in v) and any(c.islower() for c in v) and _CAMEL.search(v) is None
 
@@ -356,7 +357,7 @@ def memorable_password(value: str) -> bool:
     v = value.rstrip(".,:;)!?")
     if "=" in v:
         return False  # a setting (``time_cost=3``)
-    if password_value(v) and any(c in _SIGNS for c in v[1:-1]) and any(c.isdigit() for c in v):
+    if password_value(v) and any(c in SIGNS for c in v[1:-1]) and any(c.isdigit() for c in v):
         return True
     return (
         _WORDS_AND_NUMBER.search(v) is not None

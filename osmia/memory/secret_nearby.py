@@ -1,0 +1,158 @@
+"""A secret's value said a few words after its name, in prose of any language.
+
+The named rules (:mod:`osmia.memory.secret_names`, :mod:`osmia.memory.secret_prose`) read a value
+after a label (``password: …``, ``DB_PASSWORD=…``) or after the verbs they know ("the key is …",
+"das Passwort lautet …"). A run's note says it in words they do not know: "I set WANDB_API_KEY to
+the new value 1ed1…", "mật khẩu MQTT thành hRh6…", "正确的 storePassword 是 WJQt…", "заменил
+project_secret_key на d90a…", "de nieuwe pre-shared key is …". This step reads, after a secret's
+name (an identifier holding a strong secret word, or the word for a password, key, secret or token
+in the languages the hostility check reads), the rest of its clause (at most 90 characters; a
+sentence's end, a line's end or a label's or code's punctuation ends it), and redacts the first
+word there that is shaped as a generated secret or a password on its own:
+
+- random (:func:`~osmia.memory.secret_values.looks_random`, 16 characters or more, not words
+  joined by separators or run together: ``configurationManagerV2``), or a password with a digit
+  and a sign, 10 characters or more;
+- or hex of 32 digits or more within four words of the name (an API key as tools print one);
+- never a placeholder, a published or sample value, a UUID, a number or version, a path, URL or
+  e-mail address, a camel-case name, a dotted name, shorter hex (a key's id), or anything after a
+  word saying the value is something else (an id, commit, hash, fingerprint, prefix, ARN…).
+
+A name followed by a label's or code's punctuation (``:``, ``=``, a quote, a bracket) is left to the
+named rules, which know those forms and their exceptions (ciphertext, references); a name inside a
+URL, a variable's reference (``$PGPASSWORD``) or a dotted name is not a name here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from osmia.memory.linear import linear
+from osmia.memory.secret_placeholders import (
+    REDACTED,
+    file_path,
+    is_placeholder,
+    published_or_sample,
+    uuid_shaped,
+)
+from osmia.memory.secret_values import (
+    SIGNS,
+    camel_word,
+    long_hex,
+    looks_random,
+    number_like,
+    plain_words,
+    spoken_password,
+    worded_name,
+)
+
+__all__ = ["NEARBY_GATE", "nearby_sub"]
+
+# The words for a secret: strong ones inside an identifier, and the nouns of other languages.
+_WORDS = (
+    r"passw(?:or)?d|passphrase|pwd|secret|token|api[_ .-]?key|apikey|access[_.-]?key|private[_.-]?key"
+    r"|psk|pre-shared[ _-]key|_pass\b|_pw\b"
+    r"|passwort|kennwort|contrase|senha|mot de passe|parola|has[łl]o|wachtwoord|l[öo]senord|adgangskode"
+    r"|salasana|heslo|jelsz|mật khẩu|kata sandi|şifre|sifre|пароль|ключ|токен|секрет"
+    r"|密码|密碼|口令|密钥|秘钥|令牌|パスワード|キー|シークレット|トークン|비밀번호|키|토큰|시크릿"
+    r"|clave|chave|clé|chiave|schlüssel|sleutel|klucz|anahtar"
+)
+# The step's gate in redaction's one scan: a superset of the words, short (each word's states add to
+# the scan's automaton), case folded for the Latin ones only.
+NEARBY_GATE = (
+    r"(?i:passw|pwd|secret|token|api.?key|apikey|(?:ss|te)[_.-]?key|psk|pre-shared|_pass|_pw|kennwort"
+    r"|contrase|senha|mot de|parola|has[łl]o|wachtwoord|l[öo]senord|adgangskode|salasana|heslo|jelsz"
+    r"|mật khẩu|kata sandi|[şs]ifre|clave|chave|clé|chiave|schlüssel|sleutel|klucz|anahtar)"
+    r"|[Пп]ароль|[Кк]люч|[Тт]окен|[Сс]екрет|密码|密碼|口令|密钥|秘钥|令牌|パスワード|キー|シークレット|トークン"
+    r"|비밀번호|키|토큰|시크릿"
+)
+_NAME = linear(rf"(?i)[A-Za-z0-9_.-]*(?:{_WORDS})[A-Za-z0-9_.-]*")
+# What a name ends with when it names, counts or points at a secret instead of holding one.
+_NAME_ONLY = (
+    "name", "names", "file", "path", "dir", "url", "uri", "type", "id", "ids", "count", "length",
+    "len", "limit", "size", "ttl", "expiry", "expires", "header", "env", "field", "format",
+    "policy", "mode", "provider", "store", "version", "endpoint", "rotation", "hint", "prefix",
+    "enabled", "required", "tokenizer", "tokenize", "tokenized", "tokenization", "tokens",
+    "variable", "ref", "hash", "hashes", "manager", "reset", "less", "protected",
+)  # fmt: skip
+_HOLDS = ("password", "passwd", "token", "secret", "key", "pwd")
+# A word between the name and a value that says the value is something else.
+_SOMETHING_ELSE = linear(
+    r"(?i)коміт|коммит|コミット|提交|\b(?:named|called|commit[a-z]*|accessor|arn|prefix|hashed"
+    r"|identifier|last|ending|ends|policy|example|sha\d*|hash|digest|checksum|fingerprint|revision"
+    r"|rev|build|request|trace|span|run|job|id|uuid|kid|thumbprint|serial|version|image|tag"
+    r"|pipeline|issue|ticket|pr)\b"
+)
+# Where the clause after a name ends: a sentence's end, a line's, or a label's or code's punctuation.
+_CLAUSE_END = linear(r"[.!?](?:\s|$)|[。！？；\n:=\[\]{}()<>|,;/\\]")
+_WORD = linear(r"[^\s\"'„“”«»「」『』‘’`,，、。()（）\[\]{}<>]+")
+_DOTTED = linear(r"^[A-Za-z][\w-]*(?:\.[\w-]+)+$")
+_HEX = frozenset("0123456789abcdef")
+_JOINED_WORDS = linear(r"[A-Za-z]{3,}[-_./][A-Za-z]{3,}")
+_WINDOW = 90
+
+
+def _secret_word(value: str, between: str) -> bool:
+    """Whether ``value``, after ``between`` (the words since the name), reads as the secret itself."""
+    if len(value) < 12 or len(value) > 200 or REDACTED in value or "..." in value or "…" in value:
+        return False
+    if (
+        ":" in value
+        or "=" in value.rstrip("=")
+        or "://" in value
+        or value.startswith(("/", "./", "~", "$", "%", "-"))
+    ):
+        return False
+    user, at, host = value.rpartition("@")
+    if at and user and "." in host:
+        return False  # an e-mail address
+    if is_placeholder(value) or published_or_sample(value) or uuid_shaped(value) or number_like(value):
+        return False
+    if plain_words(value) or camel_word(value) or file_path(value) or _DOTTED.match(value) is not None:
+        return False
+    if _NAME.fullmatch(value) is not None or _SOMETHING_ELSE.search(between) is not None:
+        return False
+    if set(value.lower()) <= _HEX:
+        return long_hex(value) and len(between.split()) <= 4  # shorter hex: a key's id, a digest
+    if looks_random(value, 16) and _JOINED_WORDS.search(value) is None and not worded_name(value):
+        return True  # not words joined by separators (``prod-db_backup``) or run together
+    return len(value) >= 10 and spoken_password(value) and any(c in SIGNS for c in value)
+
+
+def _holds_secret(name: str) -> bool:
+    """Whether a name holds a secret rather than naming or counting one (``password_file``)."""
+    low = name.lower().rstrip("_.-")
+    return low.endswith(_HOLDS) or not low.endswith(_NAME_ONLY)
+
+
+def nearby_sub() -> Callable[[str], str]:
+    """The step: after each secret's name, the first word of its clause that reads as the secret."""
+
+    def step(text: str) -> str:
+        spans: list[tuple[int, int]] = []
+        for m in _NAME.finditer(text):
+            name = m.group(0) or ""
+            start, end = m.start(0), m.end(0)
+            if not _holds_secret(name):
+                continue
+            if start and text[start - 1] in ":/@$%{.\\":
+                continue  # in a URL, a variable's reference, a dotted name
+            after = text[end : end + _WINDOW]
+            first = after.lstrip(" \t")[:1]
+            if first and first in ":=[{(\"'<>|,;/.-_@$":
+                continue  # a label or code: the named rules read those
+            clause = _CLAUSE_END.search(after)
+            if clause is not None:
+                after = after[: clause.start(0)]
+            for word in _WORD.finditer(after):
+                at = end + word.start(0)
+                whole = _WORD.match(text[at : at + 300])
+                value = (whole.group(0) or "" if whole is not None else "").rstrip(".,:;!?)")
+                if _secret_word(value, after[: word.start(0)]):
+                    spans.append((at, at + len(value)))
+                    break
+        for a, b in sorted(set(spans), reverse=True):
+            text = text[:a] + REDACTED + text[b:]
+        return text
+
+    return step
