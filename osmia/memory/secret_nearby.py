@@ -130,14 +130,17 @@ def nearby_sub() -> Callable[[str], str]:
 
     def step(text: str) -> str:
         spans: list[tuple[int, int]] = []
-        for m in _NAME.finditer(text):
+        names = list(_NAME.finditer(text))
+        for i, m in enumerate(names):
             name = m.group(0) or ""
             start, end = m.start(0), m.end(0)
             if not _holds_secret(name):
                 continue
             if start and text[start - 1] in ":/@$%{.\\":
                 continue  # in a URL, a variable's reference, a dotted name
-            after = text[end : end + _WINDOW]
+            # The clause ends where the next name begins: what follows that is said of it.
+            stop = min(end + _WINDOW, names[i + 1].start(0) if i + 1 < len(names) else len(text))
+            after = text[end:stop]
             first = after.lstrip(" \t")[:1]
             if first and first in ":=[{(\"'<>|,;/.-_@$":
                 continue  # a label or code: the named rules read those
@@ -146,9 +149,12 @@ def nearby_sub() -> Callable[[str], str]:
                 after = after[: clause.start(0)]
             for word in _WORD.finditer(after):
                 at = end + word.start(0)
-                whole = _WORD.match(text[at : at + 300])
-                value = (whole.group(0) or "" if whole is not None else "").rstrip(".,:;!?)")
-                if _secret_word(value, after[: word.start(0)]):
+                value = word.group(0) or ""
+                if word.end(0) == len(after) and end + len(after) == stop < len(text):
+                    whole = _WORD.match(text[at : at + 300])  # a word the window cut: read it whole
+                    value = whole.group(0) or "" if whole is not None else value
+                value = value.rstrip(".,:;!?)")
+                if len(value) >= 10 and _secret_word(value, after[: word.start(0)]):
                     spans.append((at, at + len(value)))
                     break
         for a, b in sorted(set(spans), reverse=True):
