@@ -67,6 +67,12 @@ NEARBY_GATE = (
     r"|비밀번호|키|토큰|시크릿"
 )
 _NAME = linear(rf"(?i)[A-Za-z0-9_.-]*(?:{_WORDS})[A-Za-z0-9_.-]*")
+# The nouns of a password (a chosen secret: one without a sign or past 16 characters is still one).
+_PASSWORD = linear(
+    r"(?i)passw|pwd|passphrase|kennwort|contrase|senha|mot de passe|parola|has[łl]o|wachtwoord"
+    r"|l[öo]senord|adgangskode|salasana|heslo|jelsz|mật khẩu|kata sandi|[şs]ifre|пароль|密码|密碼|口令"
+    r"|パスワード|비밀번호"
+)
 # What a name ends with when it names, counts or points at a secret instead of holding one.
 _NAME_ONLY = (
     "name", "names", "file", "path", "dir", "url", "uri", "type", "id", "ids", "count", "length",
@@ -84,15 +90,15 @@ _SOMETHING_ELSE = linear(
     r"|pipeline|issue|ticket|pr)\b"
 )
 # Where the clause after a name ends: a sentence's end, a line's, or a label's or code's punctuation.
-_CLAUSE_END = linear(r"[.!?](?:\s|$)|[。！？；\n:=\[\]{}()<>|,;/\\]")
+_CLAUSE_END = linear(r"[.!?](?:\s|$)|:[^ \t]|[。！？；\n=\[\]{}()<>|,;/\\]")
 _WORD = linear(r"[^\s\"'„“”«»「」『』‘’`,，、。()（）\[\]{}<>]+")
 _DOTTED = linear(r"^[A-Za-z][\w-]*(?:\.[\w-]+)+$")
 _HEX = frozenset("0123456789abcdef")
-_JOINED_WORDS = linear(r"[A-Za-z]{3,}[-_./][A-Za-z]{3,}")
+_JOINED_WORDS = linear(r"[a-z]{3,}[-_./][a-z]{3,}")
 _WINDOW = 90
 
 
-def _secret_word(value: str, between: str) -> bool:
+def _secret_word(value: str, between: str, password: bool) -> bool:
     """Whether ``value``, after ``between`` (the words since the name), reads as the secret itself."""
     if len(value) < 12 or len(value) > 200 or REDACTED in value or "..." in value or "…" in value:
         return False
@@ -116,7 +122,9 @@ def _secret_word(value: str, between: str) -> bool:
         return long_hex(value) and len(between.split()) <= 4  # shorter hex: a key's id, a digest
     if looks_random(value, 16) and _JOINED_WORDS.search(value) is None and not worded_name(value):
         return True  # not words joined by separators (``prod-db_backup``) or run together
-    return len(value) >= 10 and spoken_password(value) and any(c in SIGNS for c in value)
+    if not spoken_password(value):
+        return False
+    return password or (len(value) >= 10 and any(c in SIGNS for c in value))
 
 
 def _holds_secret(name: str) -> bool:
@@ -136,6 +144,7 @@ def nearby_sub() -> Callable[[str], str]:
             start, end = m.start(0), m.end(0)
             if not _holds_secret(name):
                 continue
+            password = _PASSWORD.search(name) is not None
             if start and text[start - 1] in ":/@$%{.\\":
                 continue  # in a URL, a variable's reference, a dotted name
             # The clause ends where the next name begins: what follows that is said of it.
@@ -154,7 +163,7 @@ def nearby_sub() -> Callable[[str], str]:
                     whole = _WORD.match(text[at : at + 300])  # a word the window cut: read it whole
                     value = whole.group(0) or "" if whole is not None else value
                 value = value.rstrip(".,:;!?)")
-                if len(value) >= 10 and _secret_word(value, after[: word.start(0)]):
+                if len(value) >= 10 and _secret_word(value, after[: word.start(0)], password):
                     spans.append((at, at + len(value)))
                     break
         for a, b in sorted(set(spans), reverse=True):
