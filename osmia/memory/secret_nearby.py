@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from osmia.memory.english import holds_common_word
 from osmia.memory.linear import linear
 from osmia.memory.secret_placeholders import (
     REDACTED,
@@ -43,7 +44,6 @@ from osmia.memory.secret_values import (
     number_like,
     plain_words,
     spoken_password,
-    worded_name,
 )
 
 __all__ = ["NEARBY_GATE", "nearby_sub"]
@@ -94,7 +94,7 @@ _CLAUSE_END = linear(r"[.!?](?:\s|$)|:[^ \t]|[。！？；\n=\[\]{}()<>|,;/\\]")
 _WORD = linear(r"[^\s\"'„“”«»「」『』‘’`,，、。()（）\[\]{}<>]+")
 _DOTTED = linear(r"^[A-Za-z][\w-]*(?:\.[\w-]+)+$")
 _HEX = frozenset("0123456789abcdef")
-_JOINED_WORDS = linear(r"[a-z]{3,}[-_./][a-z]{3,}")
+_JOINED_WORDS = linear(r"[A-Za-z][a-z]{2,}[-_./][A-Za-z][a-z]{2,}")  # Staging-Datenbank, prod_backup
 _WINDOW = 90
 
 
@@ -120,7 +120,7 @@ def _secret_word(value: str, between: str, password: bool) -> bool:
         return False
     if set(value.lower()) <= _HEX:
         return long_hex(value) and len(between.split()) <= 4  # shorter hex: a key's id, a digest
-    if looks_random(value, 16) and _JOINED_WORDS.search(value) is None and not worded_name(value):
+    if looks_random(value, 16) and _JOINED_WORDS.search(value) is None and not holds_common_word(value):
         return True  # not words joined by separators (``prod-db_backup``) or run together
     if not spoken_password(value):
         return False
