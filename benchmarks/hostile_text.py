@@ -116,10 +116,12 @@ SHAPES: dict[str, str] = {
     "value-columns": "key,type,value\npass,data,",
     "c-defines": '#define SECRET_PASS "',
     "key-parentheses": "la clé de production Cohere (",
-    # the fiftieth session's steps: a secret's name before words (each name's clause read), and
-    # quoted literals holding signs (each checked as a password).
+    # the fiftieth session's steps: a secret's name before words (each name's clause read),
+    # quoted literals holding signs (each checked as a password), and users' flags on one line
+    # before a password flag given a reference (each match checked, none taken).
     "names-then-words": "token mật khẩu WANDB_API_KEY den neuen Wert ",
     "quoted-signs": "'Ab1#cd' \"x=Y2!\" „Q7@z” ",
+    "user-flags": "-u admin -p $PW -U a ",
 }
 
 

@@ -77,6 +77,7 @@ CLEANING_MODULES = (
     "osmia.memory.secret_cuts",
     "osmia.memory.secret_decoding",
     "osmia.memory.secret_escapes",
+    "osmia.memory.secret_flags",
     "osmia.memory.secret_formats",
     "osmia.memory.secret_joined",
     "osmia.memory.secret_name_words",

@@ -1,5 +1,6 @@
-"""Fiftieth session: a value said a few words after a secret's name in any language, and a quoted
-literal shaped as a password whatever surrounds it (docs/security.md, "Fiftieth session").
+"""Fiftieth session: a value said a few words after a secret's name in any language, a quoted
+literal shaped as a password whatever surrounds it, and a password's flag after a user's flag
+(docs/security.md, "Fiftieth session").
 
 Both are general steps, not forms of one set: the forty-ninth session's held-out sets showed that
 rules written for one slice of text move another slice's leaks by two or fewer. The values here
@@ -38,6 +39,13 @@ QUOTED = [
     ("Le nouveau est « Tq5@Lw8!zXm3Vr » pour la passerelle.", "Tq5@Lw8!zXm3Vr"),
 ]
 
+# (text, the secret in it): a password's flag after a user's flag, however the tool spells it.
+FLAGS = [
+    ("pmcmd starttask -sv IS_PRD -u etl_operator -p Wq7_vLm2Xk9zR -f FIN", "Wq7_vLm2Xk9zR"),
+    ("ipmitool -I lanplus -H 10.0.0.5 -U ADMIN -P 'Tz4pQm8vXk2L' chassis power on", "Tz4pQm8vXk2L"),
+    ("infacmd.sh isp enableService -dn D -un Administrator -pd Hk3_Lz9wQm2Vx -sn DIS", "Hk3_Lz9wQm2Vx"),
+]
+
 # Look-alikes either step must keep: what follows a secret's name that is no secret, and quoted
 # literals that mix signs, digits and cases without being passwords.
 KEPT = [
@@ -63,10 +71,15 @@ KEPT = [
     "the tag is 'b64::SGVsbG8=::v2' as Insomnia writes it",
     "x5t param 'x5t#S256' is in the header",
     "Examples like 'P@ssw0rd!Example' are rejected by the policy check.",
+    "git push -u origin main && xargs -P 4 make",
+    "mysql -h db -u app -P 3306 --ssl-mode=REQUIRED",
+    "pmcmd starttask -u $PM_USER -p $PM_PASSWORD -f FIN",
+    "Run it as -u admin -p prompted, never with the value inline.",
+    "Das Passwort für die Staging-Datenbank liegt im Tresor.",
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), NEARBY + QUOTED)
+@pytest.mark.parametrize(("text", "secret"), NEARBY + QUOTED + FLAGS)
 def test_a_secret_no_named_rule_reads_is_redacted(text: str, secret: str) -> None:
     assert_redacted(text, secret)
 
