@@ -85,12 +85,13 @@ _HOLDS = ("password", "passwd", "token", "secret", "key", "pwd")
 # A word between the name and a value that says the value is something else.
 _SOMETHING_ELSE = linear(
     r"(?i)коміт|коммит|コミット|提交|\b(?:named|called|commit[a-z]*|accessor|arn|prefix|hashed"
-    r"|identifier|last|ending|ends|policy|example|sha\d*|hash|digest|checksum|fingerprint|revision"
+    r"|identifier|header|last|ending|ends|policy|example|sha\d*|hash|digest|checksum|fingerprint|revision"
     r"|rev|build|request|trace|span|run|job|id|uuid|kid|thumbprint|serial|version|image|tag"
     r"|pipeline|issue|ticket|pr)\b"
 )
-# Where the clause after a name ends: a sentence's end, a line's, or a label's or code's punctuation.
-_CLAUSE_END = linear(r"[.!?](?:\s|$)|:[^ \t]|[。！？；\n=\[\]{}()<>|,;/\\]")
+# Where the clause after a name ends: a sentence's end, a line's, or a label's or code's punctuation
+# (a colon before a blank is a label in prose: 'Neues Kennwort für "Administrator": …').
+_CLAUSE_END = linear(r"[.!?](?:\s|$)|:[^ \t]|[。！？；\n=\[\]{}<>|,;/\\]")
 _WORD = linear(r"[^\s\"'„“”«»「」『』‘’`,，、。()（）\[\]{}<>]+")
 _DOTTED = linear(r"^[A-Za-z][\w-]*(?:\.[\w-]+)+$")
 _HEX = frozenset("0123456789abcdef")
@@ -163,6 +164,8 @@ def nearby_sub() -> Callable[[str], str]:
                     whole = _WORD.match(text[at : at + 300])  # a word the window cut: read it whole
                     value = whole.group(0) or "" if whole is not None else value
                 value = value.rstrip(".,:;!?)")
+                if text[at - 1] in "(（" and after[: word.start(0)].strip(" \t(（"):
+                    continue  # an aside in parentheses after other words: "the token header (c274…)"
                 if len(value) >= 10 and _secret_word(value, after[: word.start(0)], password):
                     spans.append((at, at + len(value)))
                     break
