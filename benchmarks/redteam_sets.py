@@ -35,6 +35,9 @@ JSON-lines file each:
   look-alikes each, in six more slices (application code, delivery and infrastructure, logs and
   traffic, security and identity, SaaS APIs, machine learning and devices), each measured before it
   was read (docs/security.md).
+- ``data/secrets18k.jsonl`` / ``…l`` (fiftieth session): 200 texts holding secrets and 100
+  look-alikes each, in networks and telecom (K) and enterprise applications (L), each measured
+  before it was read and again after the session's general steps, held out (docs/security.md).
 
     .venv/bin/python -m benchmarks.redteam_sets
 
@@ -152,6 +155,14 @@ def secrets_17(name: str) -> dict[str, list[int]]:
     return _secret_set(f"secrets17{name}.jsonl")
 
 
+def secrets_18(name: str) -> dict[str, list[int]]:
+    """A fiftieth session secret set's figures (``data/secrets18k.jsonl`` or ``…l``, each 200 texts
+    holding secrets and 100 look-alikes by a helper who read nothing else: K in networks and telecom,
+    L in enterprise and business applications): secrets leaked and ordinary lines changed, each
+    [count, of]."""
+    return _secret_set(f"secrets18{name}.jsonl")
+
+
 def evasive_13(name: str) -> dict[str, list[int]]:
     """A forty-fourth session set's figures (``data/evasive13a.jsonl``, ``…b`` or ``…c``: 200, 200
     and 160 texts holding a secret written to evade a scanner, in fifteen kinds of disguise, with
@@ -179,12 +190,18 @@ def evaluate() -> dict[str, Any]:
     fifteen = {name: secrets_15(name) for name in ("a", "b")}
     sixteen = {name: secrets_16(name) for name in ("a", "b", "c", "d")}
     seventeen = {name: secrets_17(name) for name in ("e", "f", "g", "h", "i", "j")}
+    eighteen = {name: secrets_18(name) for name in ("k", "l")}
     thirteen = {name: evasive_13(name) for name in ("a", "b", "c")}
     return {
         **{f"evasive 13{name}: leaked": figures["leaked"] for name, figures in thirteen.items()},
         **{
             f"evasive 13{name}: ordinary lines redacted": figures["redacted"]
             for name, figures in thirteen.items()
+        },
+        **{f"secrets 18{name}: leaked": figures["leaked"] for name, figures in eighteen.items()},
+        **{
+            f"secrets 18{name}: ordinary lines changed": figures["changed"]
+            for name, figures in eighteen.items()
         },
         **{f"secrets 17{name}: leaked": figures["leaked"] for name, figures in seventeen.items()},
         **{

@@ -132,3 +132,18 @@ def test_the_sets_the_steps_moved() -> None:
         assert got["changed"][0] <= changed, (name, got)
     evasive = evasive_13("c")
     assert evasive["leaked"][0] <= 16, evasive
+
+
+def test_the_sessions_blind_sets() -> None:
+    """benchmarks/data/secrets18k.jsonl (networks and telecom) and …l (enterprise applications),
+    each written by a helper who read nothing else: K 42 leaked and 5 look-alikes changed at the
+    session's start, 40 and 5 held out after the session's general steps; L 38 and 7, 36 and 7.
+    What leaks and what ordinary lines change is no more than the session left (docs/security.md,
+    fiftieth session)."""
+    from benchmarks.redteam_sets import secrets_18
+
+    for name, (leaked, changed) in {"k": (37, 5), "l": (32, 7)}.items():
+        figures = secrets_18(name)
+        assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
+        assert figures["leaked"][0] <= leaked, (name, figures)
+        assert figures["changed"][0] <= changed, (name, figures)
