@@ -76,6 +76,7 @@ CLEANING_MODULES = (
     "osmia.memory.secret_configs",
     "osmia.memory.secret_cuts",
     "osmia.memory.secret_decoding",
+    "osmia.memory.secret_elements",
     "osmia.memory.secret_escapes",
     "osmia.memory.secret_flags",
     "osmia.memory.secret_formats",

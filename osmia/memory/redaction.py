@@ -23,6 +23,7 @@ from osmia.memory.secret_assembled import assembled_steps, random_literal, token
 from osmia.memory.secret_calls import CALL_STEPS
 from osmia.memory.secret_cuts import CUT_SHORT_RULE
 from osmia.memory.secret_decoding import decoded_text, private_key_head
+from osmia.memory.secret_elements import ELEMENT_STEPS
 from osmia.memory.secret_flags import FLAGS_GATE, flags_sub
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_joined import JOINED, joined_sub
@@ -295,6 +296,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (HTML_GATE, html_sub),
     (ALIGNED_GATE, aligned_sub),
     *NAMED_STEPS,
+    *ELEMENT_STEPS,
     *CALL_STEPS,
     # Then what no name says in a form the rules above read: a password's flag after a user's
     # flag, a value a few words after a secret's name in any language, and a quoted literal

@@ -359,8 +359,18 @@ RULES: tuple[Rule, ...] = (
         lambda value: not_placeholder(value) and not value.lower().startswith(_DN_PARTS),
         r"(?i)[\"'](?:cn|uid)=",
     ),
-    # Password hashes (htpasswd, /etc/shadow, bcrypt): offline cracking material.
-    _rule("password-hash", r"\$(?:apr1|2[abxy]|1|5|6|y|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+]{16,}"),
+    # Password hashes (htpasswd, /etc/shadow, bcrypt): offline cracking material; Cisco's types 8
+    # and 9 (PBKDF2, scrypt) and Junos' ``$9$`` (a reversible encoding of the secret itself).
+    _rule("password-hash", r"\$(?:apr1|2[abxy]|1|5|6|8|9|y|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+]{16,}"),
+    # Cisco's type 7 (``password 7 0822455D0A16``, ``key 7 …``): a fixed XOR, read back by anyone.
+    # Two decimal digits (the offset into the XOR's table), then hex pairs.
+    _rule(
+        "cisco-type-7",
+        r"(?i)\b(?:password|key|secret|key-string|authentication-key)[ \t]+7[ \t]+([0-9]{2}[0-9A-F]{6,})\b",
+        1,
+        lambda value: len(value) % 2 == 0,
+        r"(?i)(?:password|key|secret|key-string|authentication-key)[ \t]+7[ \t]+[0-9]{2}",
+    ),
 )
 
 # Formats whose prefix no word ends in, and that a run may write onto a word: a Go subtest

@@ -46,6 +46,25 @@ FLAGS = [
     ("infacmd.sh isp enableService -dn D -un Administrator -pd Hk3_Lz9wQm2Vx -sn DIS", "Hk3_Lz9wQm2Vx"),
 ]
 
+# (text, the secret in it): a value in XML named elsewhere than its element, and network devices'
+# reversible or crackable forms.
+ELEMENTS = [
+    ('<property name="hibernate.connection.password">Rq7_Lm2vXk9Tz</property>', "Rq7_Lm2vXk9Tz"),
+    ('<entry key="jdbc.password">Rq7_Lm2vXk9Tz</entry>', "Rq7_Lm2vXk9Tz"),
+    (
+        '<setting name="SmtpPassword" serializeAs="String"><value>Rq7_Lm2vXk9Tz</value></setting>',
+        "Rq7_Lm2vXk9Tz",
+    ),
+    ("<AdministratorPassword>\n  <Value>Rq7_Lm2vXk9Tz</Value>\n</AdministratorPassword>", "Rq7_Lm2vXk9Tz"),
+    (
+        '<String><Key>Password</Key><Value ProtectInMemory="True">Rq7_Lm2vXk9Tz</Value></String>',
+        "Rq7_Lm2vXk9Tz",
+    ),
+    ("username admin privilege 15 password 7 0822455D0A16", "0822455D0A16"),
+    (" tacacs-server key 7 104D000A0618", "104D000A0618"),
+    ("enable secret 9 $9$Lm2vXk9Tz4pQ8w$Rq7Lm2vXk9Tz4pQ8wHx3Yc6Hd1Fg5Js0Ae2Qu8Zo7", "Lm2vXk9Tz4pQ8w"),
+]
+
 # Look-alikes either step must keep: what follows a secret's name that is no secret, and quoted
 # literals that mix signs, digits and cases without being passwords.
 KEPT = [
@@ -75,11 +94,15 @@ KEPT = [
     "mysql -h db -u app -P 3306 --ssl-mode=REQUIRED",
     "pmcmd starttask -u $PM_USER -p $PM_PASSWORD -f FIN",
     "Run it as -u admin -p prompted, never with the value inline.",
+    '<property name="hibernate.connection.password">${DB_PASSWORD}</property>',
+    '<entry key="password.policy">strict</entry>',
+    '<param name="password" value="$PW"/> <b>always</b>',
+    "key 7 of the 12 were rotated",
     "Das Passwort für die Staging-Datenbank liegt im Tresor.",
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), NEARBY + QUOTED + FLAGS)
+@pytest.mark.parametrize(("text", "secret"), NEARBY + QUOTED + FLAGS + ELEMENTS)
 def test_a_secret_no_named_rule_reads_is_redacted(text: str, secret: str) -> None:
     assert_redacted(text, secret)
 
@@ -115,12 +138,12 @@ def test_what_reads_as_a_password_between_quotes(value: str, password: bool) -> 
 
 def test_the_sets_the_steps_moved() -> None:
     """The sets whose figures the two steps moved (leaked / look-alikes changed), no more than
-    the session left: 17h 28 → 19, 17j 28 → 19, 16a 9 → 8, 16c 10 → 9, 15a 7 → 6, 15b 5 → 4,
+    the session left: 17h 28 → 18, 17j 28 → 19, 16a 9 → 8, 16c 10 → 9, 15a 7 → 6, 15b 5 → 4,
     evasive 13c 17 → 16, each with no look-alike more changed."""
     from benchmarks.redteam_sets import evasive_13, secrets_15, secrets_16, secrets_17
 
     figures = {
-        "17h": (secrets_17("h"), 19, 9),
+        "17h": (secrets_17("h"), 18, 9),
         "17j": (secrets_17("j"), 19, 5),
         "16a": (secrets_16("a"), 8, 0),
         "16c": (secrets_16("c"), 9, 2),
@@ -142,7 +165,7 @@ def test_the_sessions_blind_sets() -> None:
     fiftieth session)."""
     from benchmarks.redteam_sets import secrets_18
 
-    for name, (leaked, changed) in {"k": (37, 5), "l": (32, 7)}.items():
+    for name, (leaked, changed) in {"k": (32, 5), "l": (30, 7)}.items():
         figures = secrets_18(name)
         assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
         assert figures["leaked"][0] <= leaked, (name, figures)
