@@ -118,10 +118,12 @@ SHAPES: dict[str, str] = {
     "key-parentheses": "la clé de production Cohere (",
     # the fiftieth session's steps: a secret's name before words (each name's clause read),
     # quoted literals holding signs (each checked as a password), and users' flags on one line
-    # before a password flag given a reference (each match checked, none taken).
+    # before a password flag given a reference (each match checked, none taken), and XML
+    # elements named for a secret whose value never closes.
     "names-then-words": "token mật khẩu WANDB_API_KEY den neuen Wert ",
     "quoted-signs": "'Ab1#cd' \"x=Y2!\" „Q7@z” ",
     "user-flags": "-u admin -p $PW -U a ",
+    "xml-named-values": '<entry key="db.password"><Value x="1">',
 }
 
 
