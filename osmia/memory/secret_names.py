@@ -302,7 +302,7 @@ _ASSIGNMENTS = (
 # a run (docs/performance.md §53). Its gate is the name before an operator.
 _GLUED_PASS_NAME = (
     r"(?:db|sql|smtp|ftp|sftp|mail|imap|ldap|redis|amqp|mq|admin|root|user|my|pg|sa|app|bind|svc|ssh"
-    r"|vnc|wifi|proxy|keystore|store|vault)pass"
+    r"|vnc|wifi|proxy|keystore|store|vault|auth|sasl)pass"  # ... ssmtp's ``AuthPass``
 )
 _GLUED_PASS = linear(rf"(?i)\b((?:[A-Za-z0-9]+_)?{_GLUED_PASS_NAME})\b{_OPERATOR}{_VALUE}")
 _GLUED_PASS_GATE = rf"(?i){_GLUED_PASS_NAME}\b[\"']?[ \t]*[:=]"

@@ -191,7 +191,13 @@ def filler_token(value: str) -> bool:
     ends = [i + 1 for i, c in enumerate(value[: head.end(0)]) if c in "-_"]
     bodies = (value[end:].strip(".\u2026") for end in ends)
     return any(
-        body and (body[0] in "$<{%[" or body.lower() in _FILLER_WORDS or _FILL_IN.search(body) is not None)
+        body
+        and (
+            body[0] in "$<{["
+            or _PERCENT_TEMPLATE.match(body) is not None  # sk_%s, not a password's iz_%pWd…
+            or body.lower() in _FILLER_WORDS
+            or _FILL_IN.search(body) is not None
+        )
         for body in bodies
     )
 

@@ -65,6 +65,13 @@ ELEMENTS = [
     ("enable secret 9 $9$Lm2vXk9Tz4pQ8w$Rq7Lm2vXk9Tz4pQ8wHx3Yc6Hd1Fg5Js0Ae2Qu8Zo7", "Lm2vXk9Tz4pQ8w"),
 ]
 
+# (text, the secret in it): two older rules' gaps the new sets showed: a password holding ``_%``
+# after a word read as a token's prefix and a format string, and ssmtp's ``AuthPass``.
+GAPS = [
+    ("params={'username': 'backup', 'password': 'iz_%pWdAmtwa8bViObemCG'}", "iz_%pWdAmtwa8bViObemCG"),
+    ("AuthUser=alerts@example.com\nAuthPass=Yo2_Lm8vXk3Tz", "Yo2_Lm8vXk3Tz"),
+]
+
 # Look-alikes either step must keep: what follows a secret's name that is no secret, and quoted
 # literals that mix signs, digits and cases without being passwords.
 KEPT = [
@@ -98,11 +105,13 @@ KEPT = [
     '<entry key="password.policy">strict</entry>',
     '<param name="password" value="$PW"/> <b>always</b>',
     "key 7 of the 12 were rotated",
+    "api_key = 'sk_live_%s' % key_suffix",
+    "The OAuthPass flow ends at the callback.",
     "Das Passwort für die Staging-Datenbank liegt im Tresor.",
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), NEARBY + QUOTED + FLAGS + ELEMENTS)
+@pytest.mark.parametrize(("text", "secret"), NEARBY + QUOTED + FLAGS + ELEMENTS + GAPS)
 def test_a_secret_no_named_rule_reads_is_redacted(text: str, secret: str) -> None:
     assert_redacted(text, secret)
 
@@ -165,7 +174,7 @@ def test_the_sessions_blind_sets() -> None:
     fiftieth session)."""
     from benchmarks.redteam_sets import secrets_18
 
-    for name, (leaked, changed) in {"k": (32, 5), "l": (30, 7)}.items():
+    for name, (leaked, changed) in {"k": (30, 5), "l": (30, 7)}.items():
         figures = secrets_18(name)
         assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
         assert figures["leaked"][0] <= leaked, (name, figures)
