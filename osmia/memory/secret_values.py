@@ -244,7 +244,8 @@ def password_value(value: str) -> bool:
     if not any(c.islower() for c in v) and not any(c in SIGNS for c in v):
         return False  # GITHUB_TOKEN, AUTH-1234: names and ids
     if any(c.isdigit() for c in v):
-        return not ("." in v and all(c.isalnum() or c in "._-" for c in v))  # python3.12, report2.pdf
+        # python3.12, report2.pdf: a name; 3Lr7.b84KGJf39cp2O_22b: random, with a dot
+        return not ("." in v and all(c.isalnum() or c in "._-" for c in v)) or looks_random(v, 16)
     return any(c in SIGNS for c in v[:-1])
 
 

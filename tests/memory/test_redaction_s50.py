@@ -65,11 +65,13 @@ ELEMENTS = [
     ("enable secret 9 $9$Lm2vXk9Tz4pQ8w$Rq7Lm2vXk9Tz4pQ8wHx3Yc6Hd1Fg5Js0Ae2Qu8Zo7", "Lm2vXk9Tz4pQ8w"),
 ]
 
-# (text, the secret in it): two older rules' gaps the new sets showed: a password holding ``_%``
-# after a word read as a token's prefix and a format string, and ssmtp's ``AuthPass``.
+# (text, the secret in it): older rules' gaps the new sets showed: a password holding ``_%`` after
+# a word read as a token's prefix and a format string, ssmtp's ``AuthPass``, and a random value
+# with a dot read as a file's name (``report2.pdf``).
 GAPS = [
     ("params={'username': 'backup', 'password': 'iz_%pWdAmtwa8bViObemCG'}", "iz_%pWdAmtwa8bViObemCG"),
     ("AuthUser=alerts@example.com\nAuthPass=Yo2_Lm8vXk3Tz", "Yo2_Lm8vXk3Tz"),
+    ("10:41:07 IP 10.0.8.15.40122 > 10.0.8.25.110: POP3: PASS 7Kq2.v84LMzf39cp2R", "7Kq2.v84LMzf39cp2R"),
 ]
 
 # Look-alikes either step must keep: what follows a secret's name that is no secret, and quoted
@@ -107,6 +109,7 @@ KEPT = [
     "key 7 of the 12 were rotated",
     "api_key = 'sk_live_%s' % key_suffix",
     "The OAuthPass flow ends at the callback.",
+    "Pass config.production.yaml to the loader, as in python3.12.4.",
     "Das Passwort für die Staging-Datenbank liegt im Tresor.",
 ]
 
@@ -174,7 +177,7 @@ def test_the_sessions_blind_sets() -> None:
     fiftieth session)."""
     from benchmarks.redteam_sets import secrets_18
 
-    for name, (leaked, changed) in {"k": (30, 5), "l": (30, 7)}.items():
+    for name, (leaked, changed) in {"k": (29, 5), "l": (30, 7)}.items():
         figures = secrets_18(name)
         assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
         assert figures["leaked"][0] <= leaked, (name, figures)
