@@ -22,7 +22,13 @@ from collections.abc import Callable
 
 from osmia.memory.linear import Match
 from osmia.memory.secret_name_words import IDENT, STRONG
-from osmia.memory.secret_names import name_allowed, redacted_group, strong_value, substitution
+from osmia.memory.secret_names import (
+    element_replace,
+    name_allowed,
+    redacted_group,
+    strong_value,
+    substitution,
+)
 
 __all__ = ["ELEMENT_STEPS"]
 
@@ -42,13 +48,6 @@ _CHILD = (
 _CHILD_GATE = r"(?i)<value[ \t>]"
 
 
-def _attribute_replace(m: Match) -> str:
-    name, value = m.group(1) or "", m.group(2) or ""
-    if not name_allowed(name) or not strong_value(value, True, "=", name):
-        return m.group(0) or ""
-    return redacted_group(m, 2)
-
-
 def _child_replace(m: Match) -> str:
     name = m.group(1) or m.group(2) or m.group(3) or ""
     value = m.group(4) or ""
@@ -59,6 +58,6 @@ def _child_replace(m: Match) -> str:
 
 # Each step's gate and the step.
 ELEMENT_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
-    (_ATTRIBUTE_GATE, substitution(_ATTRIBUTE, _attribute_replace)),
+    (_ATTRIBUTE_GATE, substitution(_ATTRIBUTE, element_replace)),
     (_CHILD_GATE, substitution(_CHILD, _child_replace)),
 )

@@ -675,9 +675,11 @@ NAMED_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_SET_VAR, _substitution(_SET_VAR, _set_var_replace)),
 )
 
-# What :mod:`osmia.memory.secret_calls` reads names and values with (the parts of a secret's name are
-# in :mod:`osmia.memory.secret_name_words`): which names are only about one, what a strong name's value
-# must be, a step of one pattern.
+# What :mod:`osmia.memory.secret_calls` and :mod:`osmia.memory.secret_elements` read names and
+# values with (the parts of a secret's name are in :mod:`osmia.memory.secret_name_words`): which
+# names are only about one, what a strong name's value must be, a step of one pattern, an element's
+# value named for a secret.
 name_allowed = _name_allowed
 strong_value = _strong_value
 substitution = _substitution
+element_replace = _element_replace
