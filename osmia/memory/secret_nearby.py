@@ -101,15 +101,10 @@ _WINDOW = 90
 
 def _secret_word(value: str, between: str, password: bool) -> bool:
     """Whether ``value``, after ``between`` (the words since the name), reads as the secret itself."""
-    if len(value) < 12 or len(value) > 200 or REDACTED in value or "..." in value or "…" in value:
+    if len(value) < 10 or len(value) > 200 or REDACTED in value or "..." in value or "…" in value:
         return False
-    if (
-        ":" in value
-        or "=" in value.rstrip("=")
-        or "://" in value
-        or value.startswith(("/", "./", "~", "$", "%", "-"))
-    ):
-        return False
+    if ":" in value or "=" in value.rstrip("=") or value.startswith(("/", "./", "~", "$", "%", "-")):
+        return False  # a URL, a label, an assignment, a path, a reference or a flag
     user, at, host = value.rpartition("@")
     if at and user and "." in host:
         return False  # an e-mail address
