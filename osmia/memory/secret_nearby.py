@@ -15,8 +15,9 @@ word there that is shaped as a generated secret or a password on its own:
   and a sign, 10 characters or more;
 - or hex of 32 digits or more within four words of the name (an API key as tools print one);
 - never a placeholder, a published or sample value, a UUID, a number or version, a path, URL or
-  e-mail address, a camel-case name, a dotted name, shorter hex (a key's id), or anything after a
-  word saying the value is something else (an id, commit, hash, fingerprint, prefix, ARN…).
+  e-mail address, text encoded in hex or base64 (the encoded run's step reads it), a camel-case
+  name, a dotted name, shorter hex (a key's id), or anything after a word saying the value is
+  something else (an id, commit, hash, fingerprint, prefix, ARN…).
 
 A name followed by a label's or code's punctuation (``:``, ``=``, a quote, a bracket) is left to the
 named rules, which know those forms and their exceptions (ciphertext, references); a name inside a
@@ -29,6 +30,7 @@ from collections.abc import Callable
 
 from osmia.memory.english import holds_common_word
 from osmia.memory.linear import linear
+from osmia.memory.secret_decoding import decoded_text
 from osmia.memory.secret_placeholders import (
     REDACTED,
     file_path,
@@ -114,6 +116,8 @@ def _secret_word(value: str, between: str, password: bool) -> bool:
         return False
     if _NAME.fullmatch(value) is not None or _SOMETHING_ELSE.search(between) is not None:
         return False
+    if decoded_text(value) is not None:
+        return False  # text in hex or base64: the encoded run's own step reads what it says
     if set(value.lower()) <= _HEX:
         return long_hex(value) and len(between.split()) <= 4  # shorter hex: a key's id, a digest
     if looks_random(value, 16) and _JOINED_WORDS.search(value) is None and not holds_common_word(value):
