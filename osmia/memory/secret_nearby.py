@@ -31,6 +31,7 @@ from collections.abc import Callable
 from osmia.memory.english import holds_common_word
 from osmia.memory.linear import linear
 from osmia.memory.secret_decoding import decoded_text
+from osmia.memory.secret_name_words import NAME_ONLY
 from osmia.memory.secret_placeholders import (
     REDACTED,
     file_path,
@@ -75,14 +76,9 @@ _PASSWORD = linear(
     r"|l[öo]senord|adgangskode|salasana|heslo|jelsz|mật khẩu|kata sandi|[şs]ifre|пароль|密码|密碼|口令"
     r"|パスワード|비밀번호"
 )
-# What a name ends with when it names, counts or points at a secret instead of holding one.
-_NAME_ONLY = (
-    "name", "names", "file", "path", "dir", "url", "uri", "type", "id", "ids", "count", "length",
-    "len", "limit", "size", "ttl", "expiry", "expires", "header", "env", "field", "format",
-    "policy", "mode", "provider", "store", "version", "endpoint", "rotation", "hint", "prefix",
-    "enabled", "required", "tokenizer", "tokenize", "tokenized", "tokenization", "tokens",
-    "variable", "ref", "hash", "hashes", "manager", "reset", "less", "protected",
-)  # fmt: skip
+# What a name ends with when it names, counts or points at a secret instead of holding one: the
+# named rules' list, and what prose says of a secret besides (its hash, its manager, its reset).
+_NAME_ONLY = (*NAME_ONLY, "hash", "hashes", "less", "manager", "protected", "reset", "tokens")
 _HOLDS = ("password", "passwd", "token", "secret", "key", "pwd")
 # A word between the name and a value that says the value is something else.
 _SOMETHING_ELSE = linear(
