@@ -124,6 +124,10 @@ SHAPES: dict[str, str] = {
     "quoted-signs": "'Ab1#cd' \"x=Y2!\" „Q7@z” ",
     "user-flags": "-u admin -p $PW -U a ",
     "xml-named-values": '<entry key="db.password"><Value x="1">',
+    # the fifty-first session's step: runs of mixed letters and digits, one holding a word (each
+    # read through every check) and one random (each redacted), apart by blanks or by commas only.
+    "mixed-runs": "Qx7Zr4Header9Kp Rt5Wn2Xm8Lq3Vz ",
+    "comma-runs": "Qx7Zr4Header9Kp,Rt5Wn2Xm8Lq3Vz,",
 }
 
 

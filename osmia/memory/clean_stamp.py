@@ -94,6 +94,7 @@ CLEANING_MODULES = (
     "osmia.memory.secret_tables",
     "osmia.memory.secret_tails",
     "osmia.memory.secret_told",
+    "osmia.memory.secret_unnamed",
     "osmia.memory.secret_values",
     "osmia.memory.secret_views",
     "osmia.memory.secret_web",

@@ -56,6 +56,7 @@ from osmia.memory.secret_tails import (
     tail_sub,
 )
 from osmia.memory.secret_told import TOLD_AFTER, told_after_sub
+from osmia.memory.secret_unnamed import UNNAMED, unnamed_sub
 from osmia.memory.secret_values import entropy, looks_random, password_value
 from osmia.memory.secret_views import VIEWS, joins, view_sub
 
@@ -299,11 +300,12 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     *ELEMENT_STEPS,
     *CALL_STEPS,
     # Then what no name says in a form the rules above read: a password's flag after a user's
-    # flag, a value a few words after a secret's name in any language, and a quoted literal
-    # shaped as a password on its own.
+    # flag, a value a few words after a secret's name in any language, a quoted literal shaped
+    # as a password on its own, and a random run that nothing names.
     (FLAGS_GATE, flags_sub()),
     (NEARBY_GATE, nearby_sub()),
     (QUOTED, quoted_sub()),
+    (UNNAMED, unnamed_sub()),
     (_ENCODED, _encoded_sub()),
     # Last: the rest of a value that a step above redacted only the start of (cut by a blank, or
     # the first of a list), after what is glued to a marker: :mod:`osmia.memory.secret_tails`.
@@ -323,9 +325,12 @@ _VIEW_STEPS = frozenset(range(1, 1 + len(VIEWS)))
 # What a view's undone run is not given to: a token cut short, and the rest told after one. A view
 # joins a run's pieces, and a whole token joined to the words after it reads as a longer one cut
 # short (``AKIA…76`` and the next line's ``aws_secret_access_key``, read as one run, took the name
-# the next rule needs).
+# the next rule needs). Nor is the unnamed run's step: pieces joined read as random where none is
+# (a UUID's groups and the words after it).
 _IN_A_VIEW = frozenset(
-    i for i, (pattern, _step) in enumerate(_STEPS) if pattern in (CUT_SHORT_RULE.gate, REST_TOLD, NEXT_LINE)
+    i
+    for i, (pattern, _step) in enumerate(_STEPS)
+    if pattern in (CUT_SHORT_RULE.gate, REST_TOLD, NEXT_LINE, UNNAMED)
 )
 # A redaction can join what a rule split (a key block ending a value); a few passes settle it.
 _MAX_PASSES = 4

@@ -1,6 +1,6 @@
 """Pay the text machinery's first-use costs at start-up, not inside the first extractions after it.
 
-Five costs are paid the first time a kind of text is seen, and then never again in the process:
+Six costs are paid the first time a kind of text is seen, and then never again in the process:
 
 - RE2 builds its automata lazily, one state at a time, as text walks into them. The unions that
   decide whether a text needs redaction or cleaning at all (``redaction.CANDIDATES``: a hundred
@@ -10,7 +10,9 @@ Five costs are paid the first time a kind of text is seen, and then never again 
 - The look-alike letter table (``confusables``) is read from its JSON file on the first text
   that is not ASCII: ~20 ms once.
 - English's common words (:func:`osmia.memory.english.common_words`) are loaded on the first
-  learning a query ranks: ~0.15 s once.
+  learning a query ranks: ~0.15 s once; its frequent words
+  (:func:`osmia.memory.english.frequent_words`) on the first run of mixed letters and digits that
+  redaction reads as perhaps a secret nothing names: ~12 ms once.
 - The learned hostility check's weights (:func:`osmia.memory.hostile_learned.model`) are read
   from their JSON file on the first learning an extraction judges: a few milliseconds once.
 - The key of the stored lines' stamps (:func:`osmia.memory.clean_stamp.cleaning_version`) reads
@@ -43,7 +45,7 @@ from collections.abc import Iterable
 
 from osmia.memory.clean_stamp import cleaning_version
 from osmia.memory.confusables import latin_skeleton
-from osmia.memory.english import common_words
+from osmia.memory.english import common_words, frequent_words
 from osmia.memory.hostile_learned import hostile_prose
 from osmia.memory.lesson_parse import lesson
 from osmia.memory.prompt import RENDER_CACHE, cleaned_for_prompt
@@ -84,7 +86,7 @@ def corpus() -> list[str]:
 
 def warm_up(lines: Iterable[str] = (), *, render: bool = True) -> float:
     """Run :func:`corpus` through redaction, cleaning and the hostility check, load English's
-    common words, and give each stored line in ``lines`` to the query's lesson reading and, with
+    common and frequent words, and give each stored line in ``lines`` to the query's lesson reading and, with
     ``render``, to its rendering; seconds it took.
 
     ``render=False`` when the store's lines render as stored (their stamps hold:
@@ -94,6 +96,7 @@ def warm_up(lines: Iterable[str] = (), *, render: bool = True) -> float:
     started = time.perf_counter()
     cleaning_version()  # the stamps' key: reads the cleaning's source files once (~2 ms)
     common_words()
+    frequent_words()
     for line in corpus():
         stored_text(line)
         redacted_name(line)

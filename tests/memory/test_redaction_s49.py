@@ -249,15 +249,16 @@ def test_the_sessions_blind_sets() -> None:
     (SaaS APIs) and J (machine learning, devices, games) came after E, F and G's rounds: H 38 and 13
     before, 36 and 12 held out; I 16 and 9, 16 and 8; J 35 and 5, 33 and 5 (after part of I's round
     too). What leaks and what ordinary lines change is no more than the session left
-    (docs/security.md, forty-ninth session)."""
+    (docs/security.md, forty-ninth session), but for one look-alike each in G, H and I that the
+    fifty-first session's step for unnamed random runs changes (tests/memory/test_redaction_s51.py)."""
     from benchmarks.redteam_sets import secrets_17
 
     for name, (leaked, changed) in {
         "e": (0, 0),
         "f": (6, 3),
-        "g": (5, 4),
-        "h": (28, 9),
-        "i": (6, 7),
+        "g": (5, 5),  # the fifty-first session's unnamed step: a Kafka cluster's ids (below)
+        "h": (28, 10),  # ... Okta ids in an import listing
+        "i": (6, 8),  # ... Google place ids
         "j": (28, 5),
     }.items():
         figures = secrets_17(name)

@@ -155,7 +155,7 @@ def test_the_sets_the_steps_moved() -> None:
     from benchmarks.redteam_sets import evasive_13, secrets_15, secrets_16, secrets_17
 
     figures = {
-        "17h": (secrets_17("h"), 18, 9),
+        "17h": (secrets_17("h"), 18, 10),  # Okta ids: the fifty-first session's unnamed step
         "17j": (secrets_17("j"), 19, 5),
         "16a": (secrets_16("a"), 8, 0),
         "16c": (secrets_16("c"), 9, 2),
