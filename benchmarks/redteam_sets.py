@@ -38,6 +38,10 @@ JSON-lines file each:
 - ``data/secrets18k.jsonl`` / ``…l`` (fiftieth session): 200 texts holding secrets and 100
   look-alikes each, in networks and telecom (K) and enterprise applications (L), each measured
   before it was read and again after the session's general steps, held out (docs/security.md).
+- ``data/secrets19m.jsonl`` / ``…n`` (fifty-first session): 200 texts holding secrets and 100
+  look-alikes each, in science, health and education IT (M) and web agencies and small-business IT
+  (N), each measured held out after the session's step for unnamed random runs, before and after it
+  (docs/security.md).
 
     .venv/bin/python -m benchmarks.redteam_sets
 
@@ -163,6 +167,14 @@ def secrets_18(name: str) -> dict[str, list[int]]:
     return _secret_set(f"secrets18{name}.jsonl")
 
 
+def secrets_19(name: str) -> dict[str, list[int]]:
+    """A fifty-first session secret set's figures (``data/secrets19m.jsonl`` or ``…n``, each 200 texts
+    holding secrets and 100 look-alikes by a helper who read nothing else: M in science, health and
+    education IT, N in web agencies' and small businesses' IT): secrets leaked and ordinary lines
+    changed, each [count, of]."""
+    return _secret_set(f"secrets19{name}.jsonl")
+
+
 def evasive_13(name: str) -> dict[str, list[int]]:
     """A forty-fourth session set's figures (``data/evasive13a.jsonl``, ``…b`` or ``…c``: 200, 200
     and 160 texts holding a secret written to evade a scanner, in fifteen kinds of disguise, with
@@ -191,12 +203,18 @@ def evaluate() -> dict[str, Any]:
     sixteen = {name: secrets_16(name) for name in ("a", "b", "c", "d")}
     seventeen = {name: secrets_17(name) for name in ("e", "f", "g", "h", "i", "j")}
     eighteen = {name: secrets_18(name) for name in ("k", "l")}
+    nineteen = {name: secrets_19(name) for name in ("m", "n")}
     thirteen = {name: evasive_13(name) for name in ("a", "b", "c")}
     return {
         **{f"evasive 13{name}: leaked": figures["leaked"] for name, figures in thirteen.items()},
         **{
             f"evasive 13{name}: ordinary lines redacted": figures["redacted"]
             for name, figures in thirteen.items()
+        },
+        **{f"secrets 19{name}: leaked": figures["leaked"] for name, figures in nineteen.items()},
+        **{
+            f"secrets 19{name}: ordinary lines changed": figures["changed"]
+            for name, figures in nineteen.items()
         },
         **{f"secrets 18{name}: leaked": figures["leaked"] for name, figures in eighteen.items()},
         **{

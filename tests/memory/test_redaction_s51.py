@@ -116,3 +116,19 @@ def test_the_sets_the_step_moved() -> None:
         figures = secrets_18(name)
         assert figures["leaked"][0] <= leaked, (name, figures)
         assert figures["changed"][0] <= changed, (name, figures)
+
+
+def test_the_sessions_blind_sets() -> None:
+    """benchmarks/data/secrets19m.jsonl (science, health and education IT) and …n (web agencies'
+    and small businesses' IT), each written by a helper who read nothing else, measured held out
+    after the step was written: M 24 leaked and 2 look-alikes changed before it, 22 and 5 with it;
+    N 36 and 6, 33 and 8. Read afterwards: three look-alikes (a plasmid's name, two FASTQ files'
+    names, a GPG key's hex id, an application's id) no longer change. What leaks and what ordinary
+    lines change is no more than the session left (docs/security.md, fifty-first session)."""
+    from benchmarks.redteam_sets import secrets_19
+
+    for name, (leaked, changed) in {"m": (21, 2), "n": (33, 6)}.items():
+        figures = secrets_19(name)
+        assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
+        assert figures["leaked"][0] <= leaked, (name, figures)
+        assert figures["changed"][0] <= changed, (name, figures)
