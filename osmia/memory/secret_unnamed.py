@@ -15,7 +15,8 @@ This step redacts a run of 12 to 64 characters (letters, digits, ``_ . ~ + -``) 
 - has an upper-case letter, a lower-case letter and a digit, and reads as random
   (:func:`~osmia.memory.secret_values.fragment_value`: parts of a letter or two, not words);
 - holds no word (a common one of four letters, or one of :func:`~osmia.memory.english.frequent_words`
-  of five: ``V1HTTPHeader``, ``kCFStringEncodingUTF8``), no words joined by a separator, no date;
+  of five: ``V1HTTPHeader``, ``kCFStringEncodingUTF8``), no words joined by a separator, no date,
+  no file's extension, and is not three short codes joined (``pET28-GFP-v3``);
 
 and is not what such runs are in ordinary text:
 
@@ -38,7 +39,7 @@ import base64
 import binascii
 from collections.abc import Callable
 
-from osmia.memory.english import frequent_words, holds_common_word
+from osmia.memory.english import frequent_word, holds_common_word
 from osmia.memory.linear import linear
 from osmia.memory.secret_decoding import decoded_text
 from osmia.memory.secret_placeholders import REDACTED, published_or_sample, uuid_shaped
@@ -126,8 +127,7 @@ def unnamed_secret(value: str) -> bool:
         return False
     if not fragment_value(body):
         return False
-    frequent = frequent_words()
-    return not any(len(word) >= 5 and word.lower() in frequent for word in _words(body))
+    return not any(frequent_word(word) for word in _words(body))
 
 
 def _words(run: str) -> list[str]:
