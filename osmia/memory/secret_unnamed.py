@@ -5,8 +5,8 @@ format's prefix (``ghp_``, ``AKIA``), quotes around a password, a verb in prose.
 leaves all of them out as often as not: a table's cell under a header no rule knows ("Local
 enable"), a line of a vendor's config (``snmp community obs-… authorization read-only``), a
 value split across two variables (``_B = "S6iu…"``), a password in a CSV row, a dump of a wire
-protocol (``$21\\r\\nSjO5…``). Held-out red-team sets showed that these leak in every slice of
-text, each in its own format: rules for formats follow them one slice behind.
+protocol (``$21\\r\\nSjO5…``). The red-team sets showed that these leak in every slice of text,
+each in its own format: rules for formats follow them one slice behind.
 
 What they share is their shape. A generated secret mixes upper-case letters, lower-case letters and
 digits throughout, with no word in it; an engineer's text rarely holds such a run that is not one.
@@ -29,8 +29,12 @@ and is not what such runs are in ordinary text:
 - inside a URL, a path, an e-mail address or an expression (``name(…``), or in a public key's or
   certificate's PEM block;
 - after a word that says it is something else within the line's last 40 characters (an id, a
-  request, a trace, a nonce, a customer, a commit, a public or publishable key…), or assigned to a
-  name that says so (``uid=``, ``"kid": "…"``, ``state=``), or a JSON Web Key's coordinates.
+  request, a trace, a nonce, a customer, a commit, a public or publishable key…; a word in quotes
+  names another value), or under a label whose name says so (``uid=``, ``"kid": "…"``,
+  ``x-request-id:``), or a JSON Web Key's coordinates.
+
+Not inside one of redaction's views (:data:`osmia.memory.redaction._IN_A_VIEW`): pieces joined read
+as random where none is.
 """
 
 from __future__ import annotations
@@ -106,28 +110,26 @@ _JWK = linear(r"\"kty\"\s*:")
 def unnamed_secret(value: str) -> bool:
     """Whether ``value``, a run standing on its own, reads as a generated secret (the module's
     docstring says how)."""
-    body = value.rstrip("=")
-    if not _SHORTEST <= len(body) <= _LONGEST or value != body:
+    if not _SHORTEST <= len(value) <= _LONGEST or value.endswith("="):
         return False  # too short to tell from a word, or base64's padding: a hash, a nonce, a key
-    if not (
-        any(c.isupper() for c in body) and any(c.islower() for c in body) and any(c.isdigit() for c in body)
-    ):
+    upper, lower, digit = (any(test(c) for c in value) for test in (str.isupper, str.islower, str.isdigit))
+    if not (upper and lower and digit):
         return False
-    if _TYPED.search(body) is not None or body.startswith(_PUBLIC_BASE64):
+    if _TYPED.search(value) is not None or value.startswith(_PUBLIC_BASE64):
         return False
-    if uuid_shaped(body) or published_or_sample(body) or _DATE.search(body) is not None:
+    if uuid_shaped(value) or published_or_sample(value) or _DATE.search(value) is not None:
         return False
-    if _HEX_RUN.search(body) is not None:
+    if _HEX_RUN.search(value) is not None:
         return False  # a digest or an id in hex, decorated (``9b8f173e4766fcdc-FRA``, ``AC5fc7c3…``)
-    if _JOINED_WORDS.search(body) is not None or holds_common_word(body) or worded_name(body):
+    if _JOINED_WORDS.search(value) is not None or holds_common_word(value) or worded_name(value):
         return False
-    if _EXTENSION.search(body) is not None or _short_parts(body):
+    if _EXTENSION.search(value) is not None or _short_parts(value):
         return False
-    if decoded_text(body) is not None or _short_base64_text(body):
+    if decoded_text(value) is not None or _short_base64_text(value):
         return False
-    if not fragment_value(body):
+    if not fragment_value(value):
         return False
-    return not any(frequent_word(word) for word in _words(body))
+    return not any(frequent_word(word) for word in _words(value))
 
 
 def _words(run: str) -> list[str]:

@@ -86,8 +86,8 @@ def corpus() -> list[str]:
 
 def warm_up(lines: Iterable[str] = (), *, render: bool = True) -> float:
     """Run :func:`corpus` through redaction, cleaning and the hostility check, load English's
-    common and frequent words, and give each stored line in ``lines`` to the query's lesson reading and, with
-    ``render``, to its rendering; seconds it took.
+    common and frequent words, and give each stored line in ``lines`` to the query's lesson reading
+    and, with ``render``, to its rendering; seconds it took.
 
     ``render=False`` when the store's lines render as stored (their stamps hold:
     :meth:`osmia.memory.service.Memory.renders_as_stored`): the prompt then shows them without
