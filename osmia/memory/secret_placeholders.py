@@ -30,6 +30,14 @@ def spans_redacted(text: str, spans: list[tuple[int, int]]) -> str:
 _NAME_IN_BRACKETS = linear(r"^\[[a-z][a-z0-9_-]*\]?$")
 
 
+# A password stored with its scheme's name first, as LDAP, Dovecot, Spring Security and SAS write
+# one (``{SSHA}W6ph…``, ``{PLAIN}…``, ``{noop}…``, ``{bcrypt}$2a$…``, ``{SAS002}C62D…``): the
+# scheme and a value with no template in it. Spring Cloud Config's ``{cipher}`` is ciphertext made
+# to be committed, kept as the forty-ninth session decided.
+_SCHEMED = linear(r"^\{(?i:[a-z][a-z0-9_-]{1,15})\}[^\s{}$<>]{4,}$")
+_CIPHER = "{cipher}"
+
+
 def is_placeholder(value: str) -> bool:
     """A reference or template, not a value: ``${VAR}``, ``$VAR``, ``<token>``, ``{{ x }}``, ``***``;
     or a value published by design (a Stripe publishable key, meant for client code)."""
@@ -41,7 +49,8 @@ def is_placeholder(value: str) -> bool:
     if v.endswith(("...", "\u2026")) and v.rstrip(".\u2026").endswith(("_", "-")):
         return True  # a format's prefix and an ellipsis: ``sk_test_...``, ``ghp_…``
     if v[0] in "$<{" or v.lower().startswith("[redact") or _PERCENT_TEMPLATE.match(v) is not None:
-        return True
+        # ... but a stored password's scheme and its value: ``{PLAIN}…``, ``{SSHA}…``
+        return _SCHEMED.match(v) is None or v.lower().startswith(_CIPHER)
     mask = v.strip("[]").replace("_", "")
     if v[0] == "[" and mask.isalpha() and (mask.isupper() or mask.istitle()):
         return True  # a mask a tool writes: ``[REDACTED]``, ``[FILTERED]``, Sentry's ``[Filtered]``

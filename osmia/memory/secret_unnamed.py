@@ -63,8 +63,9 @@ _UNNAMED = linear(UNNAMED)
 
 _SHORTEST, _LONGEST = 12, 64
 # What may not touch the run: it is then part of a larger token (a URL, a path, an address, a
-# name's value written without a blank, ``uid=…``, a variable, a query) that other rules read.
-_BEFORE = frozenset(".~+=/%@:#$&?-\\")
+# name's value written without a blank, ``uid=…``, a variable, a query, a scheme's ciphertext:
+# ``{cipher}…``) that other rules read.
+_BEFORE = frozenset(".~+=/%@:#$&?-\\}")
 _AFTER = frozenset("/@(\\")
 # A regular expression's class of characters ends here (``[sSwWdDbBZApPxucItnvfr0]+``).
 _CLASS_END = ("]+", "]*", "]?", "]{")

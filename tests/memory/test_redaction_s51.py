@@ -32,6 +32,15 @@ UNNAMED = [
     ),
 ]
 
+# (text, the secret in it): a password stored with its scheme's name first, which was read as a
+# template (``{VAR}``).
+SCHEMED = [
+    ('libname db oracle user=sas_reg password="{SAS002}9F31C0A7D2B84E5F6A1C3D9E7B2F4A60" path=PRD;',
+     "9F31C0A7D2B84E5F6A1C3D9E7B2F4A60"),
+    ("spring.security.user.password={noop}Vq8mTz3Lx7Kp2WnR", "Vq8mTz3Lx7Kp2WnR"),
+    ('password = "{SSHA}Zx4vQm8TkL2pW7nRb3Hd6Fj9Yc1="', "Zx4vQm8TkL2pW7nRb3Hd6Fj9Yc1="),
+]  # fmt: skip
+
 # Text that holds runs of mixed letters and digits that are not secrets.
 KEPT = [
     "Stripe customer cus_Q8vLm2Xr7Tk4Wb was charged twice (pi_3Kq2Lm9XvT4pRzW8nB).",
@@ -50,12 +59,14 @@ KEPT = [
     "Datasource uid for Mimir is Lq8vZ2mKx7TnW4pR; panels reference it by uid.",
     "Read the value with decrypt(Qm7vZt2Lk9XpR4wN8cYb) at start-up.",
     "Python3 and K8s on IPv6 with OAuth2 and UTF8 everywhere",
+    "password: {cipher}AQBx7Kq2Lm9XvT4pRzW8nB3dF6",
+    "password={DB_PASSWORD} and token={0}",
     "seq_zOaghehH links to the plasmid pET28-GFP-v3; reads in LIB5023_S1_L001_R1_001.fastq.gz",
     "Signed with key 0xA9869B8CB46E9C5B; the survey's responses R_LkHceWCYwKxxtuR were removed.",
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), UNNAMED)
+@pytest.mark.parametrize(("text", "secret"), UNNAMED + SCHEMED)
 def test_a_random_run_nothing_names_is_redacted(text: str, secret: str) -> None:
     assert_redacted(text, secret)
 
