@@ -114,16 +114,16 @@ def test_what_reads_as_a_generated_secret_on_its_own(run: str, secret: bool) -> 
 
 def test_the_sets_the_step_moved() -> None:
     """Leaked secrets in the labelled sets, no more than the session left: 226 in all at its start,
-    181 after the step (evasive 13a 13 → 11, 13b 19 → 14, 13c 16 → 14, 16b 5 → 1, 16d 6 → 4, 18k 29
-    → 15, 18l 30 → 25 …); three look-alikes more changed (a Kafka cluster's ids said far from
-    "cluster", Okta ids in an import listing, Google place ids)."""
+    180 after the step and the scheme's password (evasive 13a 13 → 11, 13b 19 → 14, 13c 16 → 14,
+    16b 5 → 1, 16d 6 → 4, 18k 29 → 14, 18l 30 → 24 …); three look-alikes more changed (a Kafka
+    cluster's ids said far from "cluster", Okta ids in an import listing, Google place ids)."""
     from benchmarks.redteam_sets import evasive_13, secrets_16, secrets_18
 
     for name, leaked in {"a": 11, "b": 14, "c": 14}.items():
         assert evasive_13(name)["leaked"][0] <= leaked, name
     for name, leaked in {"b": 1, "d": 4}.items():
         assert secrets_16(name)["leaked"][0] <= leaked, name
-    for name, (leaked, changed) in {"k": (15, 5), "l": (25, 7)}.items():
+    for name, (leaked, changed) in {"k": (14, 5), "l": (24, 7)}.items():
         figures = secrets_18(name)
         assert figures["leaked"][0] <= leaked, (name, figures)
         assert figures["changed"][0] <= changed, (name, figures)
@@ -133,12 +133,13 @@ def test_the_sessions_blind_sets() -> None:
     """benchmarks/data/secrets19m.jsonl (science, health and education IT) and …n (web agencies'
     and small businesses' IT), each written by a helper who read nothing else, measured held out
     after the step was written: M 24 leaked and 2 look-alikes changed before it, 22 and 5 with it;
-    N 36 and 6, 33 and 8. Read afterwards: three look-alikes (a plasmid's name, two FASTQ files'
-    names, a GPG key's hex id, an application's id) no longer change. What leaks and what ordinary
-    lines change is no more than the session left (docs/security.md, fifty-first session)."""
+    N 36 and 6, 33 and 8. Read afterwards: four look-alikes (a plasmid's name, FASTQ files' names,
+    a GPG key's hex id, an application's id) no longer change, and SAS's ``{SAS002}`` password is
+    taken (M 20 leaked). What leaks and what ordinary lines change is no more than the session
+    left (docs/security.md, fifty-first session)."""
     from benchmarks.redteam_sets import secrets_19
 
-    for name, (leaked, changed) in {"m": (21, 2), "n": (33, 6)}.items():
+    for name, (leaked, changed) in {"m": (20, 2), "n": (33, 6)}.items():
         figures = secrets_19(name)
         assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
         assert figures["leaked"][0] <= leaked, (name, figures)
