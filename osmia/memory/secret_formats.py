@@ -151,6 +151,23 @@ RULES: tuple[Rule, ...] = (
         1,
         random_value(16),
     ),
+    # ``user:password`` quoted whole after curl's ``-u`` and the like: the password runs to the closing
+    # quote (before the rule below, which stops at a blank), as an application password in groups
+    # holds blanks (WordPress's and Google's: ``-u 'api-bot:p7Fn rdg7 zDSN a4po'``).
+    _rule(
+        "curl-user-quoted-whole",
+        r"(?:^|\s)(?:-u|--user|-auth|--auth|--basic-auth)(?:[ \t]+|=)'[^\s:'=@]+:"
+        r"([^'\r\n]*[ \t][^'\r\n]*)'",
+        1,
+        not_placeholder,
+    ),
+    _rule(
+        "curl-user-double-quoted-whole",
+        r"(?:^|\s)(?:-u|--user|-auth|--auth|--basic-auth)(?:[ \t]+|=)\"[^\s:\"=@]+:"
+        r"([^\"\r\n]*[ \t][^\"\r\n]*)\"",
+        1,
+        not_placeholder,
+    ),
     # ``user:password`` after curl's and wget's ``-u``/``--user``, Jenkins CLI's ``-auth``, ``--basic-auth``
     # (not a URL given as the user: ``az login -u http://app``).
     _rule(

@@ -41,6 +41,13 @@ SCHEMED = [
     ('password = "{SSHA}Zx4vQm8TkL2pW7nRb3Hd6Fj9Yc1="', "Zx4vQm8TkL2pW7nRb3Hd6Fj9Yc1="),
 ]  # fmt: skip
 
+# (text, a part of the secret in it): ``user:password`` quoted whole after curl's or wget's user flag,
+# the password in groups with blanks (an application password): only its first group was taken.
+QUOTED_WHOLE = [
+    ("curl -u 'svc-sync:Jq4m Tz8v Lp2x Wn7r' https://cms.example/api", "Lp2x Wn7r"),
+    ('wget --user="ops:hxkq wzrt pmfd lbnv" https://mail.example/feed', "pmfd lbnv"),
+]
+
 # Text that holds runs of mixed letters and digits that are not secrets.
 KEPT = [
     "Stripe customer cus_Q8vLm2Xr7Tk4Wb was charged twice (pi_3Kq2Lm9XvT4pRzW8nB).",
@@ -61,12 +68,13 @@ KEPT = [
     "Python3 and K8s on IPv6 with OAuth2 and UTF8 everywhere",
     "password: {cipher}AQBx7Kq2Lm9XvT4pRzW8nB3dF6",
     "password={DB_PASSWORD} and token={0}",
+    "curl -u 'bot:${APP_PASSWORD}' https://x.example -d 'a b'",
     "seq_zOaghehH links to the plasmid pET28-GFP-v3; reads in LIB5023_S1_L001_R1_001.fastq.gz",
     "Signed with key 0xA9869B8CB46E9C5B; the survey's responses R_LkHceWCYwKxxtuR were removed.",
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), UNNAMED + SCHEMED)
+@pytest.mark.parametrize(("text", "secret"), UNNAMED + SCHEMED + QUOTED_WHOLE)
 def test_a_random_run_nothing_names_is_redacted(text: str, secret: str) -> None:
     assert_redacted(text, secret)
 
@@ -114,16 +122,17 @@ def test_what_reads_as_a_generated_secret_on_its_own(run: str, secret: bool) -> 
 
 def test_the_sets_the_step_moved() -> None:
     """Leaked secrets in the labelled sets, no more than the session left: 226 in all at its start,
-    180 after the step and the scheme's password (evasive 13a 13 → 11, 13b 19 → 14, 13c 16 → 14,
-    16b 5 → 1, 16d 6 → 4, 18k 29 → 14, 18l 30 → 24 …); three look-alikes more changed (a Kafka
-    cluster's ids said far from "cluster", Okta ids in an import listing, Google place ids)."""
+    179 after the step, the scheme's password and the password quoted whole (evasive 13a 13 → 11,
+    13b 19 → 14, 13c 16 → 14, 16b 5 → 1, 16d 6 → 4, 18k 29 → 14, 18l 30 → 23 …); three look-alikes
+    more changed (a Kafka cluster's ids said far from "cluster", Okta ids in an import listing,
+    Google place ids)."""
     from benchmarks.redteam_sets import evasive_13, secrets_16, secrets_18
 
     for name, leaked in {"a": 11, "b": 14, "c": 14}.items():
         assert evasive_13(name)["leaked"][0] <= leaked, name
     for name, leaked in {"b": 1, "d": 4}.items():
         assert secrets_16(name)["leaked"][0] <= leaked, name
-    for name, (leaked, changed) in {"k": (14, 5), "l": (24, 7)}.items():
+    for name, (leaked, changed) in {"k": (14, 5), "l": (23, 7)}.items():
         figures = secrets_18(name)
         assert figures["leaked"][0] <= leaked, (name, figures)
         assert figures["changed"][0] <= changed, (name, figures)
@@ -134,12 +143,13 @@ def test_the_sessions_blind_sets() -> None:
     and small businesses' IT), each written by a helper who read nothing else, measured held out
     after the step was written: M 24 leaked and 2 look-alikes changed before it, 22 and 5 with it;
     N 36 and 6, 33 and 8. Read afterwards: four look-alikes (a plasmid's name, FASTQ files' names,
-    a GPG key's hex id, an application's id) no longer change, and SAS's ``{SAS002}`` password is
-    taken (M 20 leaked). What leaks and what ordinary lines change is no more than the session
-    left (docs/security.md, fifty-first session)."""
+    a GPG key's hex id, an application's id) no longer change; SAS's ``{SAS002}`` password is
+    taken (M 20 leaked), and an application password quoted whole after ``-u`` (N 32). What leaks
+    and what ordinary lines change is no more than the session left (docs/security.md,
+    fifty-first session)."""
     from benchmarks.redteam_sets import secrets_19
 
-    for name, (leaked, changed) in {"m": (20, 2), "n": (33, 6)}.items():
+    for name, (leaked, changed) in {"m": (20, 2), "n": (32, 6)}.items():
         figures = secrets_19(name)
         assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
         assert figures["leaked"][0] <= leaked, (name, figures)
