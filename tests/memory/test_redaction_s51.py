@@ -142,11 +142,11 @@ def test_the_sessions_blind_sets() -> None:
     """benchmarks/data/secrets19m.jsonl (science, health and education IT) and …n (web agencies'
     and small businesses' IT), each written by a helper who read nothing else, measured held out
     after the step was written: M 24 leaked and 2 look-alikes changed before it, 22 and 5 with it;
-    N 36 and 6, 33 and 8. Read afterwards: four look-alikes (a plasmid's name, FASTQ files' names,
-    a GPG key's hex id, an application's id) no longer change; SAS's ``{SAS002}`` password is
-    taken (M 20 leaked), and an application password quoted whole after ``-u`` (N 32). What leaks
-    and what ordinary lines change is no more than the session left (docs/security.md,
-    fifty-first session)."""
+    N 36 and 6, 33 and 8. Read afterwards: the five look-alikes (response ids, a plasmid's name,
+    FASTQ files' names, a GPG key's hex id, an application's id) no longer change; SAS's
+    ``{SAS002}`` password is taken (M 20 leaked), and an application password quoted whole after
+    ``-u`` (N 32). What leaks and what ordinary lines change is no more than the session left
+    (docs/security.md, fifty-first session)."""
     from benchmarks.redteam_sets import secrets_19
 
     for name, (leaked, changed) in {"m": (20, 2), "n": (32, 6)}.items():
