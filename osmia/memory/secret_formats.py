@@ -379,6 +379,18 @@ RULES: tuple[Rule, ...] = (
     # Password hashes (htpasswd, /etc/shadow, bcrypt): offline cracking material; Cisco's types 8
     # and 9 (PBKDF2, scrypt) and Junos' ``$9$`` (a reversible encoding of the secret itself).
     _rule("password-hash", r"\$(?:apr1|2[abxy]|1|5|6|8|9|y|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+]{16,}"),
+    # ... and a password stored after its scheme's name in braces, wherever it stands (an LDIF's
+    # ``userPassword: {SSHA}…``, a Dovecot passwd-file's ``user:{PLAIN}…:5000:…``, Spring Security's
+    # ``{noop}…``, SAS's ``{SAS002}…``): a hash, or the password in clear or in an encoding anyone
+    # reverses. Spring Cloud Config's ``{cipher}`` is none of these names.
+    _rule(
+        "password-scheme",
+        r"\{(?i:plain|clear(?:text)?|s?sha(?:1|256|384|512)?|s?md5|crypt|(?:md5|sha256|sha512|blf|des)-crypt"
+        r"|argon2id?|x?-?pbkdf2(?:-sha\d+)?|noop|bcrypt|scrypt|sas00[1-5]|ntlm|lanman|md4)\}"
+        r"([^\s:{}$<>\"'`,;]{4,})",
+        1,
+        not_placeholder,
+    ),
     # Cisco's type 7 (``password 7 0822455D0A16``, ``key 7 …``): a fixed XOR, read back by anyone.
     # Two decimal digits (the offset into the XOR's table), then hex pairs.
     _rule(

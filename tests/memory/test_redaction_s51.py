@@ -33,12 +33,15 @@ UNNAMED = [
 ]
 
 # (text, the secret in it): a password stored with its scheme's name first, which was read as a
-# template (``{VAR}``).
+# template (``{VAR}``), or stood under no password's name (an LDIF, a Dovecot passwd-file).
 SCHEMED = [
     ('libname db oracle user=sas_reg password="{SAS002}9F31C0A7D2B84E5F6A1C3D9E7B2F4A60" path=PRD;',
      "9F31C0A7D2B84E5F6A1C3D9E7B2F4A60"),
     ("spring.security.user.password={noop}Vq8mTz3Lx7Kp2WnR", "Vq8mTz3Lx7Kp2WnR"),
     ('password = "{SSHA}Zx4vQm8TkL2pW7nRb3Hd6Fj9Yc1="', "Zx4vQm8TkL2pW7nRb3Hd6Fj9Yc1="),
+    ("dn: uid=jdoe,ou=people,dc=lab\nuserPassword: {SSHA}Qm3vTz8LkW2pXn7Rb4Hd9Fj1Yc6=",
+     "Qm3vTz8LkW2pXn7Rb4Hd9Fj1Yc6="),
+    ("noc:{PLAIN}Rt7mZq2Xv9LkW4pN:5000:5000::/var/vmail/noc::", "Rt7mZq2Xv9LkW4pN"),
 ]  # fmt: skip
 
 # (text, a part of the secret in it): ``user:password`` quoted whole after curl's or wget's user flag,
@@ -69,6 +72,7 @@ KEPT = [
     "password: {cipher}AQBx7Kq2Lm9XvT4pRzW8nB3dF6",
     "password={DB_PASSWORD} and token={0}",
     "curl -u 'bot:${APP_PASSWORD}' https://x.example -d 'a b'",
+    "Set default_pass_scheme to {SSHA} or {PLAIN}; {cipher}AQBx7Kq2Lm9XvT4pRzW8 stays encrypted.",
     "seq_zOaghehH links to the plasmid pET28-GFP-v3; reads in LIB5023_S1_L001_R1_001.fastq.gz",
     "Signed with key 0xA9869B8CB46E9C5B; the survey's responses R_LkHceWCYwKxxtuR were removed.",
 ]
