@@ -42,6 +42,7 @@ from osmia.memory.secret_placeholders import (
 from osmia.memory.secret_values import (
     SIGNS,
     camel_word,
+    joined_words,
     long_hex,
     looks_random,
     number_like,
@@ -93,7 +94,6 @@ _CLAUSE_END = linear(r"[.!?](?:\s|$)|:[^ \t]|[。！？；\n=\[\]{}<>|,;/\\]")
 _WORD = linear(r"[^\s\"'„“”«»「」『』‘’`,，、。()（）\[\]{}<>]+")
 _DOTTED = linear(r"^[A-Za-z][\w-]*(?:\.[\w-]+)+$")
 _HEX = frozenset("0123456789abcdef")
-_JOINED_WORDS = linear(r"[A-Za-z][a-z]{2,}[-_./][A-Za-z][a-z]{2,}")  # Staging-Datenbank, prod_backup
 _WINDOW = 90
 
 
@@ -116,7 +116,7 @@ def _secret_word(value: str, between: str, password: bool) -> bool:
         return False  # text in hex or base64: the encoded run's own step reads what it says
     if set(value.lower()) <= _HEX:
         return long_hex(value) and len(between.split()) <= 4  # shorter hex: a key's id, a digest
-    if looks_random(value, 16) and _JOINED_WORDS.search(value) is None and not holds_common_word(value):
+    if looks_random(value, 16) and not joined_words(value) and not holds_common_word(value):
         return True  # not words joined by separators (``prod-db_backup``) or run together
     if not spoken_password(value):
         return False

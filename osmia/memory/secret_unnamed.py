@@ -47,7 +47,7 @@ from osmia.memory.english import frequent_word, holds_common_word
 from osmia.memory.linear import linear
 from osmia.memory.secret_decoding import decoded_text
 from osmia.memory.secret_placeholders import REDACTED, published_or_sample, uuid_shaped
-from osmia.memory.secret_values import fragment_value, worded_name
+from osmia.memory.secret_values import fragment_value, joined_words, worded_name
 
 __all__ = ["UNNAMED", "unnamed_secret", "unnamed_sub"]
 
@@ -80,7 +80,6 @@ _TYPED = linear(r"^(?:[a-z][a-z0-9]{0,13}[_-]|[A-Za-z]{2,4}\.|_*[A-Z]{1,8}_|[A-Z
 _PUBLIC_BASE64 = ("MI", "MF", "AAAA", "eyJ")
 # Twelve lower-case hex digits in a row: in one random run of base 62 in ten million.
 _HEX_RUN = linear(r"[0-9a-f]{12}")
-_JOINED_WORDS = linear(r"[A-Za-z][a-z]{2,}[-_./][A-Za-z][a-z]{2,}")  # prod_backup, Geo-City
 _EXTENSION = linear(r"\.[a-z][a-z0-9]{0,4}$")  # a file's name: ``…_R1_001.fastq.gz``, ``report2.pdf``
 _SEPARATORS = linear(r"[-_.]")
 _DATE = linear(r"\d{8}")  # 19980424: a date's digits, in a standard's or a file's name
@@ -122,7 +121,7 @@ def unnamed_secret(value: str) -> bool:
         return False
     if _HEX_RUN.search(value) is not None:
         return False  # a digest or an id in hex, decorated (``9b8f173e4766fcdc-FRA``, ``AC5fc7c3…``)
-    if _JOINED_WORDS.search(value) is not None or holds_common_word(value) or worded_name(value):
+    if joined_words(value) or holds_common_word(value) or worded_name(value):
         return False
     if _EXTENSION.search(value) is not None or _short_parts(value):
         return False

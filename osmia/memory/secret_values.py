@@ -316,6 +316,17 @@ def fragment_value(value: str) -> bool:
 _NO_VOWEL = frozenset(string.ascii_lowercase) - frozenset("aeiouy")
 
 
+# Two words of three letters or more joined by a separator (``prod_backup``, ``Staging-Datenbank``,
+# ``GeoLite2-City``): a name made of words, not a generated value.
+_JOINED_WORDS = linear(r"[A-Za-z][a-z]{2,}[-_./][A-Za-z][a-z]{2,}")
+
+
+def joined_words(value: str) -> bool:
+    """Whether ``value`` holds two words joined by ``-``, ``_``, ``.`` or ``/`` (``prod_backup``):
+    a name made of words, which a random run of the same length almost never holds."""
+    return _JOINED_WORDS.search(value) is not None
+
+
 # Five consonants in a row: in no English word's part (``strengths`` has four), in many random runs.
 _CONSONANTS = linear(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{5}")
 
