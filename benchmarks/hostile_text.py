@@ -128,6 +128,15 @@ SHAPES: dict[str, str] = {
     # read through every check) and one random (each redacted), apart by blanks or by commas only.
     "mixed-runs": "Qx7Zr4Header9Kp Rt5Wn2Xm8Lq3Vz ",
     "comma-runs": "Qx7Zr4Header9Kp,Rt5Wn2Xm8Lq3Vz,",
+    # the fifty-second session's steps: recovery words with no end (every run read word by word),
+    # a seed's word before runs of six, base58 runs of a WIF key's length (each checksum decoded),
+    # byte lists, hex after a key's name, values piped to base64.
+    "recovery-words": "abandon ability able about above absent absorb abstract ",
+    "seed-rows": "seed row: rather bind unlock flame cool correct\n",
+    "base58-runs": "K1dXq7Zr4Hm9Kp2Rt5Wn2Xm8Lq3VzA5bC6dE7fG8hJ9kL1mN2pQ3 ",
+    "byte-keypairs": "[1, 22, 103, 250, 7, 18, 99, 200, 3, 44, 15, 66, 17, 88, 19, 90],",
+    "hex-keys": "the licence key now set: 4b47fec141c4a546e6e498577bb4c668 ",
+    "echo-base64": "echo -n 'Qx7Zr4Hx9KpRt5Wn' | base64; ",
 }
 
 

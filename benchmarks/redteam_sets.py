@@ -42,6 +42,10 @@ JSON-lines file each:
   look-alikes each, in science, health and education IT (M) and web agencies and small-business IT
   (N), each measured held out after the session's step for unnamed random runs, before and after it
   (docs/security.md).
+- ``data/secrets20o.jsonl`` / ``…p`` (fifty-second session): 200 texts holding secrets and 100
+  look-alikes each, in finance, trading and crypto (O) and logistics, travel, retail, mobile apps
+  and industrial systems (P), each measured held out after the session's hex-key steps, then read
+  (docs/security.md).
 
     .venv/bin/python -m benchmarks.redteam_sets
 
@@ -175,6 +179,14 @@ def secrets_19(name: str) -> dict[str, list[int]]:
     return _secret_set(f"secrets19{name}.jsonl")
 
 
+def secrets_20(name: str) -> dict[str, list[int]]:
+    """A fifty-second session secret set's figures (``data/secrets20o.jsonl`` or ``…p``, each 200
+    texts holding secrets and 100 look-alikes by a helper who read nothing else: O in finance,
+    trading and crypto, P in logistics, travel, retail, mobile apps and industrial systems): secrets
+    leaked and ordinary lines changed, each [count, of]."""
+    return _secret_set(f"secrets20{name}.jsonl")
+
+
 def evasive_13(name: str) -> dict[str, list[int]]:
     """A forty-fourth session set's figures (``data/evasive13a.jsonl``, ``…b`` or ``…c``: 200, 200
     and 160 texts holding a secret written to evade a scanner, in fifteen kinds of disguise, with
@@ -204,12 +216,18 @@ def evaluate() -> dict[str, Any]:
     seventeen = {name: secrets_17(name) for name in ("e", "f", "g", "h", "i", "j")}
     eighteen = {name: secrets_18(name) for name in ("k", "l")}
     nineteen = {name: secrets_19(name) for name in ("m", "n")}
+    twenty = {name: secrets_20(name) for name in ("o", "p")}
     thirteen = {name: evasive_13(name) for name in ("a", "b", "c")}
     return {
         **{f"evasive 13{name}: leaked": figures["leaked"] for name, figures in thirteen.items()},
         **{
             f"evasive 13{name}: ordinary lines redacted": figures["redacted"]
             for name, figures in thirteen.items()
+        },
+        **{f"secrets 20{name}: leaked": figures["leaked"] for name, figures in twenty.items()},
+        **{
+            f"secrets 20{name}: ordinary lines changed": figures["changed"]
+            for name, figures in twenty.items()
         },
         **{f"secrets 19{name}: leaked": figures["leaked"] for name, figures in nineteen.items()},
         **{

@@ -81,6 +81,7 @@ CLEANING_MODULES = (
     "osmia.memory.secret_flags",
     "osmia.memory.secret_formats",
     "osmia.memory.secret_joined",
+    "osmia.memory.secret_mnemonic",
     "osmia.memory.secret_name_words",
     "osmia.memory.secret_names",
     "osmia.memory.secret_nearby",
@@ -102,8 +103,8 @@ CLEANING_MODULES = (
     "osmia.memory.types",
 )
 # The installed libraries the cleaning runs on (RE2's engine, the look-alike letter table, English's
-# word list).
-CLEANING_LIBRARIES = ("google-re2", "confusable-homoglyphs", "wordfreq")
+# word list, BIP-39's word list).
+CLEANING_LIBRARIES = ("google-re2", "confusable-homoglyphs", "wordfreq", "mnemonic")
 
 
 @functools.cache

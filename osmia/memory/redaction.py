@@ -27,7 +27,8 @@ from osmia.memory.secret_elements import ELEMENT_STEPS
 from osmia.memory.secret_flags import FLAGS_GATE, flags_sub
 from osmia.memory.secret_formats import GLUED_RULE, RULES
 from osmia.memory.secret_joined import JOINED, joined_sub
-from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, redacted_group
+from osmia.memory.secret_mnemonic import MNEMONIC_GATE, mnemonic_sub
+from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, key_named, redacted_group
 from osmia.memory.secret_nearby import NEARBY_GATE, nearby_sub
 from osmia.memory.secret_placeholders import REDACTED, filler_token, masked
 from osmia.memory.secret_quoted import QUOTED, quoted_sub
@@ -57,7 +58,7 @@ from osmia.memory.secret_tails import (
 )
 from osmia.memory.secret_told import TOLD_AFTER, told_after_sub
 from osmia.memory.secret_unnamed import UNNAMED, unnamed_sub
-from osmia.memory.secret_values import entropy, looks_random, password_value
+from osmia.memory.secret_values import entropy, long_hex, looks_random, password_value
 from osmia.memory.secret_views import VIEWS, joins, view_sub
 
 __all__ = [
@@ -230,6 +231,8 @@ def _concatenated_sub() -> Callable[[str], str]:
             secret = len(joined) >= 16 and (
                 ("://" not in joined and random_literal(joined) and all(token_piece(t) for t in texts if t))
                 or redact(joined) != joined
+                # ... or hex of an API key's length given in pieces to a key's name (``SS_KEY``)
+                or (name is not None and long_hex(joined) and key_named(name, joined, ""))
             )
         if not secret:
             return whole
@@ -287,6 +290,8 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     # Then strings built from literals at run time: interpolated, formatted, listed in pieces
     # (:mod:`osmia.memory.secret_assembled`).
     *assembled_steps(lambda seen: redact(seen)),
+    # Then a wallet's recovery words, which its own words say are one wherever they stand.
+    (MNEMONIC_GATE, mnemonic_sub()),
     # Then every format's own rule, a token written onto a word, and a token cut short.
     *((rule.gate or rule.pattern.pattern, _rule_sub(rule)) for rule in (*RULES, GLUED_RULE)),
     (CUT_SHORT_RULE.gate or "", _rule_sub(CUT_SHORT_RULE)),

@@ -17,6 +17,7 @@ from osmia.memory.secret_decoding import HEX_DIGITS
 from osmia.memory.secret_name_words import IDENT, STRONG, WEAK
 from osmia.memory.secret_names import (
     STRONG_NAME,
+    key_named,
     name_allowed,
     redacted_group,
     strong_value,
@@ -113,7 +114,7 @@ def _call_pair_replace(m: Match) -> str:
             or long_hex(value)
         )
     else:
-        secret = looks_random(value, 20) and not (
+        secret = (looks_random(value, 20) or (long_hex(value) and key_named(name, value, ""))) and not (
             content_key(value) or uuid_shaped(value) or worded_key(value) or camel_word(value)
         )
     if not name_allowed(name) or not secret or is_placeholder(value):

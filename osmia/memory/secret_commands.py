@@ -300,14 +300,15 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"(?i)\n[ \t]*send[ \t]",
     ),
     # What a shell printed under a command at its prompt that shows a secret's file (``$ cat
-    # .vault_pass``, ``PS C:\\> type token.txt``) or makes one (``openssl rand -base64 32``,
-    # ``pwgen``, Python's ``Fernet.generate_key()`` or ``secrets.token_hex(32)``) or decodes one
+    # .vault_pass``, ``PS C:\\> type token.txt``; redis-cli's ``127.0.0.1:6379> GET vc:token``) or
+    # makes one (``openssl rand -base64 32``, ``pwgen``, Python's ``Fernet.generate_key()`` or
+    # ``secrets.token_hex(32)``) or decodes one
     # (``kubectl get secret … | base64 -d``): the next line, when it is one random or password-like
     # value.
     _rule(
         "printed-secret",
-        r"(?im)^[ \t]*(?:[$%#]|>>>|PS[^>\r\n]{0,40}>)[ \t]*(?:sudo[ \t]+)?"
-        r"(?:(?:cat|type|more|head|tail|bat|Get-Content|gc)[ \t]+[^\r\n|;&]*?"
+        r"(?im)^[ \t]*(?:[$%#]|>>>|PS[^>\r\n]{0,40}>|[\w.-]+:\d+(?:\[\d+\])?>)[ \t]*(?:sudo[ \t]+)?"
+        r"(?:(?:cat|type|more|head|tail|bat|Get-Content|gc|get|hget)[ \t]+[^\r\n|;&]*?"
         r"(?:pass|secret|token|key|cred|seed|totp|\.pem\b|htpasswd)[^\r\n|;&]*"
         r"|openssl[ \t]+rand\b[^\r\n]*|pwgen\b[^\r\n]*|[^\r\n]*?\bgenerate_key\(\)[^\r\n]*"
         r"|[^\r\n]*?\bsecrets\.token_(?:hex|urlsafe)\([^\r\n]*"
@@ -316,10 +317,11 @@ COMMAND_RULES: tuple[Rule, ...] = (
         r"|echo[ \t]+[\"']?\[redacted\][\"']?[ \t]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode)\b[^\r\n]*"
         rf"|[^\r\n]*?\b{_PRINTS_STORED}[^\r\n]*)"
         r"\r?\n[ \t]*(?:b?[\"'])?"
-        r"([A-Za-z0-9+/=_!@#$%^&*.~-]{12,})[\"']?[ \t]*$",
+        r"([A-Za-z0-9+/=_!@#$%^&*.~?,;:()<>\[\]{}-]{12,})[\"']?[ \t]*$",
         1,
         lambda value: looks_random(value, 12) or password_value(value) or long_hex(value),
-        r"(?im)^[ \t]*(?:[$%#]|>>>|PS[^>\r\n]{0,40}>)[ \t]*(?:sudo[ \t]+)?(?:cat|type|more|head|tail|bat"
+        r"(?im)^[ \t]*(?:[$%#]|>>>|PS[^>\r\n]{0,40}>|[\w.-]+:\d+(?:\[\d+\])?>)[ \t]*(?:sudo[ \t]+)?"
+        r"(?:cat|type|more|head|tail|bat|get|hget"
         r"|get-content|gc|openssl|pwgen|[^\r\n]*?generate_key\(|[^\r\n]*?secrets\.token_"
         rf"|[^\r\n]*?base64[ \t]+(?:-d|-D|--decode)\b|[^\r\n]*?\b{_PRINTS_STORED})",
     ),

@@ -13,6 +13,7 @@ prose, command lines and files.
 
 from __future__ import annotations
 
+from osmia.memory.english import holds_common_word
 from osmia.memory.linear import linear
 from osmia.memory.secret_commands import COMMAND_RULES
 from osmia.memory.secret_configs import CONFIG_RULES
@@ -30,6 +31,7 @@ from osmia.memory.secret_values import (
     random_value,
     url_password,
 )
+from osmia.memory.secret_wallets import WALLET_RULES
 from osmia.memory.secret_web import WEB_RULES
 
 # ... and OpenVPN's static key (``tls-auth``/``tls-crypt``), a shared secret in hex lines.
@@ -41,6 +43,12 @@ _DN_PARTS = ("cn=", "uid=", "ou=", "dc=", "o=", "l=", "c=", "st=", "(")
 # An authorization header's scheme words of eight letters or more: the value is after them (a second
 # pass over ``Authorization: GenieKey [redacted]`` would take the scheme for it).
 _AUTH_SCHEMES = frozenset(("negotiate", "geniekey"))
+
+
+def _random_letter_groups(value: str) -> bool:
+    """Groups of random letters: none of them a common word, one at least without a vowel."""
+    groups = value.split("-")
+    return not any(holds_common_word(g) for g in groups) and any(not set(g) & set("aeiouy") for g in groups)
 
 
 RULES: tuple[Rule, ...] = (
@@ -97,6 +105,7 @@ RULES: tuple[Rule, ...] = (
         gate=r"(?i)\bprivate",
     ),
     *PROVIDER_RULES,
+    *WALLET_RULES,
     # Web credentials: JWTs, HTTP auth headers and bearer tokens, credentials in URLs.
     _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", 0, not_placeholder),
     # ... with a scheme no list names ("Authorization: OAuth …", "Splunk …", "GenieKey …"): the
@@ -168,6 +177,48 @@ RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
     ),
+    # A password given with no user (``curl --user :…``: Infura's project secret, a Basic auth
+    # whose user is empty).
+    _rule(
+        "curl-user-empty",
+        r"(?:^|\s)(?:-u|--user)(?:[ \t]+|=)[\"']?:([^\s\"']{6,})",
+        1,
+        not_placeholder,
+        r"(?:-u|--user)(?:[ \t]+|=)[\"']?:",
+    ),
+    # A value piped to base64 to be pasted into a manifest (``echo -n '…' | base64``, ``printf
+    # '%s' '…' | base64``): a secret's encoding is made so; a password's or a generated value's
+    # shape is one (a user's name, a URL or JSON are not). Quoted either way, or bare.
+    *(
+        _rule(
+            f"echo-to-base64-{kind}",
+            r"\b(?:echo(?:[ \t]+-[neE]{1,3})*|printf(?:[ \t]+[\"']%s[\"'])?)[ \t]+"
+            + value
+            + r"[ \t]*\|[ \t]*(?:base64|openssl[ \t]+(?:base64|enc[ \t]+-base64))"
+            + r"(?:[ \t]*$|[ \t]*[|;)&>]|[ \t]+-w)",
+            1,
+            lambda value: "://" not in value and (password_value(value) or generated_value(value)),
+            r"\|[ \t]*(?:base64|openssl[ \t]+(?:base64|enc[ \t]+-base64))",
+        )
+        for kind, value in (
+            ("single", r"'([^'\r\n]{6,200})'"),
+            ("double", r"\"([^\"\r\n$`]{6,200})\""),
+            ("bare", r"([^\s'\"|;&$`]{6,200})"),
+        )
+    ),
+    # A literal made a secure string (C#'s and PowerShell helpers' ``ToSecureString("…")``,
+    # ``MakeSecureString("…")``): a password by what is done with it.
+    _rule(
+        "secure-string-literal",
+        r"\b\w*SecureString[ \t]*\([ \t]*[@$]?\"([^\"\r\n]{4,})\"",
+        1,
+        not_placeholder,
+        r"SecureString[ \t]*\([ \t]*[@$]?\"",
+    ),
+    # An app-specific password as Apple writes one (``hzmh-ezic-qmet-lxir``: four groups of four
+    # random lower-case letters): no group a word, and one at least with no vowel, which a
+    # slug's words in any language have.
+    _rule("app-specific-password", r"\b[a-z]{4}-[a-z]{4}-[a-z]{4}-[a-z]{4}\b", 0, _random_letter_groups),
     # ``user:password`` after curl's and wget's ``-u``/``--user``, Jenkins CLI's ``-auth``, ``--basic-auth``
     # (not a URL given as the user: ``az login -u http://app``).
     _rule(

@@ -43,6 +43,7 @@ from osmia.memory.secret_values import (
 __all__ = [
     "NAMED_STEPS",
     "STRONG_NAME",
+    "key_named",
     "name_allowed",
     "redacted_group",
     "strong_value",
@@ -191,11 +192,12 @@ _HOLDERS = (
 
 
 # A value that points at a secret kept elsewhere: a secret manager's reference (1Password's
-# ``op://vault/item/field``, ``vault://…``, vals' ``ref+…``), a path in a store of secrets in words
+# ``op://vault/item/field``, whose names may hold blanks: ``op://Dev/Alpaca Paper/secret key``;
+# ``vault://…``, vals' ``ref+…``), a path in a store of secrets in words
 # (Vault's ``secret/data/app/prod/db:password``), a call that reads one
 # (``jsondecode(data.aws_secretsmanager_secret_version.db.secret_string``).
 _POINTER = linear(
-    r"^(?:(?:op|vault|ref\+[a-z0-9]+|sm|awssm|gcpsm|azurekeyvault|akv|doppler|infisical|bws)://\S+"
+    r"^(?:(?:op|vault|ref\+[a-z0-9]+|sm|awssm|gcpsm|azurekeyvault|akv|doppler|infisical|bws)://\S+(?: \S+)*"
     # ... Vault's path written after ``vault:`` (``vault:secret/data/app#field``),
     r"|vault:[\w./-]+(?:#\w+)?"
     r"|[a-z][a-z0-9_-]*(?:/[a-z0-9_.-]+){2,}(?::[a-z_]+)?|[a-z]+(?:-[a-z]+)+/[a-z]+(?:-[a-z]+)*|[a-z]+/[a-z]+(?:-[a-z]+)+"
@@ -359,9 +361,19 @@ _COLOUR = linear(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 _PAIR_VALUE = linear(r"^[A-Za-z_][\w.-]{0,40}=")
 # ... a lower-case identifier's pair (``sha256=…``, ``_ga=…``, ``type=LOGIN_ERROR``).
 _LOWER_PAIR = linear(r"^[a-z_][a-z0-9_.-]{0,40}=[^=]")
-# An environment variable's name that ends in a key's (``KAGGLE_KEY``, ``WANDB_API_KEY``; not a
-# cache's), which hex of 32 digits or more given to it is (an API key's shape, its entropy aside).
-_ENV_KEY_NAME = linear(r"""^["']?(?:[A-Z0-9]+_)*(?:API_|APP_|ACCESS_|SECRET_|PRIVATE_|LICENSE_)?KEY["']?$""")
+# A name that ends in a key's (``KAGGLE_KEY``, ``WANDB_API_KEY``, ``license_key``, ``appKey``, a
+# client's ``key=`` argument; not a cache's), which hex of 32 digits or more given to it is (an API
+# key's shape, its entropy aside). Not a word that ends in "key" (``monkey``, ``hockey``).
+_KEY_NAME = linear(
+    r"""(?i)^["']?(?:[A-Za-z0-9]+[_.-])*(?:[A-Za-z0-9]*(?:api|app|access|secret|private|licen[cs]e)[_.-]?)?"""
+    r"""key["']?$"""
+)
+# Before a bare ``key`` on its line, a word saying its hex is a digest or an entry's key (``cache miss
+# key=5d41…``, ``etag … key …``).
+_DIGEST_BEFORE = linear(
+    r"(?i)cache|hash|digest|md5|sha\d|etag|checksum|fingerprint|object|bucket|\bs3\b|redis|memcache"
+    r"|lookup|index|sort|dedup|idempoten|partition|shard|trace|span|request|\bgpg\b|\bpgp\b|keyring"
+)
 # ... not one a word before it says is no secret (a cache's, a partition's, a public one).
 _NOT_SECRET_KEYS = frozenset(
     [
@@ -382,6 +394,14 @@ _NOT_SECRET_KEYS = frozenset(
         "PUBLIC",
         "PUB",
         "SITE",
+        "VERIFY",
+        "VERIFICATION",
+        "INCIDENT",
+        "EVENT",
+        "REQUEST",
+        "TRACE",
+        "FILE",
+        "S3",
     ]
 )
 # A Maven coordinate's group (a package's dotted lower-case name, whose last part holds a secret's
@@ -450,6 +470,23 @@ _ID_KEY = linear(
 )
 
 
+def key_named(name: str, value: str, line_before: str) -> bool:
+    """Whether hex ``value`` is given to a name of a key that holds one: the name ends in ``key``
+    after a word of a credential or none, and no word of it says the key is no secret (a cache's, a
+    partition's, a public one). A bare ``key`` takes neither a SHA-1's nor a SHA-256's length, nor
+    one after a word on its line that says digest or entry (``cache miss key=…``)."""
+    if _KEY_NAME.match(name) is None:
+        return False
+    spaced = "".join(
+        "_" + c if c.isupper() and i and name[i - 1].islower() else c for i, c in enumerate(name)
+    )
+    if _NOT_SECRET_KEYS & set(spaced.upper().replace("-", "_").replace(".", "_").split("_")):
+        return False
+    if name.lower() != "key":
+        return True
+    return len(value) not in (40, 64) and _DIGEST_BEFORE.search(line_before) is None
+
+
 def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str]:
     """Redact the value of ``name <op> value`` when the name is secret-like and the value a secret.
 
@@ -462,7 +499,7 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
     one's quotes, so shorter.
     """
 
-    def secret(value: str, g: int, m: Match) -> bool:
+    def secret(value: str, g: int, m: Match, line_before: str) -> bool:
         if _public(m.group(1) or "", value) or _hashed(m.group(1) or "", value):
             return False
         if strong:
@@ -484,19 +521,15 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
         if ok and camel_word(value) and worded_name(value):
             return False  # a name in camel case (NuGet's ``<add key="ClearTextPassword" …``)
         name = (m.group(1) or "").strip("'\"")
-        if (
-            ok
-            and long_hex(value)
-            and _ENV_KEY_NAME.match(name) is not None
-            and not _NOT_SECRET_KEYS & set(name.split("_"))
-        ):
-            return True  # hex given to an environment variable named for a key (``KAGGLE_KEY``)
+        if ok and long_hex(value) and key_named(name, value, line_before):
+            return True  # hex given to a name of a key (``KAGGLE_KEY``, ``key=`` of a client)
         return ok and (looks_random(value, 16) or (len(value) >= 8 and basic_credentials(value)))
 
     def replace(m: Match, text: str) -> str:
         whole = m.group(0) or ""
         if not _name_allowed(m.group(1) or ""):
             return whole
+        line_before = text[max(text.rfind("\n", 0, m.start(1)) + 1, m.start(1) - 200) : m.start(1)]
         if _said_public(text, m.start(1)) and any(
             _PUBLIC_KEY_VALUE.match(m.group(g) or "") is not None for g in (*_QUOTED_GROUPS, _BARE_GROUP)
         ):
@@ -515,7 +548,7 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
                 # A value in braces, as ODBC writes one that holds its separators (``Pwd={a;b}``):
                 # what the braces hold is the value.
                 inner = value[1:]
-                if _format_field(inner) or not secret(inner, g, m):
+                if _format_field(inner) or not secret(inner, g, m, line_before):
                     return whole
                 start, end = m.start(g) + 1 - m.start(0), m.end(g) - m.start(0)
                 return whole[:start] + REDACTED + whole[end:]
@@ -530,7 +563,7 @@ def _assignment_sub(pattern: LinearPattern, strong: bool) -> Callable[[str], str
                 return whole  # code: a declaration's literal is quoted in every language with types
             if between.endswith(('"""', "'''")) and any(c.isspace() for c in value):
                 return whole  # a triple-quoted text (a template, a docstring); TOML's secret is one token
-            if not any(secret(piece, g, m) for piece in pieces):
+            if not any(secret(piece, g, m, line_before) for piece in pieces):
                 return whole if g == _BARE_GROUP else _within(m, g)
             return redacted_group(m, g)
         return whole

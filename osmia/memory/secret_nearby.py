@@ -60,15 +60,30 @@ _WORDS = (
     r"|salasana|heslo|jelsz|mật khẩu|kata sandi|şifre|sifre|пароль|ключ|токен|секрет"
     r"|密码|密碼|口令|密钥|秘钥|令牌|パスワード|キー|シークレット|トークン|비밀번호|키|토큰|시크릿"
     r"|clave|chave|clé|chiave|schlüssel|sleutel|klucz|anahtar"
+    # A key named for what it signs, opens or licenses ("the HMAC key", "la licencia", "the product
+    # key"), and the words for a key, a password or a token of more languages.
+    r"|(?:hmac|signing|encryption|licen[cs]e|activation|product|master|application|admin|webhook"
+    r"|integration|partner|merchant|account|consumer|shared|signature|routing)[ _-]key"
+    r"|licen[cs]e|licencia|licença|licenza|lizenz|licentie|licencja|лицензи|ライセンス|许可证|授权码"
+    r"|라이선스|라이센스|activation[ _-]code|authori[sz]ation[ _-]code|autorizaci[oó]n"
+    r"|passord|nøgle|nyckel|nøkkel|avain|kulcs|klíč|ključ|cheie|kunci|khóa|κωδικ|κλειδ"
+    r"|segredo|secreto|segreto|geheimnis|sekret|秘密鍵|秘密キー|鍵|비밀 ?키"
+    r"|مفتاح|كلمة المرور|كلمة السر|رمز الدخول|رمز عبور|کلید|توکن|סיסמ|מפתח|טוקן"
+    r"|पासवर्ड|कुंजी|टोकन|รหัสผ่าน|คีย์|โทเค็น"
 )
 # The step's gate in redaction's one scan: a superset of the words, short (each word's states add to
 # the scan's automaton), case folded for the Latin ones only.
 NEARBY_GATE = (
     r"(?i:passw|pwd|secret|token|api.?key|apikey|(?:ss|te)[_.-]?key|psk|pre-shared|_pass|_pw|kennwort"
     r"|contrase|senha|mot de|parola|has[łl]o|wachtwoord|l[öo]senord|adgangskode|salasana|heslo|jelsz"
-    r"|mật khẩu|kata sandi|[şs]ifre|clave|chave|clé|chiave|schlüssel|sleutel|klucz|anahtar)"
-    r"|[Пп]ароль|[Кк]люч|[Тт]окен|[Сс]екрет|密码|密碼|口令|密钥|秘钥|令牌|パスワード|キー|シークレット|トークン"
-    r"|비밀번호|키|토큰|시크릿"
+    r"|mật khẩu|kata sandi|[şs]ifre|clave|chave|clé|chiave|schlüssel|sleutel|klucz|anahtar"
+    r"|[ _-]key|licen[cçsz]|lizenz|activation|autori[sz]|passord|n[øo]gle|nyckel|n[øo]kkel|avain|kulcs"
+    r"|kl[íi][čc]|klju[čc]|cheie|kunci|khóa|κωδικ|κλειδ|segredo|secreto|segreto|geheimnis|sekret)"
+    r"|秘密鍵|秘密キー|鍵"
+    r"|[Пп]ароль|[Кк]люч|[Тт]окен|[Сс]екрет|[Лл]ицензи|密码|密碼|口令|密钥|秘钥|令牌|パスワード|キー|シークレット"
+    r"|トークン|ライセンス|许可证|授权码|비밀번호|키|토큰|시크릿|라이[선센]스"
+    r"|مفتاح|كلمة المرور|كلمة السر|رمز الدخول|رمز عبور|کلید|توکن|סיסמ|מפתח|טוקן|पासवर्ड|कुंजी|टोकन"
+    r"|รหัสผ่าน|คีย์|โทเค็น"
 )
 _NAME = linear(rf"(?i)[A-Za-z0-9_.-]*(?:{_WORDS})[A-Za-z0-9_.-]*")
 # The nouns of a password (a chosen secret: one without a sign or past 16 characters is still one).
@@ -95,9 +110,20 @@ _WORD = linear(r"[^\s\"'„“”«»「」『』‘’`,，、。()（）\[\]{}
 _DOTTED = linear(r"^[A-Za-z][\w-]*(?:\.[\w-]+)+$")
 _HEX = frozenset("0123456789abcdef")
 _WINDOW = 90
+# A name of a key (whose shorter hex is its id) rather than of a password, a secret or a token.
+_KEYED = linear(
+    r"(?i)key|ключ|キー|키|鍵|clave|chave|clé|chiave|schlüssel|sleutel|klucz|anahtar|licen|lizenz"
+)
+_UNKEYED = linear(r"(?i)passw|pwd|secret|token|пароль|токен|секрет|密码|令牌|トークン|비밀번호|토큰")
+# A value given in parentheses right after the name, bare or in prose's quotes ("the API key
+# (« 321b… »)", "API 인증키(fa3c…)를"): an aside that is the value itself.
+_ASIDE = linear(r"^[ \t]?[(（][ \t]*[«“„\"'「『]?[ \t]*[A-Za-z0-9]")
+# What ends the words before a value that presents it ("now set: …", "… für den Import — …", a
+# quote: "la clé API NCBI du labo (« … »)").
+_PRESENTED = (":", "—", "–", " -", "«", "“", "„", '"')
 
 
-def _secret_word(value: str, between: str, password: bool) -> bool:
+def _secret_word(value: str, between: str, password: bool, keyed: bool) -> bool:
     """Whether ``value``, after ``between`` (the words since the name), reads as the secret itself."""
     if len(value) < 10 or len(value) > 200 or REDACTED in value or "..." in value or "…" in value:
         return False
@@ -115,7 +141,14 @@ def _secret_word(value: str, between: str, password: bool) -> bool:
     if decoded_text(value) is not None:
         return False  # text in hex or base64: the encoded run's own step reads what it says
     if set(value.lower()) <= _HEX:
-        return long_hex(value) and len(between.split()) <= 4  # shorter hex: a key's id, a digest
+        # Shorter hex is a key's id or a digest; further from the name, only a value presented.
+        words = len(between.split())
+        if not long_hex(value):
+            # ... but 20 digits or more right after a password's, a secret's or a token's word, whose
+            # id nobody writes there ("đổi sang secret mới 21e9…": Pusher's secret is 20 digits).
+            near = words <= 2 or (words <= 6 and between.rstrip().endswith(_PRESENTED))
+            return not keyed and len(value) >= 20 and near and any(c.isalpha() for c in value)
+        return words <= 4 or (words <= 10 and between.rstrip().endswith(_PRESENTED))
     if looks_random(value, 16) and not joined_words(value) and not holds_common_word(value):
         return True  # not words joined by separators (``prod-db_backup``) or run together
     if not spoken_password(value):
@@ -141,13 +174,15 @@ def nearby_sub() -> Callable[[str], str]:
             if not _holds_secret(name):
                 continue
             password = _PASSWORD.search(name) is not None
+            keyed = _KEYED.search(name) is not None and _UNKEYED.search(name) is None
             if start and text[start - 1] in ":/@$%{.\\":
                 continue  # in a URL, a variable's reference, a dotted name
             # The clause ends where the next name begins: what follows that is said of it.
             stop = min(end + _WINDOW, names[i + 1].start(0) if i + 1 < len(names) else len(text))
             after = text[end:stop]
             first = after.lstrip(" \t")[:1]
-            if first and first in ":=[{(\"'<>|,;/.-_@$":
+            label = first == ":" and not name.isascii()  # a label no named rule reads ("秘密鍵: …")
+            if first and first in ":=[{(\"'<>|,;/.-_@$" and _ASIDE.match(after) is None and not label:
                 continue  # a label or code: the named rules read those
             clause = _CLAUSE_END.search(after)
             if clause is not None:
@@ -161,7 +196,7 @@ def nearby_sub() -> Callable[[str], str]:
                 value = value.rstrip(".,:;!?)")
                 if text[at - 1] in "(（" and after[: word.start(0)].strip(" \t(（"):
                     continue  # an aside in parentheses after other words: "the token header (c274…)"
-                if len(value) >= 10 and _secret_word(value, after[: word.start(0)], password):
+                if len(value) >= 10 and _secret_word(value, after[: word.start(0)], password, keyed):
                     spans.append((at, at + len(value)))
                     break
         for a, b in sorted(set(spans), reverse=True):

@@ -244,12 +244,15 @@ def env_name(value: str) -> bool:
 _RESOURCE_NAME = linear(
     r"^(?:arn:)?aws(?:-[a-z]+)*:[a-z0-9-]+:|^(?:[a-z]{2}(?:-[a-z]+)+-\d)?:\d{12}:"
     r"|^(?:[A-Za-z_][A-Za-z0-9_]*=)?projects/[\w.-]+/secrets/"
+    # ... or any resource named as Google's and Coinbase's APIs name them, collections and ids in
+    # turn (``organizations/<id>/apiKeys/<id>``, ``projects/p/locations/l/keyRings/k``).
+    r"|^(?:[a-z][A-Za-z]{2,}/[\w.@:-]+/)+[a-z][A-Za-z]{2,}/[\w.@:-]+$"
 )
 
 
 def resource_name(value: str) -> bool:
-    """A cloud resource's name (an ARN or its tail): it names a secret where one is kept, and is no
-    value, however mixed its characters."""
+    """A cloud resource's name (an ARN or its tail, a resource path of collections and ids): it names
+    a secret where one is kept, and is no value, however mixed its characters."""
     return _RESOURCE_NAME.search(value) is not None
 
 

@@ -107,6 +107,12 @@ _PUBLIC_PEM = linear(
 _JWK = linear(r"\"kty\"\s*:")
 
 
+# Base58's alphabet (no ``0``, ``O``, ``I``, ``l``): a run of 32 to 44 of its characters is 32 bytes,
+# as Solana writes its addresses; of random runs of letters and digits that long, one in twenty
+# avoids the four.
+_BASE58 = frozenset("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+
+
 def unnamed_secret(value: str) -> bool:
     """Whether ``value``, a run standing on its own, reads as a generated secret (the module's
     docstring says how)."""
@@ -121,6 +127,8 @@ def unnamed_secret(value: str) -> bool:
         return False
     if _HEX_RUN.search(value) is not None:
         return False  # a digest or an id in hex, decorated (``9b8f173e4766fcdc-FRA``, ``AC5fc7c3…``)
+    if 32 <= len(value) <= 44 and set(value) <= _BASE58:
+        return False  # 32 bytes in base58: a Solana account's or program's address (a public key)
     if joined_words(value) or holds_common_word(value) or worded_name(value):
         return False
     if _EXTENSION.search(value) is not None or _short_parts(value):

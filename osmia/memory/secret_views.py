@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from osmia.memory.confusables import foreign_skeleton, latin_skeleton
+from osmia.memory.english import common_words
 from osmia.memory.linear import LinearPattern, Match, linear
 from osmia.memory.secret_escapes import (
     ACCENTED,
@@ -118,6 +119,8 @@ _ASSIGNED = linear(r"=[^=]|^[A-Za-z_][A-Za-z0-9_.-]*=$")
 # that does (``ALGOLIA_ADMIN_KEY = …``: words of one case joined by ``_``, which no wrapped token's
 # rest is): the next line of a file, not the rest of the token on the line above it.
 _DIFF_NAME = linear(r"^(?:[+-][A-Za-z]+(?:_[A-Za-z]+)+|[A-Z]+(?:_[A-Z]+)+|[a-z]+(?:_[a-z]+)+)$")
+# A word as prose writes one, its first letter a capital or not.
+_WORD = linear(r"^[A-Za-z][a-z]+$")
 
 
 def _unwrapped(run: str) -> tuple[str, list[int]]:
@@ -134,6 +137,8 @@ def _unwrapped(run: str) -> tuple[str, list[int]]:
         piece = m.group(0) or ""
         if parts and (piece.endswith(":") or _DIFF_NAME.match(piece) is not None):
             break
+        if parts and _WORD.match(piece) is not None and piece.lower() in common_words():
+            break  # prose's first word on the next line ("changeme" above "Real values live in …")
         if parts and parts[-1].endswith("="):
             if not _soft_break(parts[-1]):
                 break

@@ -50,6 +50,7 @@ from osmia.memory.hostile_learned import hostile_prose
 from osmia.memory.lesson_parse import lesson
 from osmia.memory.prompt import RENDER_CACHE, cleaned_for_prompt
 from osmia.memory.sanitize import redacted_name, stored_text
+from osmia.memory.secret_mnemonic import mnemonic_words
 
 # How many stored lines a start-up warms on: as many as the prompt's render cache keeps.
 STORED_LINES = RENDER_CACHE
@@ -86,8 +87,8 @@ def corpus() -> list[str]:
 
 def warm_up(lines: Iterable[str] = (), *, render: bool = True) -> float:
     """Run :func:`corpus` through redaction, cleaning and the hostility check, load English's
-    common and frequent words, and give each stored line in ``lines`` to the query's lesson reading
-    and, with ``render``, to its rendering; seconds it took.
+    common and frequent words and BIP-39's, and give each stored line in ``lines`` to the query's
+    lesson reading and, with ``render``, to its rendering; seconds it took.
 
     ``render=False`` when the store's lines render as stored (their stamps hold:
     :meth:`osmia.memory.service.Memory.renders_as_stored`): the prompt then shows them without
@@ -97,6 +98,7 @@ def warm_up(lines: Iterable[str] = (), *, render: bool = True) -> float:
     cleaning_version()  # the stamps' key: reads the cleaning's source files once (~2 ms)
     common_words()
     frequent_words()
+    mnemonic_words()
     for line in corpus():
         stored_text(line)
         redacted_name(line)
