@@ -10,10 +10,7 @@ configurations also name the secret elsewhere than the element holding its value
 - in the element's name, its value in a ``<Value>`` child (Windows answer files'
   ``<AdministratorPassword><Value>…</Value>``), or in an attribute of an element whose ``<value>``
   child holds it (.NET settings' ``<setting name="SmtpPassword"><value>…</value></setting>``);
-- in a ``<Key>`` element before a ``<Value>`` (KeePass's XML export);
-- in a property list's ``<key>`` before its ``<string>`` (an iOS app's ``Info.plist``:
-  ``<key>CodePushDeploymentKey</key>`` then the key). A name that only suggests a secret (a
-  ``…Key``) takes a random value there, as its assignment would.
+- in a ``<Key>`` element before a ``<Value>`` (KeePass's XML export).
 
 The value is taken as a strong name's is (:func:`~osmia.memory.secret_names.strong_value`: not a
 placeholder, reference, boolean or word), unless the name only names, counts or points at a secret.
@@ -24,17 +21,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from osmia.memory.linear import Match
-from osmia.memory.secret_name_words import IDENT, STRONG, WEAK
+from osmia.memory.secret_name_words import IDENT, STRONG
 from osmia.memory.secret_names import (
-    STRONG_NAME,
     element_replace,
     name_allowed,
     redacted_group,
     strong_value,
     substitution,
 )
-from osmia.memory.secret_placeholders import not_placeholder, uuid_shaped
-from osmia.memory.secret_values import long_hex, looks_random
 
 __all__ = ["ELEMENT_STEPS"]
 
@@ -54,24 +48,6 @@ _CHILD = (
 _CHILD_GATE = r"(?i)<value[ \t>]"
 
 
-# A property list's pair: the name in ``<key>``, the value in the ``<string>`` after it.
-_PLIST = rf"(?i)<key>[ \t]*({IDENT}(?:{STRONG}|{WEAK}){IDENT})[ \t]*</key>\s*<string>{_TEXT}</string>"
-_PLIST_GATE = r"(?i)</key>\s*<string>"
-
-
-def _plist_replace(m: Match) -> str:
-    name, value = m.group(1) or "", m.group(2) or ""
-    if not name_allowed(name):
-        return m.group(0) or ""
-    if STRONG_NAME.search(name) is not None:
-        secret = strong_value(value, True, "=", name)
-    else:
-        secret = (
-            not_placeholder(value) and not uuid_shaped(value) and (looks_random(value, 16) or long_hex(value))
-        )
-    return redacted_group(m, 2) if secret else m.group(0) or ""
-
-
 def _child_replace(m: Match) -> str:
     name = m.group(1) or m.group(2) or m.group(3) or ""
     value = m.group(4) or ""
@@ -84,5 +60,4 @@ def _child_replace(m: Match) -> str:
 ELEMENT_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_ATTRIBUTE_GATE, substitution(_ATTRIBUTE, element_replace)),
     (_CHILD_GATE, substitution(_CHILD, _child_replace)),
-    (_PLIST_GATE, substitution(_PLIST, _plist_replace)),
 )

@@ -286,10 +286,12 @@ _NESTED_VALUES = tuple(
 _NESTED_VALUE_GATE = r"""(?i)["']value"""
 _PLIST_GATE = r"(?i)</key>\s*<string>"
 # ... and a property list's key and the string after it (``<key>APISecret</key>`` then
-# ``<string>…</string>``).
-_PLIST = (
-    rf"(?i)<key>[ \t]*({_IDENT}{_STRONG}{_IDENT})[ \t]*</key>\s*"
+# ``<string>…</string>``); under a name that only suggests a secret (an iOS app's
+# ``<key>CodePushDeploymentKey</key>``), a random value or an API key's hex.
+_PLIST, _WEAK_PLIST = (
+    rf"(?i)<key>[ \t]*({_IDENT}{names}{_IDENT})[ \t]*</key>\s*"
     r"<string>[ \t]*([^<\r\n]{1,400}?)[ \t]*</string>"
+    for names in (_STRONG, _WEAK)
 )
 
 _ASSIGNMENTS = (
@@ -655,6 +657,15 @@ def _weak_element_replace(m: Match) -> str:
     return redacted_group(m, 2)
 
 
+def _weak_plist_replace(m: Match) -> str:
+    name, value = m.group(1) or "", m.group(2) or ""
+    if not _name_allowed(name) or _public(name, value) or is_placeholder(value) or uuid_shaped(value):
+        return m.group(0) or ""
+    if looks_random(value, 16) or (long_hex(value) and key_named(name, value, "")):
+        return redacted_group(m, 2)
+    return m.group(0) or ""
+
+
 def _set_var_replace(m: Match) -> str:
     whole = m.group(0) or ""
     name = m.group(1) or ""
@@ -703,6 +714,7 @@ NAMED_STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (_ELEMENT_GATE, _substitution(_ELEMENT, _element_replace)),
     (_WEAK_ELEMENT_GATE, _substitution(_WEAK_ELEMENT, _weak_element_replace)),
     (_PLIST_GATE, _substitution(_PLIST, _element_replace)),
+    (_PLIST_GATE, _substitution(_WEAK_PLIST, _weak_plist_replace)),
     (_PROPERTY_GATE, _substitution(_PROPERTY, _element_replace)),
     (_FLAG, _substitution(_FLAG, _flag_replace)),
     (_SET_VAR, _substitution(_SET_VAR, _set_var_replace)),
