@@ -42,10 +42,11 @@ JSON-lines file each:
   look-alikes each, in science, health and education IT (M) and web agencies and small-business IT
   (N), each measured held out after the session's step for unnamed random runs, before and after it
   (docs/security.md).
-- ``data/secrets20o.jsonl`` / ``…p`` (fifty-second session): 200 texts holding secrets and 100
-  look-alikes each, in finance, trading and crypto (O) and logistics, travel, retail, mobile apps
-  and industrial systems (P), each measured held out after the session's hex-key steps, then read
-  (docs/security.md).
+- ``data/secrets20o.jsonl`` … ``…r`` (fifty-second session): 200 texts holding secrets and 100
+  look-alikes each, in finance, trading and crypto (O), logistics, travel, retail, mobile apps and
+  industrial systems (P), public sector, legal and non-profit IT (Q), and media, streaming and
+  marketing technology (R); O and P measured held out after the session's hex-key steps, Q and R
+  after all its steps for O and P, each then read (docs/security.md).
 
     .venv/bin/python -m benchmarks.redteam_sets
 
@@ -180,10 +181,11 @@ def secrets_19(name: str) -> dict[str, list[int]]:
 
 
 def secrets_20(name: str) -> dict[str, list[int]]:
-    """A fifty-second session secret set's figures (``data/secrets20o.jsonl`` or ``…p``, each 200
+    """A fifty-second session secret set's figures (``data/secrets20o.jsonl`` … ``…r``, each 200
     texts holding secrets and 100 look-alikes by a helper who read nothing else: O in finance,
-    trading and crypto, P in logistics, travel, retail, mobile apps and industrial systems): secrets
-    leaked and ordinary lines changed, each [count, of]."""
+    trading and crypto, P in logistics, travel, retail, mobile apps and industrial systems, Q in
+    public sector, legal and non-profit IT, R in media, streaming and marketing technology):
+    secrets leaked and ordinary lines changed, each [count, of]."""
     return _secret_set(f"secrets20{name}.jsonl")
 
 
@@ -216,7 +218,7 @@ def evaluate() -> dict[str, Any]:
     seventeen = {name: secrets_17(name) for name in ("e", "f", "g", "h", "i", "j")}
     eighteen = {name: secrets_18(name) for name in ("k", "l")}
     nineteen = {name: secrets_19(name) for name in ("m", "n")}
-    twenty = {name: secrets_20(name) for name in ("o", "p")}
+    twenty = {name: secrets_20(name) for name in ("o", "p", "q", "r")}
     thirteen = {name: evasive_13(name) for name in ("a", "b", "c")}
     return {
         **{f"evasive 13{name}: leaked": figures["leaked"] for name, figures in thirteen.items()},

@@ -26,9 +26,11 @@ from osmia.memory.secret_decoding import decoded_text, private_key_head
 from osmia.memory.secret_elements import ELEMENT_STEPS
 from osmia.memory.secret_flags import FLAGS_GATE, flags_sub
 from osmia.memory.secret_formats import GLUED_RULE, RULES
+from osmia.memory.secret_inserts import INSERT_GATE, insert_sub
 from osmia.memory.secret_joined import JOINED, joined_sub
 from osmia.memory.secret_mnemonic import MNEMONIC_GATE, mnemonic_sub
-from osmia.memory.secret_names import NAMED_STEPS, STRONG_NAME, key_named, redacted_group
+from osmia.memory.secret_name_values import STRONG_NAME, key_named
+from osmia.memory.secret_names import NAMED_STEPS, redacted_group
 from osmia.memory.secret_nearby import NEARBY_GATE, nearby_sub
 from osmia.memory.secret_placeholders import REDACTED, filler_token, masked
 from osmia.memory.secret_quoted import QUOTED, quoted_sub
@@ -299,6 +301,7 @@ _STEPS: tuple[tuple[str, Callable[[str], str]], ...] = (
     (ROW_GATE, row_sub),
     (FOREIGN_TABLE_GATE, lambda text: row_sub(table_sub(text))),
     (CSV_GATE, csv_sub),
+    (INSERT_GATE, insert_sub),
     (HTML_GATE, html_sub),
     (ALIGNED_GATE, aligned_sub),
     *NAMED_STEPS,

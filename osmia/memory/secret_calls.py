@@ -14,15 +14,9 @@ from collections.abc import Callable
 
 from osmia.memory.linear import Match, linear
 from osmia.memory.secret_decoding import HEX_DIGITS
+from osmia.memory.secret_name_values import STRONG_NAME, key_named, name_allowed, strong_value
 from osmia.memory.secret_name_words import IDENT, STRONG, WEAK
-from osmia.memory.secret_names import (
-    STRONG_NAME,
-    key_named,
-    name_allowed,
-    redacted_group,
-    strong_value,
-    substitution,
-)
+from osmia.memory.secret_names import redacted_group, substitution
 from osmia.memory.secret_placeholders import REDACTED, content_key, is_placeholder, uuid_shaped
 from osmia.memory.secret_values import (
     camel_word,

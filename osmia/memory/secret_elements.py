@@ -12,7 +12,7 @@ configurations also name the secret elsewhere than the element holding its value
   child holds it (.NET settings' ``<setting name="SmtpPassword"><value>…</value></setting>``);
 - in a ``<Key>`` element before a ``<Value>`` (KeePass's XML export).
 
-The value is taken as a strong name's is (:func:`~osmia.memory.secret_names.strong_value`: not a
+The value is taken as a strong name's is (:func:`~osmia.memory.secret_name_values.strong_value`: not a
 placeholder, reference, boolean or word), unless the name only names, counts or points at a secret.
 """
 
@@ -21,14 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from osmia.memory.linear import Match
+from osmia.memory.secret_name_values import name_allowed, strong_value
 from osmia.memory.secret_name_words import IDENT, STRONG
-from osmia.memory.secret_names import (
-    element_replace,
-    name_allowed,
-    redacted_group,
-    strong_value,
-    substitution,
-)
+from osmia.memory.secret_names import element_replace, redacted_group, substitution
 
 __all__ = ["ELEMENT_STEPS"]
 

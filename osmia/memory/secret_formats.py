@@ -17,6 +17,7 @@ from osmia.memory.english import holds_common_word
 from osmia.memory.linear import linear
 from osmia.memory.secret_commands import COMMAND_RULES
 from osmia.memory.secret_configs import CONFIG_RULES
+from osmia.memory.secret_pins import PIN_RULES
 from osmia.memory.secret_placeholders import env_name, not_placeholder
 from osmia.memory.secret_prose import PROSE_RULES
 from osmia.memory.secret_providers import PROVIDER_RULES
@@ -27,6 +28,7 @@ from osmia.memory.secret_values import (
     generated_value,
     long_hex,
     looks_random,
+    number_like,
     password_value,
     random_value,
     url_password,
@@ -43,6 +45,13 @@ _DN_PARTS = ("cn=", "uid=", "ou=", "dc=", "o=", "l=", "c=", "st=", "(")
 # An authorization header's scheme words of eight letters or more: the value is after them (a second
 # pass over ``Authorization: GenieKey [redacted]`` would take the scheme for it).
 _AUTH_SCHEMES = frozenset(("negotiate", "geniekey"))
+
+
+def _random_groups(value: str) -> bool:
+    """Groups of random letters and digits: both cases and a digit in all, no group a word."""
+    groups = value.split()
+    upper, lower, digit = (any(test(c) for c in value) for test in (str.isupper, str.islower, str.isdigit))
+    return upper and lower and digit and not any(holds_common_word(g) for g in groups)
 
 
 def _random_letter_groups(value: str) -> bool:
@@ -106,6 +115,7 @@ RULES: tuple[Rule, ...] = (
     ),
     *PROVIDER_RULES,
     *WALLET_RULES,
+    *PIN_RULES,
     # Web credentials: JWTs, HTTP auth headers and bearer tokens, credentials in URLs.
     _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", 0, not_placeholder),
     # ... with a scheme no list names ("Authorization: OAuth …", "Splunk …", "GenieKey …"): the
@@ -214,6 +224,24 @@ RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
         r"SecureString[ \t]*\([ \t]*[@$]?\"",
+    ),
+    # An HMAC's key as the first literal of a function named for one (Fastly's
+    # ``digest.hmac_sha256_base64("…", …)``, a helper's ``hmac_sha1('…', msg)``).
+    _rule(
+        "hmac-function-key",
+        r"(?i)\b(?:digest\.)?hmac_[a-z0-9_]+[ \t]*\([ \t]*[\"']([^\"'\r\n]{8,})[\"']",
+        1,
+        lambda value: not_placeholder(value) and (generated_value(value) or password_value(value)),
+        r"(?i)hmac_[a-z0-9_]+[ \t]*\([ \t]*[\"']",
+    ),
+    # An application password as WordPress writes one: six groups of four letters and digits
+    # (``06Wk XJm5 dg0l nOiX bYaM MiAU``), with both cases and a digit, no group a word.
+    _rule(
+        "application-password-groups",
+        r"\b[A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){5}\b",
+        0,
+        _random_groups,
+        r"\b[A-Za-z0-9]{4} [A-Za-z0-9]{4} [A-Za-z0-9]{4} [A-Za-z0-9]{4}",
     ),
     # An app-specific password as Apple writes one (``hzmh-ezic-qmet-lxir``: four groups of four
     # random lower-case letters): no group a word, and one at least with no vowel, which a
@@ -332,7 +360,8 @@ RULES: tuple[Rule, ...] = (
         r"(?:\b[A-Za-z][\w.*-]{2,}|\b(?:\d{1,3}\.){3}\d{1,3}|(?m:^)[ \t]*\*|\B\*)"
         r":(?:\d{2,5}|\*):[\w.*-]+:[\w.*-]+:([^\s:]{3,})",
         1,
-        not_placeholder,
+        # (not a version: a URN's fields, ``…:2017:poacc:billing:3.0::2.1``, read as such a line)
+        lambda value: not_placeholder(value) and not number_like(value),
     ),
     # Short password flags of the CLIs that take one: mysql -pS3cret (no space), sshpass -p and the
     # registry logins' -p, redis-cli -a. Elsewhere -p is a port, a path or a profile.

@@ -364,4 +364,9 @@ PROVIDER_RULES: tuple[Rule, ...] = (
         aws_secret_key,
         r"[\"'][A-Z0-9]{20}[\"'][ \t]*,",
     ),
+    # Streaming: Twitch's stream key (``live_<channel id>_<key>``), Amazon IVS's (``sk_<region>_…``);
+    # DeepL's API key (a UUID and ``:fx`` for the free plan).
+    _rule("twitch-stream-key", r"\blive_\d{6,12}_[A-Za-z0-9]{20,}"),
+    _rule("ivs-stream-key", r"\bsk_[a-z]{2}(?:-[a-z]+)+-\d_[A-Za-z0-9]{20,}"),
+    _rule("deepl-key", r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:fx\b"),
 )

@@ -129,6 +129,10 @@ def unnamed_secret(value: str) -> bool:
         return False  # a digest or an id in hex, decorated (``9b8f173e4766fcdc-FRA``, ``AC5fc7c3…``)
     if 32 <= len(value) <= 44 and set(value) <= _BASE58:
         return False  # 32 bytes in base58: a Solana account's or program's address (a public key)
+    if salesforce_id(value):
+        return False  # a Salesforce record's id, its last three characters the case of the rest
+    if _YOUTUBE_ID.match(value) is not None:
+        return False  # a YouTube channel's (``UC`` and 22) or playlist's (``PL`` and 16-32) id
     if joined_words(value) or holds_common_word(value) or worded_name(value):
         return False
     if _EXTENSION.search(value) is not None or _short_parts(value):
@@ -138,6 +142,23 @@ def unnamed_secret(value: str) -> bool:
     if not fragment_value(value):
         return False
     return not any(frequent_word(word) for word in _words(value))
+
+
+_CASE_CHECK = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
+_YOUTUBE_ID = linear(r"^(?:UC[A-Za-z0-9_-]{22}|(?:PL|UU|LL|OL)[A-Za-z0-9_-]{16,32})$")
+
+
+def salesforce_id(value: str) -> bool:
+    """A Salesforce record's 18-character id (``a0Bi0iuHHHWsSj3Wcd``): its last three characters
+    spell which of the first fifteen are capitals, five at a time, so a random run of 18 has it one
+    time in 32,768."""
+    if len(value) != 18 or not value.isalnum() or not value.isascii():
+        return False
+    suffix = ""
+    for chunk in (value[0:5], value[5:10], value[10:15]):
+        bits = sum(1 << i for i, c in enumerate(chunk) if c.isupper())
+        suffix += _CASE_CHECK[bits]
+    return value[15:] == suffix
 
 
 def _words(run: str) -> list[str]:

@@ -13,10 +13,11 @@ as curl does after ``-u``; Apache Bench after ``-A``; Windows' tools after their
 
 from __future__ import annotations
 
+from osmia.memory.english import holds_common_word
 from osmia.memory.secret_placeholders import not_placeholder, uuid_shaped
 from osmia.memory.secret_rule import Rule
 from osmia.memory.secret_rule import rule as _rule
-from osmia.memory.secret_values import generated_value, looks_random
+from osmia.memory.secret_values import generated_value, looks_random, plain_words
 
 __all__ = ["WEB_RULES"]
 
@@ -77,6 +78,16 @@ WEB_RULES: tuple[Rule, ...] = (
         1,
         not_placeholder,
         r"[ \t](?:-a|--auth|-A)(?:[ \t]+|=)[\"']?[^\s:\"'=@]+:",
+    ),
+    # A stream key, the last part of an RTMP or SRT ingest URL's path (``rtmp://…/app/<key>``,
+    # YouTube's ``rtmp://…/live2/<key>``, after its ``?backup=1/``): whoever holds it streams as
+    # the channel. A path part of words (``live``, ``stream``) is the application's, not a key.
+    _rule(
+        "stream-key-url",
+        r"(?i)\b(?:rtmps?|rtmpt|srt)://[^\s\"'/]+(?:/[^\s\"'/]+)*?/((?-i:[A-Za-z0-9_-]{12,}))(?:[\s\"']|$)",
+        1,
+        lambda value: looks_random(value, 12) and not plain_words(value) and not holds_common_word(value),
+        r"(?i)\b(?:rtmps?|rtmpt|srt)://",
     ),
     # Windows' switches that take a password: ``cmdkey /pass:…``, ``schtasks /create … /rp …``,
     # ``psexec -p …``, ``wmic /password:…``, ``sc config … password= …``, and ``reg add … /v

@@ -93,6 +93,38 @@ FORMS = [
      "qzvh-ewic-rmtk-lyxp"),
 ]  # fmt: skip
 
+# (text, the secret in it): what sets Q and R leaked, in forms of their own kinds: PINs after a
+# card tool's flags or in a URI, signing tools' passwords, an object's members under a key's name,
+# a SQL row under its columns, stream keys, an application password in groups, an HMAC's key.
+READ_LATER = [
+    ("ykman piv access change-puk -p 50318842 -n 77120593", "77120593"),
+    ("yubico-piv-tool -a verify-pin -P 483920 -a import-certificate -s 9c -i sig.pem "
+     "-k 4AA84708ADBF1D73D24391D5654DE3CF2EF9E73E9907C0AD",
+     "4AA84708ADBF1D73D24391D5654DE3CF2EF9E73E9907C0AD"),
+    ("$ pkcs11-tool --module opensc-pkcs11.so --login --pin 73015529 --list-objects", "73015529"),
+    ('ssl_certificate_key "engine:pkcs11:pkcs11:token=hsm;object=tls;type=private;pin-value=559104";',
+     "559104"),
+    ("softwarePin=48213\ntestSetId=17b0a03e", "48213"),
+    ("Softwaretoken /srv/token/office.p12, PIN 615027. Versand erfolgreich.", "615027"),
+    ('signtool.exe sign /f "code.pfx" /p lBC2nLYnYEddy8Ja /fd SHA256 App.exe', "lBC2nLYnYEddy8Ja"),
+    ('signtool sign /csp "eToken Base Cryptographic Provider" /kc "[{{q7Rt**Wx2p}}]=p11#8a1b" App.msi',
+     "q7Rt**Wx2p"),
+    (" <user>library</user>\n <pass>sW4r1UON6M@dA8</pass>", "sW4r1UON6M@dA8"),
+    ('<entry key="1.keyStorePassword">G-Tb#9xQ21mWv</entry>', "G-Tb#9xQ21mWv"),
+    ('etherscan: {\n  apiKey: {\n    mainnet: "JXBNG72E1ZU5NM2GI67N8WP6YN6298I9FE",\n  },\n},',
+     "JXBNG72E1ZU5NM2GI67N8WP6YN6298I9FE"),
+    ("INSERT INTO integrations (provider, client_id, client_secret) VALUES "
+     "('spotify', '432438785c0da7673a74c3b82a89b28d', '809dadef662c87168a7f9b5d0024cc7c');",
+     "809dadef662c87168a7f9b5d0024cc7c"),
+    ('-f flv "rtmp://b.rtmp.youtube.com/live2?backup=1/gruk-xmlh-czqh-3h37-4beo"',
+     "gruk-xmlh-czqh-3h37-4beo"),
+    ("rtmp://live.twitch.tv/app/live_481920337_1CNkik5yklkcbmPyPNaW20eF5LvUuj",
+     "1CNkik5yklkcbmPyPNaW20eF5LvUuj"),
+    ("La contraseña de aplicación es «gQhv VP9f zvzN JjaQ GpPk Gbvc».", "gQhv VP9f zvzN JjaQ GpPk Gbvc"),
+    ('set v = digest.hmac_sha256_base64("n9RCAZHFnBiOZ8Q0ev+Zi/wUP9gRLgbFePr6Mvvr4To=", req.url.path);',
+     "n9RCAZHFnBiOZ8Q0ev+Zi/wUP9gRLgbFePr6Mvvr4To="),
+]  # fmt: skip
+
 KEPT = [
     # (hex that reads as random enough is taken under any key's name, as before: these do not)
     "cache miss key=4b47fec141c4a546e6e498577bb4c668, fetching from origin",
@@ -113,10 +145,21 @@ KEPT = [
     "See /blog/pour-vous-avec-nous and take-your-time-back.",
     'balance = await wallet.getBalance("0x4f156cf6a75a2bc3f2d353ff952ad54365ecd2cf")',
     "OUT 8=FIX.4.4|9=71|35=A|34=1|49=VENUE|56=ACME_OMS|98=0|108=30|10=188|",
+    "ssh -p 2222 deploy@host; echo 17 > /sys/class/gpio/export (gpio pin=17)",
+    "rtmp://ingest.example.com/app/ep01-1080p-final and rtmp://localhost/live/stream",
+    'password: { required: "true", minLength: 12, type: "string", pattern: "^[a-z]+$" }',
+    'tokenStyles = { keyword: "#ff0000bb", comment: "italic gray" }',
+    'The failing token: {"alg":"RS256","kid":"X4BRV7ONJHKJG7D4A82I"} is not in our JWKS.',
+    '"node_modules/jsonwebtoken": {\n  "integrity": "sha512-CB/rrhqCbYrcW0eEbT73kWWrKo=="\n}',
+    "INSERT INTO settings (name, value) VALUES ('theme', 'dark');",
+    'curl "https://api.example.gov/v4/documents?api_key=DEMO_KEY"',
+    "We were there, this that with from have were some.",
+    "Record 0015000000VALDtAAP was merged; channel UCtSTPymmPe9aQWlqjWJwUso.",
+    "urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1",
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), HEX_KEYS + WALLETS + FORMS)
+@pytest.mark.parametrize(("text", "secret"), HEX_KEYS + WALLETS + FORMS + READ_LATER)
 def test_the_secret_is_redacted(text: str, secret: str) -> None:
     assert_redacted(text, secret)
 
@@ -152,14 +195,16 @@ def test_base58check_reads_only_a_valid_checksum() -> None:
 
 
 def test_the_sessions_blind_sets() -> None:
-    """benchmarks/data/secrets20o.jsonl (finance, trading and crypto) and …p (logistics, travel,
-    retail, mobile apps and industrial systems), each written by a helper who read nothing else,
-    measured held out after the session's hex-key steps: O 30 leaked and 8 look-alikes changed
-    before them, 29 and 8 with them; P 22 and 5, 22 and 5. Read afterwards (recovery words, wallet
-    keys, endpoints, FIX's password, the forms above): O 10 and 4, P 17 and 5 at most."""
+    """benchmarks/data/secrets20o.jsonl (finance, trading and crypto) … …r, each written by a
+    helper who read nothing else. O and P measured held out after the session's hex-key steps: O 30
+    leaked and 8 look-alikes changed before them, 29 and 8 with them; P 22 and 5, 22 and 5. Q
+    (public sector, legal, non-profit) and R (media, streaming, marketing) measured held out after
+    every step written for O and P: Q 17 and 7, R 21 and 7, as at the session's start. Each read
+    afterwards: O 9 and 4, P 18 and 5 (a hex key wrongly joined to the next line's word had hidden
+    one leak), Q 7 and 5, R 11 and 6 at most."""
     from benchmarks.redteam_sets import secrets_20
 
-    for name, (leaked, changed) in {"o": (10, 4), "p": (17, 5)}.items():
+    for name, (leaked, changed) in {"o": (9, 4), "p": (18, 5), "q": (7, 5), "r": (11, 6)}.items():
         figures = secrets_20(name)
         assert (figures["leaked"][1], figures["changed"][1]) == (200, 100)
         assert figures["leaked"][0] <= leaked, (name, figures)
