@@ -137,6 +137,9 @@ SHAPES: dict[str, str] = {
     "byte-keypairs": "[1, 22, 103, 250, 7, 18, 99, 200, 3, 44, 15, 66, 17, 88, 19, 90],",
     "hex-keys": "the licence key now set: 4b47fec141c4a546e6e498577bb4c668 ",
     "echo-base64": "echo -n 'Qx7Zr4Hx9KpRt5Wn' | base64; ",
+    "sql-rows": "INSERT INTO t (name, api_secret) VALUES ('a', 'Qx7Zr4Hx9KpRt5Wn'), ('b', 'x'); ",
+    "key-members": 'apiKey: { mainnet: "QX7ZR4HX9KPRT5WN2", kid: "Ab12Cd34Ef56Gh78" } ',
+    "card-flags": "ykman piv access change-pin -p 12345678 -n 87654321 ",
 }
 
 

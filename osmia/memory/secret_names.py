@@ -382,7 +382,7 @@ def _weak_plist_replace(m: Match) -> str:
 # The name starts a word of its own: not a package's name's last part (``"node_modules/jsonwebtoken":
 # {``, ``"Microsoft.IdentityModel.Tokens": {``).
 _MEMBERS = rf"(?i)(?:^|[^\w./-])({_IDENT}{_STRONG}{_IDENT})[\"']?[ \t]*[:=][ \t]*\{{([^{{}}]{{1,1000}})\}}"
-_MEMBERS_GATE = rf"(?i){_STRONG}[\w\"']*[ \t]*[:=][ \t]*\{{"
+_MEMBERS_GATE = r"(?i)(?:key|token|secret|passw(?:or)?d|passwd|credential|cred|pat)s?[\"']?[ \t]*[:=][ \t]*\{"
 _MEMBER = linear(r"""([\w.-]+)["']?[ \t]*[:=][ \t]*(?:"([^"\r\n]{8,200})"|'([^'\r\n]{8,200})')""")
 # A name of code, not a package's or a path (``Microsoft.IdentityModel.Tokens``, ``node_modules/…``).
 _PLAIN_NAME = linear(r"^[\"']?[A-Za-z_][A-Za-z0-9_-]*[\"']?$")
