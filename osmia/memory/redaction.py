@@ -350,7 +350,9 @@ _MAX_PASSES = 4
 # set's automata is kept to a budget (below); text that needs more states (many secret
 # formats at once) has them rebuilt as it is scanned, slower, and should RE2 give up, every step
 # runs. The base64 run is searched apart from the others (linear.AnyOf: a long identifier in a
-# union cost 2-4 ms the first time, docs/performance.md §31), and the union is two, the steps that
+# union cost 2-4 ms the first time, docs/performance.md §31), and so are twelve short words in a
+# row (the recovery words' gate: in a union, prose's every word is a state of it, and the scan of
+# a new run took twice the time, §59); the union is two, the steps that
 # ignore case and the others (linear.AnyOf's ``by_case``: a new text's states cost a third less to
 # build, with less than half of the memory, docs/performance.md §46). The set itself is five, of at
 # most 64 steps each, for the same reason: half the time at the tail of a first pass over new runs.
@@ -359,7 +361,7 @@ _MAX_PASSES = 4
 # ~5 MB more; serving 1M restamped nodes, 192.7 MB against 192.3 (docs/performance.md §52).
 _STEP_SET = PatternSet(
     (pattern for pattern, _step in _STEPS),
-    apart=[index for index, (pattern, _step) in enumerate(_STEPS) if pattern == _ENCODED],
+    apart=[index for index, (pattern, _step) in enumerate(_STEPS) if pattern in (_ENCODED, MNEMONIC_GATE)],
     max_mem=3 << 20,
     by_case=True,
     most=64,
