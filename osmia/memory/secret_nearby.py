@@ -13,15 +13,20 @@ word there that is shaped as a generated secret or a password on its own:
 - random (:func:`~osmia.memory.secret_values.looks_random`, 16 characters or more, not words
   joined by separators or run together: ``configurationManagerV2``), or a password with a digit
   and a sign, 10 characters or more;
-- or hex of 32 digits or more within four words of the name (an API key as tools print one);
+- or hex of 32 digits or more within four words of the name (an API key as tools print one), or
+  ten when the value is presented (after ``:``, a dash or an opening quote); hex of 20-31 digits
+  two words after a password's, secret's or token's word (never a key's: a key's short hex is
+  its id);
 - never a placeholder, a published or sample value, a UUID, a number or version, a path, URL or
   e-mail address, text encoded in hex or base64 (the encoded run's step reads it), a camel-case
   name, a dotted name, shorter hex (a key's id), or anything after a word saying the value is
   something else (an id, commit, hash, fingerprint, prefix, ARN…).
 
 A name followed by a label's or code's punctuation (``:``, ``=``, a quote, a bracket) is left to the
-named rules, which know those forms and their exceptions (ciphertext, references); a name inside a
-URL, a variable's reference (``$PGPASSWORD``) or a dotted name is not a name here.
+named rules, which know those forms and their exceptions (ciphertext, references), except the
+value itself in parentheses right after the name ("API 인증키(…)") and a colon after a name no
+named rule reads (a non-Latin one: "秘密鍵: …"); a name inside a URL, a variable's reference
+(``$PGPASSWORD``) or a dotted name is not a name here.
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ __all__ = ["PIN_RULES"]
 
 # A smart card's or security key's tool, then (on its line) one of its PIN, PUK or management key
 # flags and the value: ykman's ``-p``/``-n``/``-u``/``-P``/``-m``, yubico-piv-tool's ``-P``/``-N``/
-# ``-k``, and the long ones of every tool. Each flag is its own match: the tool is read in the
-# 120 characters before it.
+# ``-k``, and the long ones of every tool: the first such flag within 120 characters after the
+# tool's name, then the next after the first's marker.
 _CARD_TOOL = r"(?:ykman|yubico-piv-tool|pkcs11-tool|pkcs15-tool|p11tool|softhsm2-util|opensc-tool|piv-tool)"
 _CARD_FLAG = (
     r"(?:-[pPnNukm]|--(?:new-|old-|so-|user-)?(?:pin|puk)|--(?:new-)?management-key|--set-(?:so-)?pin)"
