@@ -108,8 +108,8 @@ _JWK = linear(r"\"kty\"\s*:")
 
 
 # Base58's alphabet (no ``0``, ``O``, ``I``, ``l``): a run of 32 to 44 of its characters is 32 bytes,
-# as Solana writes its addresses; of random runs of letters and digits that long, one in twenty
-# avoids the four.
+# as Solana writes its addresses; of random runs of letters and digits that long, one in nine (32
+# characters) to one in nineteen (44) avoids the four.
 _BASE58 = frozenset("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
 
 
