@@ -10,7 +10,8 @@ The words themselves say what they are. Of the 739,316 distinct lines of the ins
 sources and docs, none holds more than seven of the list's words in a row; English prose needs its
 short words ("a", "of", "to", "the", "is"), none of which is on the list. So this step redacts:
 
-- any run of twelve words or more of the list (lower case or capitals, a blank between each);
+- any run of twelve words or more of the list (lower case or capitals, a blank between each), up to
+  two phrases' length and three in four of them distinct (a word repeated is no phrase);
 - a run of six words or more where a word for a seed or recovery phrase stands before it in the
   text (a phrase written in rows: "row 1: hip razor box …").
 
@@ -46,6 +47,7 @@ _SEED = linear(_SEED_WORDS)
 _SEED_WINDOW = 400
 _ALONE = 12
 _NAMED = 6
+_LONGEST = 24
 
 
 @cache
@@ -80,6 +82,13 @@ def _spans(run: str) -> list[tuple[int, int, int]]:
     return spans
 
 
+def _drawn(words: str, count: int) -> bool:
+    """Whether ``count`` listed words read as drawn at random: at most two phrases' worth (48), and
+    three in four of them distinct (twelve words drawn from 2,048 repeat one about one time in
+    thirty; ``word word word …`` is no phrase)."""
+    return count <= 2 * _LONGEST and len(set(words.lower().split())) >= 0.75 * count
+
+
 def mnemonic_sub() -> Callable[[str], str]:
     """The step: each run of the list's words long enough to be a recovery phrase, redacted."""
 
@@ -88,6 +97,8 @@ def mnemonic_sub() -> Callable[[str], str]:
         for m in _RUNS.finditer(text):
             run = m.group(0) or ""
             for start, end, count in _spans(run):
+                if not _drawn(run[start:end], count):
+                    continue
                 at = m.start(0) + start
                 named = count >= _NAMED and _SEED.search(text[max(0, at - _SEED_WINDOW) : at]) is not None
                 if count >= _ALONE or named:

@@ -171,7 +171,7 @@ def test_the_look_alike_is_kept(text: str) -> None:
 
 def test_the_recovery_words_step_alone() -> None:
     """Twelve of the list's words in a row go wherever they stand; seven do not, nor six with no
-    word for a seed before them, nor words of mixed case."""
+    word for a seed before them, nor words of mixed case, nor one word repeated."""
     step = mnemonic_sub()
     twelve = "rather bind unlock flame cool correct science comfort case happy brain equip"
     assert step(f"seed: {twelve}.") == "seed: [redacted]."
@@ -183,6 +183,8 @@ def test_the_recovery_words_step_alone() -> None:
     assert step(f"the plan: {six}") == f"the plan: {six}"
     mixed = "Rather bind unlock flame cool correct science comfort case happy brain equip"
     assert step(mixed) == mixed  # eleven listed as written: "Rather" is not
+    repeated = "word " * 40  # listed, but repeated: no phrase drawn at random
+    assert step(repeated) == repeated
 
 
 def test_base58check_reads_only_a_valid_checksum() -> None:
